@@ -1,0 +1,25 @@
+"""Entry point: page config, the shared settings sidebar, and navigation."""
+
+import streamlit as st
+
+from ui.settings import settings_sidebar
+
+st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
+
+PAGES = {
+    "Learn": [
+        st.Page("pages/playground.py", title="Playground", icon="🎛️", url_path="playground", default=True),
+        st.Page("pages/step_by_step.py", title="Step by step", icon="👣", url_path="step-by-step"),
+        st.Page("pages/worked_examples.py", title="Worked examples", icon="📚", url_path="worked-examples"),
+        st.Page("pages/quiz.py", title="Quiz", icon="❓", url_path="quiz"),
+    ],
+    "Evaluate": [
+        st.Page("pages/dataset.py", title="Dataset", icon="🗂️", url_path="dataset"),
+        st.Page("pages/compare.py", title="Compare rankers", icon="⚖️", url_path="compare"),
+        st.Page("pages/conventions.py", title="Library conventions", icon="📏", url_path="conventions"),
+    ],
+}
+
+page = st.navigation(PAGES)
+settings_sidebar()
+page.run()

@@ -1,0 +1,28 @@
+"""ndcg_core: CG, DCG, IDCG and NDCG, with every convention spelled out.
+
+Pure computation (numpy and pandas only). Public API:
+
+* :func:`evaluate` - one ranked list of grades.
+* :func:`evaluate_scores` - one list ranked by scores, with a tie rule.
+* :func:`evaluate_run` - many queries at once (a TREC run), vectorised.
+* :func:`read_qrels`, :func:`read_run`, :func:`read_table` - file readers.
+* :data:`CONVENTIONS` - presets reproducing popular libraries.
+* :data:`WORKED_EXAMPLES` - the worked examples of the source documents.
+* :class:`InvalidInput` - raised for every refused input.
+"""
+
+from ._discounts import discounts
+from ._gains import check_gain, gains_of
+from ._list import ListResult, evaluate
+from ._ties import evaluate_scores
+from ._validation import InvalidInput
+
+__all__ = [
+    "InvalidInput",
+    "ListResult",
+    "discounts",
+    "evaluate",
+    "evaluate_scores",
+    "check_gain",
+    "gains_of",
+]

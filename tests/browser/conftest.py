@@ -1,0 +1,126 @@
+"""Real-browser fixtures: the app under `streamlit run`, driven by Playwright in Debian's Chromium.
+
+Outside CI a missing browser skips these tests with the reason; with CI=true it fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def _require_browser() -> None:
+    problem = None
+    if not Path(CHROMIUM).exists():
+        problem = "Chromium is not installed (apt-get install -y chromium)"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            problem = "playwright is not installed (pip install -r requirements-dev.txt)"
+    if problem:
+        if IN_CI:
+            pytest.fail(f"Browser tests need a browser in CI: {problem}")
+        pytest.skip(problem)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_app(port: int, *, script: str = "app.py", extra_args: tuple[str, ...] = ()) -> subprocess.Popen:
+    """Start `streamlit run` on loopback in its own process group and wait for /_stcore/health."""
+    command = [
+        sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
+        "--server.address", "127.0.0.1", "--server.port", str(port), *extra_args,
+    ]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"streamlit exited early: {process.stderr.read().decode(errors='replace')[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return process
+        except OSError:
+            time.sleep(0.3)
+    stop_app(process)
+    raise RuntimeError("streamlit did not become healthy within 60 s")
+
+
+def stop_app(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=10)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """Base URL of a running app (one server for the whole test session)."""
+    _require_browser()
+    port = free_port()
+    process = start_app(port)
+    yield f"http://127.0.0.1:{port}"
+    stop_app(process)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context and page (1400x900), closed after the test."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def wait_for_app(tab, timeout: float = 30_000) -> None:
+    """Wait until Streamlit has finished running the script (no 'running' status widget)."""
+    tab.wait_for_selector("[data-testid='stApp']", timeout=timeout)
+    tab.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout
+    )
+    tab.wait_for_timeout(300)
+
+
+def screenshot(tab, name: str) -> Path:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    tab.screenshot(path=str(path), full_page=True)
+    return path

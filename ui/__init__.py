@@ -1,0 +1,1 @@
+"""Shared Streamlit code for the pages: settings sidebar, widgets, charts, URL state."""
