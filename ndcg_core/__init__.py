@@ -11,6 +11,7 @@ Pure computation (numpy and pandas only). Public API:
 * :class:`InvalidInput` - raised for every refused input.
 """
 
+from ._compare import Comparison, compare_runs
 from ._discounts import discounts
 from ._gains import check_gain, gains_of
 from ._list import ListResult, evaluate
@@ -18,6 +19,8 @@ from ._ties import evaluate_scores
 from ._validation import InvalidInput
 
 __all__ = [
+    "Comparison",
+    "compare_runs",
     "InvalidInput",
     "ListResult",
     "discounts",

@@ -1,0 +1,171 @@
+"""Paired comparison of two systems on the same queries: win/tie/loss and a bootstrap CI."""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._validation import InvalidInput
+
+# Bootstrap resamples are drawn in blocks so memory stays bounded (n_boot x n_queries indices at once would be
+# 800 MB for 10 000 resamples of 10 000 queries). Drawing in blocks yields the same numbers as one big draw.
+_BLOCK_CELLS = 2_000_000
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """System B against system A, query by query (differences are B − A).
+
+    ``differences`` is a Series indexed by query (or position). ``wins`` counts
+    queries where B is better by more than ``tie_tolerance``, ``losses`` where
+    A is better, ``ties`` the rest. ``ci_low``/``ci_high`` is the percentile
+    bootstrap interval of the mean difference at ``confidence``;
+    ``share_not_better`` is the share of bootstrap means ≤ 0 (a one-sided
+    bootstrap p-value for "B is better").
+    """
+
+    n_queries: int
+    mean_a: float
+    mean_b: float
+    mean_difference: float
+    wins: int
+    ties: int
+    losses: int
+    ci_low: float
+    ci_high: float
+    confidence: float
+    n_boot: int
+    seed: int
+    share_not_better: float
+    differences: pd.Series = field(repr=False)
+    bootstrap_means: np.ndarray = field(repr=False)
+
+
+def compare_runs(
+    per_query_a,
+    per_query_b,
+    *,
+    n_boot: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    tie_tolerance: float = 1e-9,
+) -> Comparison:
+    r"""Compare per-query scores of system A and system B with a paired bootstrap.
+
+    With differences :math:`d_q = b_q - a_q` over the :math:`n` queries both
+    systems have a score for, the observed effect is
+    :math:`\bar d = \frac{1}{n}\sum_q d_q`. The bootstrap draws ``n_boot``
+    resamples of :math:`n` queries with replacement (numpy
+    ``default_rng(seed).integers(0, n, size=(n_boot, n))``), takes the mean
+    difference of each, and reports the :math:`(1-c)/2` and :math:`(1+c)/2`
+    quantiles of those means (percentile method, numpy's default linear
+    interpolation) as the confidence interval at level :math:`c`.
+
+    Parameters
+    ----------
+    per_query_a, per_query_b : pandas Series indexed by query, or 1-D sequences
+        Per-query scores (e.g. ``RunResult.per_query["ndcg"]``). Two Series are
+        aligned on their common queries; plain sequences are paired by
+        position and must have the same length. Queries with a missing value
+        (NaN, e.g. skipped by the zero-IDCG rule) in either system are left out.
+    n_boot : int, keyword-only
+        Number of bootstrap resamples (≥ 1).
+    seed : int, keyword-only
+        Seed of the numpy generator, so the interval is reproducible.
+    confidence : float in (0, 1), keyword-only
+        Confidence level of the interval.
+    tie_tolerance : float ≥ 0, keyword-only
+        Differences with absolute value at most this count as ties.
+
+    Returns
+    -------
+    Comparison
+    """
+    a, b = _paired(per_query_a, per_query_b)
+    n_boot, seed, confidence, tie_tolerance = _check_options(n_boot, seed, confidence, tie_tolerance)
+    differences = b - a
+    values = differences.to_numpy(dtype=float)
+    means = bootstrap_means(values, n_boot=n_boot, seed=seed)
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.quantile(means, [tail, 1.0 - tail])
+    return Comparison(
+        n_queries=int(values.size),
+        mean_a=float(a.mean()),
+        mean_b=float(b.mean()),
+        mean_difference=float(values.mean()),
+        wins=int(np.count_nonzero(values > tie_tolerance)),
+        ties=int(np.count_nonzero(np.abs(values) <= tie_tolerance)),
+        losses=int(np.count_nonzero(values < -tie_tolerance)),
+        ci_low=float(low),
+        ci_high=float(high),
+        confidence=confidence,
+        n_boot=n_boot,
+        seed=seed,
+        share_not_better=float(np.mean(means <= 0.0)),
+        differences=differences,
+        bootstrap_means=means,
+    )
+
+
+def bootstrap_means(values: np.ndarray, *, n_boot: int, seed: int) -> np.ndarray:
+    """Means of ``n_boot`` resamples (with replacement) of ``values``, vectorised in blocks."""
+    rng = np.random.default_rng(seed)
+    n = values.size
+    block = max(1, _BLOCK_CELLS // n)
+    means = np.empty(n_boot)
+    for start in range(0, n_boot, block):
+        stop = min(n_boot, start + block)
+        indices = rng.integers(0, n, size=(stop - start, n))
+        means[start:stop] = values[indices].mean(axis=1)
+    return means
+
+
+# --- validation ----------------------------------------------------------------------------------------------
+
+def _paired(per_query_a, per_query_b) -> tuple[pd.Series, pd.Series]:
+    if isinstance(per_query_a, pd.Series) and isinstance(per_query_b, pd.Series):
+        a, b = per_query_a.align(per_query_b, join="inner")
+    else:
+        a, b = _as_series(per_query_a, "A"), _as_series(per_query_b, "B")
+        if a.size != b.size:
+            raise InvalidInput(
+                f"System A has {a.size} per-query scores and system B has {b.size}; a paired comparison needs one "
+                "score per query from each system, in the same query order."
+            )
+    try:
+        a, b = a.astype(float), b.astype(float)
+    except (TypeError, ValueError):
+        raise InvalidInput("Per-query scores must be numbers.") from None
+    both = a.notna() & b.notna()
+    a, b = a[both], b[both]
+    if a.size == 0:
+        raise InvalidInput("The two systems have no query in common with a score for both, so there is nothing to compare.")
+    if not (np.isfinite(a.to_numpy()).all() and np.isfinite(b.to_numpy()).all()):
+        raise InvalidInput("Per-query scores must be finite numbers.")
+    return a, b
+
+
+def _as_series(values, name: str) -> pd.Series:
+    if isinstance(values, pd.Series):
+        return values.reset_index(drop=True)
+    if isinstance(values, (str, bytes)):
+        raise InvalidInput(f"System {name}'s per-query scores must be a list of numbers, not text.")
+    try:
+        return pd.Series(np.asarray(values, dtype=float).reshape(-1))
+    except (TypeError, ValueError):
+        raise InvalidInput(f"System {name}'s per-query scores must be a list of numbers.") from None
+
+
+def _check_options(n_boot, seed, confidence, tie_tolerance) -> tuple[int, int, float, float]:
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (numbers.Integral, np.integer)) or n_boot < 1:
+        raise InvalidInput(f"n_boot (the number of bootstrap resamples) must be a whole number ≥ 1, got {n_boot!r}.")
+    if isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, np.integer)) or seed < 0:
+        raise InvalidInput(f"seed must be a whole number ≥ 0, got {seed!r}.")
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < float(confidence) < 1:
+        raise InvalidInput(f"confidence must be a number between 0 and 1 (e.g. 0.95), got {confidence!r}.")
+    if isinstance(tie_tolerance, bool) or not isinstance(tie_tolerance, numbers.Real) or not float(tie_tolerance) >= 0:
+        raise InvalidInput(f"tie_tolerance must be a number ≥ 0, got {tie_tolerance!r}.")
+    return int(n_boot), int(seed), float(confidence), float(tie_tolerance)
