@@ -11,7 +11,7 @@ Pure computation (numpy and pandas only). Public API:
 * :class:`InvalidInput` - raised for every refused input.
 """
 
-from ._compare import Comparison, compare_runs
+from ._compare import AggregateGap, Comparison, aggregate_gap, compare_runs
 from ._discounts import discounts
 from ._gains import check_gain, gains_of
 from ._list import ListResult, evaluate
@@ -19,7 +19,9 @@ from ._ties import evaluate_scores
 from ._validation import InvalidInput
 
 __all__ = [
+    "AggregateGap",
     "Comparison",
+    "aggregate_gap",
     "compare_runs",
     "InvalidInput",
     "ListResult",

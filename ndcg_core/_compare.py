@@ -169,3 +169,81 @@ def _check_options(n_boot, seed, confidence, tie_tolerance) -> tuple[int, int, f
     if isinstance(tie_tolerance, bool) or not isinstance(tie_tolerance, numbers.Real) or not float(tie_tolerance) >= 0:
         raise InvalidInput(f"tie_tolerance must be a number ≥ 0, got {tie_tolerance!r}.")
     return int(n_boot), int(seed), float(confidence), float(tie_tolerance)
+
+
+@dataclass(frozen=True)
+class AggregateGap:
+    """Why the mean of per-query NDCG and the ratio of sums differ on one data set.
+
+    ``ratio_of_sums − mean_ndcg = weighting_effect + zero_idcg_effect`` exactly, where
+
+    * ``zero_idcg_effect = mean_positive − mean_ndcg``: queries with IDCG = 0 enter the mean with the
+      zero-IDCG rule's value (0 or 1; left out when skipped) but add nothing to either sum;
+    * ``weighting_effect = ratio_of_sums − mean_positive``: the ratio of sums is the IDCG-weighted mean
+      of the per-query NDCG over the queries with IDCG > 0, so it leans towards queries with many
+      highly relevant documents.
+
+    ``mean_high_idcg`` / ``mean_low_idcg`` are the mean NDCG of the queries with IDCG > 0 at or above /
+    below the median IDCG (NaN when there are fewer than two such queries).
+    """
+
+    mean_ndcg: float
+    ratio_of_sums: float
+    mean_positive: float
+    weighting_effect: float
+    zero_idcg_effect: float
+    n_queries: int
+    n_positive: int
+    n_zero_idcg: int
+    median_idcg: float
+    mean_high_idcg: float
+    mean_low_idcg: float
+
+
+def aggregate_gap(per_query: pd.DataFrame) -> AggregateGap:
+    r"""Split the gap between the two dataset formulas of 000_0bdd5abdb117b00b.txt into its two causes.
+
+    .. math::
+
+        \frac{\sum_q DCG_q}{\sum_q IDCG_q} = \sum_{q: IDCG_q > 0} w_q \, NDCG_q,
+        \quad w_q = \frac{IDCG_q}{\sum_{q'} IDCG_{q'}}
+
+    whereas the mean gives every query weight :math:`1/n`.
+
+    Parameters
+    ----------
+    per_query : DataFrame with columns ``dcg``, ``idcg`` and ``ndcg``
+        One row per evaluated query (``RunResult.per_query``); ``ndcg`` may be NaN for queries the
+        zero-IDCG rule skipped.
+    """
+    missing = {"dcg", "idcg", "ndcg"} - set(per_query.columns)
+    if missing:
+        raise InvalidInput(f"per_query needs the columns dcg, idcg and ndcg; missing: {', '.join(sorted(missing))}.")
+    dcg = per_query["dcg"].to_numpy(dtype=float)
+    idcg = per_query["idcg"].to_numpy(dtype=float)
+    ndcg = per_query["ndcg"].to_numpy(dtype=float)
+    if ndcg.size == 0:
+        raise InvalidInput("There are no evaluated queries, so there is no dataset NDCG to explain.")
+    positive = idcg > 0
+    counted = ~np.isnan(ndcg)
+    mean_ndcg = float(ndcg[counted].mean()) if counted.any() else float("nan")
+    total_idcg = idcg[positive].sum()
+    ratio = float(dcg[positive].sum() / total_idcg) if total_idcg > 0 else float("nan")
+    mean_positive = float(ndcg[positive].mean()) if positive.any() else float("nan")
+    median = float(np.median(idcg[positive])) if positive.any() else float("nan")
+    high = positive & (idcg >= median)
+    low = positive & (idcg < median)
+    enough = positive.sum() >= 2 and high.any() and low.any()
+    return AggregateGap(
+        mean_ndcg=mean_ndcg,
+        ratio_of_sums=ratio,
+        mean_positive=mean_positive,
+        weighting_effect=ratio - mean_positive,
+        zero_idcg_effect=mean_positive - mean_ndcg,
+        n_queries=int(ndcg.size),
+        n_positive=int(positive.sum()),
+        n_zero_idcg=int((~positive).sum()),
+        median_idcg=median,
+        mean_high_idcg=float(ndcg[high].mean()) if enough else float("nan"),
+        mean_low_idcg=float(ndcg[low].mean()) if enough else float("nan"),
+    )
