@@ -1,9 +1,16 @@
-"""Gain functions: how a relevance grade becomes a gain.
+r"""Gain functions: how a relevance grade becomes a gain.
 
-* ``"linear"``: gain = grade (Järvelin and Kekäläinen; scikit-learn, trec_eval).
-* ``"exponential"``: gain = 2**grade - 1 (Burges et al.; LightGBM, XGBoost).
+* ``"linear"``: :math:`g(rel) = rel` (Järvelin and Kekäläinen, 2002; scikit-learn's
+  ``ndcg_score``, trec_eval's ``ndcg_cut``, ranx's ``ndcg``, torchmetrics; the
+  documents 001 and 003).
+* ``"exponential"``: :math:`g(rel) = 2^{rel} - 1` (Burges et al., 2005; LightGBM,
+  XGBoost, ranx's ``ndcg_burges``; the documents 000, 002 and 004). It rewards a
+  grade-3 document far more than a grade-2 one (7 versus 3).
 * a mapping grade -> gain: a custom gain table (trec_eval gain levels,
   LightGBM ``label_gain``, the ``customGain`` list of 000_0bdd5abdb117b00b.txt).
+  Every grade used must appear in the table.
+
+For 0/1 grades the linear and exponential gains coincide (2^1 - 1 = 1).
 """
 
 from __future__ import annotations
@@ -16,12 +23,14 @@ from ._validation import GAIN_NAMES, InvalidInput, as_grades
 
 GainSpec = str | Mapping[float, float]
 
-# 2**1023 is the largest power of two a float64 holds; beyond it the gain is inf.
-_MAX_EXPONENTIAL_GRADE = 1023.0
 
 
 def check_gain(gain: object) -> GainSpec:
-    """Validate a gain specification and return it (tables as a plain dict)."""
+    """Validate a gain specification and return it (tables as a plain dict float -> float).
+
+    A table's grades and gains must be finite, non-negative numbers, and a
+    higher grade must not get a smaller gain (so sorting grades gives the ideal).
+    """
     if isinstance(gain, str):
         if gain not in GAIN_NAMES:
             raise InvalidInput(f"Unknown gain {gain!r}. Choose 'linear', 'exponential' or a table grade -> gain.")
@@ -31,23 +40,37 @@ def check_gain(gain: object) -> GainSpec:
             raise InvalidInput("The gain table is empty: give at least one grade -> gain pair.")
         grades = as_grades(list(gain.keys()), what="gain table grades")
         gains = as_grades(list(gain.values()), what="gain table gains")
-        return dict(zip(grades.tolist(), gains.tolist(), strict=True))
+        table = dict(zip(grades.tolist(), gains.tolist(), strict=True))
+        ordered = [table[grade] for grade in sorted(table)]
+        if any(higher < lower for lower, higher in zip(ordered, ordered[1:], strict=False)):
+            raise InvalidInput(
+                "In the gain table a higher grade gets a smaller gain. Gains must not decrease as grades go up, "
+                "otherwise the 'ideal' order (grades sorted from high to low) would not be the best one."
+            )
+        return table
     raise InvalidInput(f"gain must be 'linear', 'exponential' or a mapping grade -> gain, got {type(gain).__name__}.")
 
 
 def gains_of(grades: np.ndarray, gain: GainSpec) -> np.ndarray:
-    """Map validated grades to gains under a validated gain specification."""
+    """Map grades to gains: ``grades`` itself, ``2**grades - 1`` or a table lookup.
+
+    ``grades`` should come from validation (finite, non-negative floats) and
+    ``gain`` from :func:`check_gain`. Raises :class:`InvalidInput` when an
+    exponential gain overflows or a grade is missing from a gain table.
+    """
     if gain == "linear":
         return grades.astype(float, copy=True)
     if gain == "exponential":
-        too_big = grades > _MAX_EXPONENTIAL_GRADE
+        with np.errstate(over="ignore"):
+            powers = np.exp2(grades)
+        too_big = ~np.isfinite(powers)
         if too_big.any():
             worst = float(grades[too_big].max())
             raise InvalidInput(
-                f"Grade {worst:g} is too large for exponential gain: 2^{worst:g} - 1 overflows. "
-                "Use linear gain or smaller grades (0-4 is usual)."
+                f"Grade {worst:g} is too large for exponential gain: 2^{worst:g} - 1 overflows "
+                "(a computer number stops at about 2^1024). Use linear gain or smaller grades (0-4 is usual)."
             )
-        return np.exp2(grades) - 1.0
+        return powers - 1.0
     return _table_gains(grades, gain)
 
 

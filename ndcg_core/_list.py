@@ -46,7 +46,8 @@ def normalise(dcg: np.ndarray | float, idcg: np.ndarray | float, zero_idcg: str)
     dcg = np.asarray(dcg, dtype=float)
     idcg = np.asarray(idcg, dtype=float)
     positive = idcg > 0
-    ratio = np.divide(dcg, idcg, out=np.zeros(np.broadcast(dcg, idcg).shape), where=positive)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.divide(dcg, idcg, out=np.zeros(np.broadcast(dcg, idcg).shape), where=positive)
     fill = {"zero": 0.0, "one": 1.0}.get(zero_idcg, np.nan)
     return np.where(positive, ratio, fill)
 
@@ -97,6 +98,30 @@ def evaluate(
     Returns
     -------
     ListResult
+        ``cg``, ``dcg``, ``idcg``, ``ndcg`` (floats), ``k``, the per-position
+        ``table`` and the sorted ``ideal_relevances``. CG sums gains, so it
+        equals the sum of grades only under linear gain.
+
+    Raises
+    ------
+    InvalidInput
+        For an empty ranking, a grade that is negative, NaN, infinite or not a
+        number, a grade missing from a gain table, an exponential gain that
+        overflows, a k that is not a positive whole number, a log base that is
+        not a finite number above 1, an unknown gain or zero_idcg name, or
+        ``zero_idcg="error"`` when IDCG is 0.
+
+    Examples
+    --------
+    The list of 004_d08dec0f5f88387e.txt, exponential gain:
+    DCG@5 = 7/1 + 3/log2(3) + 7/2 + 0/log2(5) + 1/log2(6) and the ideal
+    order is [3, 3, 2, 1, 0].
+
+    >>> result = evaluate([3, 2, 3, 0, 1], k=5)
+    >>> round(result.dcg, 4), round(result.idcg, 4), round(result.ndcg, 4)
+    (12.7796, 13.3472, 0.9575)
+    >>> round(evaluate([3, 2, 3, 0, 1], k=5, gain="linear").ndcg, 4)
+    0.9724
     """
     grades = as_grades(relevances, what="relevances")
     if grades.size == 0:
@@ -154,15 +179,30 @@ def build_result(
     contributions = gains / disc[:n]
     ideal_contributions = ideal_gains / disc[: ideal_cut.size]
 
-    cg = float(gains[:depth].sum())
-    dcg = float(contributions[:depth].sum())
-    idcg = float(ideal_contributions.sum())
+    with np.errstate(over="ignore"):
+        cg = float(gains[:depth].sum())
+        dcg = float(contributions[:depth].sum())
+        idcg = float(ideal_contributions.sum())
+        table = _table(grades, gains, contributions, disc[:n], ideal, gain, log_base, zero_idcg, depth, item)
+    _check_no_overflow(cg, idcg, table)
     if idcg == 0 and zero_idcg == "error":
-        raise InvalidInput("IDCG is 0 (no judged document has a positive gain), so NDCG is undefined (0/0).")
+        raise InvalidInput(
+            "IDCG is 0 (no judged document has a positive gain), so NDCG = DCG / IDCG is undefined (0/0). "
+            "Choose another zero_idcg rule ('zero', 'one' or 'skip') to give it a value."
+        )
     ndcg = float(normalise(dcg, idcg, zero_idcg))
 
-    table = _table(grades, gains, contributions, disc[:n], ideal, gain, log_base, zero_idcg, depth, item)
     return ListResult(cg=cg, dcg=dcg, idcg=idcg, ndcg=ndcg, k=k, table=table, ideal_relevances=ideal)
+
+
+def _check_no_overflow(cg: float, idcg: float, table: pd.DataFrame) -> None:
+    """Refuse sums that overflowed to infinity rather than report inf or NaN as a result."""
+    running = table[["cumulative_cg", "cumulative_dcg", "cumulative_idcg"]].to_numpy()
+    if not (np.isfinite(cg) and np.isfinite(idcg) and np.isfinite(running).all()):
+        raise InvalidInput(
+            "The gains are too large to add up: a sum overflowed (beyond about 1e308). "
+            "Use smaller grades or linear gain."
+        )
 
 
 def _table(grades, gains, contributions, disc, ideal, gain, log_base, zero_idcg, depth, item) -> pd.DataFrame:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ._gains import GainSpec, gains_of
 from ._list import ListResult, _check_settings, _ideal_grades, build_result
-from ._validation import LIST_TIE_RULES, InvalidInput, as_grades, check_choice
+from ._validation import LIST_TIE_RULES, InvalidInput, as_finite_numbers, as_grades, check_choice
 
 
 def order_by_scores(scores: np.ndarray, grades: np.ndarray, ties: str) -> np.ndarray:
@@ -56,13 +56,26 @@ def evaluate_scores(
     ideal_relevances=None,
     zero_idcg: str = "zero",
 ) -> ListResult:
-    """Rank items by descending ``scores`` and evaluate the ranking.
+    r"""Rank items by descending ``scores`` and evaluate the ranking.
 
     ``relevances[j]`` and ``scores[j]`` describe item j (in any order). The
     table's ``item`` column gives each position's index into the inputs.
-    With ``ties="average"``, the ``gain`` and ``contribution`` columns show the
-    tie-averaged gain, so their sums are the expected DCG over the tie's orders.
-    Other parameters are those of :func:`evaluate`.
+
+    Ties (equal scores) leave the order undefined, so ``ties`` decides:
+
+    * ``"average"`` (default, scikit-learn's ``ndcg_score`` and torchmetrics):
+      every position of a tied group T gets the group's mean gain, so
+      :math:`DCG = \sum_T \bar g_T \sum_{i \in T} 1/\log_b(i + 1)`, the expected
+      DCG over all orders of each tie (McSherry and Najork, 2008). The ``gain``
+      and ``contribution`` columns show the averaged values; ``relevance``
+      shows the tied items in input order.
+    * ``"optimistic"``: better grades first inside a tie (an upper bound).
+    * ``"pessimistic"``: worse grades first inside a tie (a lower bound).
+    * ``"stable"``: input order inside a tie (LightGBM and XGBoost sort stably).
+
+    ``"optimistic" >= "average" >= "pessimistic"`` always holds for DCG.
+    The ideal list does not depend on scores. Other parameters are those of
+    :func:`evaluate`; scores may be any finite numbers (only their order matters).
     """
     grades = as_grades(relevances, what="relevances")
     score_values = as_scores(scores)
@@ -84,11 +97,4 @@ def evaluate_scores(
 
 def as_scores(scores) -> np.ndarray:
     """Scores as a finite float array (any sign is fine: only their order matters)."""
-    try:
-        values = np.asarray(scores, dtype=float).reshape(-1)
-    except (TypeError, ValueError):
-        raise InvalidInput("scores must be numbers, one per document.") from None
-    if not np.isfinite(values).all():
-        bad = int(np.flatnonzero(~np.isfinite(values))[0]) + 1
-        raise InvalidInput(f"scores: position {bad} is NaN or infinite; every document needs a finite score.")
-    return values
+    return as_finite_numbers(scores, what="scores")

@@ -3,12 +3,22 @@
 Validation is kept apart from the maths (as scikit-learn does) so that every
 refused input raises :class:`InvalidInput` with a message a student can act on,
 and the kernels can assume clean, finite, non-negative float arrays.
+
+What is refused, and why:
+
+* non-numbers (text, ``None``, ``True``/``False``, nested lists): a grade is a number;
+  ``True`` is refused rather than silently read as 1.
+* NaN (a missing grade) and infinity: no meaningful DCG.
+* negative grades: with a negative gain, DCG can be larger than the "ideal"
+  DCG, or negative, so NDCG leaves [0, 1] (scikit-learn refuses them too).
+* a cutoff ``k`` that is not a positive whole number, a log base that is not a
+  finite number above 1, and unknown option names.
 """
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -19,63 +29,130 @@ RUN_TIE_RULES = (*LIST_TIE_RULES, "trec_eval")
 AGGREGATES = ("mean", "ratio_of_sums")
 MISSING_RULES = ("ignore", "zero")
 
+_GRADE_HINT = "Grades must be numbers such as 0, 1, 2 or 3."
+
 
 class InvalidInput(ValueError):
     """An input that ndcg_core refuses, with a message that names the problem."""
 
 
 def as_grades(values: object, *, what: str = "grades") -> np.ndarray:
-    """Return ``values`` as a 1-D float array of finite, non-negative grades."""
-    if isinstance(values, (str, bytes)):
-        raise InvalidInput(f"{what} must be a list of numbers, not text ({values!r}).")
-    try:
-        raw = list(values) if not isinstance(values, np.ndarray) else values.ravel().tolist()
-    except TypeError:
-        raise InvalidInput(f"{what} must be a list of numbers, got {type(values).__name__}.") from None
-    for position, value in enumerate(raw, start=1):
-        _check_number(value, position=position, what=what)
-    grades = np.asarray(raw, dtype=float).reshape(-1)
-    return grades
+    """Return ``values`` as a 1-D float array of finite, non-negative grades.
 
-
-def _check_number(value: object, *, position: int, what: str) -> None:
-    where = f"{what}: position {position}"
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.number)):
-        raise InvalidInput(f"{where} is {value!r}, which is not a number. Grades must be numbers such as 0, 1, 2 or 3.")
-    number = float(value)
-    if np.isnan(number):
-        raise InvalidInput(f"{where} is NaN (missing). Every document needs a grade; use 0 for 'not relevant'.")
-    if np.isinf(number):
-        raise InvalidInput(f"{where} is infinite. Grades must be finite numbers.")
-    if number < 0:
+    Accepts a list, tuple, numpy array, pandas Series or any other iterable of
+    real numbers. Raises :class:`InvalidInput` naming the first bad position.
+    """
+    numbers_array = _as_number_array(
+        values, what=what, hint=_GRADE_HINT, nan_hint="Every document needs a grade; use 0 for 'not relevant'."
+    )
+    negative = numbers_array < 0
+    if negative.any():
+        position = int(np.flatnonzero(negative)[0])
         raise InvalidInput(
-            f"{where} is negative ({number:g}). Negative grades make NDCG unbounded "
-            "(it can exceed 1 or drop below 0), so they are refused, as scikit-learn does."
+            f"{what}: position {position + 1} is negative ({numbers_array[position]:g}). Negative grades make "
+            "NDCG unbounded (it can exceed 1 or drop below 0), so they are refused, as scikit-learn does. "
+            "Use 0 for 'not relevant'."
         )
+    return numbers_array
+
+
+def as_finite_numbers(values: object, *, what: str) -> np.ndarray:
+    """Return ``values`` as a 1-D float array of finite numbers (any sign), e.g. model scores."""
+    return _as_number_array(
+        values, what=what, hint="Give one number per document.", nan_hint="Every document needs a number."
+    )
+
+
+def _as_number_array(values: object, *, what: str, hint: str, nan_hint: str) -> np.ndarray:
+    """Convert to a 1-D float array; refuse anything that is not a finite real number."""
+    if values is None or isinstance(values, (str, bytes, Mapping)):
+        shown = "nothing (None)" if values is None else f"{type(values).__name__} {values!r}"[:80]
+        raise InvalidInput(f"{what} must be a list of numbers, got {shown}.")
+    if hasattr(values, "to_numpy"):  # pandas Series / Index: keep its dtype for the fast path
+        values = values.to_numpy()
+    if isinstance(values, np.ndarray):
+        array = values
+    else:
+        try:
+            items = list(values)  # type: ignore[call-overload]
+        except TypeError:
+            raise InvalidInput(f"{what} must be a list of numbers, got {type(values).__name__} {values!r}.") from None
+        for position, value in enumerate(items, start=1):
+            _check_real(value, position=position, what=what, hint=hint)
+        try:
+            array = np.asarray(items, dtype=float)
+        except OverflowError:
+            raise InvalidInput(f"{what}: a number is too large to compute with (beyond about 1e308).") from None
+    if array.ndim > 1:
+        raise InvalidInput(
+            f"{what} must be one flat list of numbers (one ranking), got a table of shape {array.shape}. "
+            "Evaluate one list at a time, or use evaluate_run for many queries."
+        )
+    array = array.reshape(-1)
+    if array.dtype == bool:
+        raise InvalidInput(f"{what} are True/False values, not numbers. {hint}")
+    if not np.issubdtype(array.dtype, np.number) or np.issubdtype(array.dtype, np.complexfloating):
+        # object arrays and the like: check each value so the message can name it
+        for position, value in enumerate(array.tolist(), start=1):
+            _check_real(value, position=position, what=what, hint=hint)
+    floats = np.asarray(array, dtype=float)
+    bad = ~np.isfinite(floats)
+    if bad.any():
+        position = int(np.flatnonzero(bad)[0])
+        if np.isnan(floats[position]):
+            raise InvalidInput(f"{what}: position {position + 1} is NaN (missing). {nan_hint}")
+        raise InvalidInput(f"{what}: position {position + 1} is infinite (or beyond about 1e308). {hint}")
+    return floats
+
+
+def _check_real(value: object, *, position: int, what: str, hint: str) -> None:
+    """Refuse one value that is not a real number (bools, text, None, lists...)."""
+    where = f"{what}: position {position}"
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidInput(f"{where} is {value!r}, a True/False value, not a number. {hint}")
+    if not isinstance(value, (numbers.Real, np.number)) or isinstance(value, np.complexfloating):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        kind = "text" if isinstance(value, str) else type(value).__name__
+        raise InvalidInput(f"{where} is {shown} ({kind}), which is not a number. {hint}")
+    try:
+        float(value)
+    except OverflowError:
+        raise InvalidInput(f"{where} is too large to compute with (beyond about 1e308).") from None
 
 
 def check_k(k: object) -> int | None:
-    """Return a validated cutoff: ``None`` or a positive integer."""
+    """Return a validated cutoff: ``None`` (whole list) or a positive whole number.
+
+    A float with a whole value (``5.0``, e.g. from a numeric widget) is read as
+    that integer; ``True``/``False``, text, fractions, 0 and negatives are refused.
+    """
     if k is None:
         return None
-    if isinstance(k, bool) or not isinstance(k, (numbers.Integral, np.integer)):
-        if isinstance(k, (numbers.Real, np.floating)) and float(k).is_integer() and float(k) >= 1:
-            return int(k)
-        raise InvalidInput(f"k must be a positive whole number (1, 2, 3, ...) or None for the whole list, got {k!r}.")
-    if int(k) < 1:
-        raise InvalidInput(f"k must be a positive whole number (1, 2, 3, ...), got {int(k)}.")
-    return int(k)
+    rule = "k must be a positive whole number (1, 2, 3, ...) or None for the whole list"
+    if isinstance(k, (bool, np.bool_)):
+        raise InvalidInput(f"{rule}, got {k!r} (a True/False value).")
+    if isinstance(k, str):
+        raise InvalidInput(f"{rule}, got the text {k!r}: pass the number itself, e.g. k=3.")
+    if isinstance(k, (numbers.Integral, np.integer)):
+        value = int(k)
+    elif isinstance(k, (numbers.Real, np.floating)) and np.isfinite(float(k)) and float(k).is_integer():
+        value = int(float(k))
+    else:
+        raise InvalidInput(f"{rule}, got {k!r}: the cutoff counts documents, so it cannot be a fraction.")
+    if value < 1:
+        raise InvalidInput(f"{rule}, got {value}: a cutoff of {value} would count no document at all.")
+    return value
 
 
 def check_log_base(log_base: object) -> float:
     """Return a validated logarithm base (a finite number greater than 1)."""
-    if isinstance(log_base, bool) or not isinstance(log_base, (numbers.Real, np.number)):
-        raise InvalidInput(f"log_base must be a number greater than 1, got {log_base!r}.")
+    if isinstance(log_base, (bool, np.bool_)) or not isinstance(log_base, (numbers.Real, np.number)):
+        raise InvalidInput(f"log_base must be a number greater than 1 (2, e or 10 are usual), got {log_base!r}.")
     base = float(log_base)
     if not np.isfinite(base) or base <= 1:
         raise InvalidInput(
             f"log_base must be a finite number greater than 1 (2, e or 10 are usual), got {base:g}: "
-            "log base 1 or less would make the discount zero or negative."
+            "with a base of 1 or less the discount log_b(i + 1) would be zero, negative or undefined."
         )
     return base
 
