@@ -1,6 +1,23 @@
-"""Step by step page (placeholder until its issue lands)."""
+"""Step by step: walk a ranked list one position at a time, then the short lessons."""
 
 import streamlit as st
 
+from ui import lessons
+from ui.settings import current_settings, show_url_warning
+
+settings = current_settings()
 st.title("Step by step")
-st.info("This page is being built.")
+st.markdown(
+    "Walk a ranking one position at a time: at each position i the document's grade becomes a gain, the gain is "
+    "divided by the discount log(i + 1), and the result is added to the running DCG. The ideal ranking does the "
+    "same, and NDCG@i is their ratio."
+)
+show_url_warning()
+source = lessons.choose_source()
+walk = lessons.walk_list_for(source)
+st.caption(f"Walking {walk.label} · {settings.describe()} (change them in the sidebar)")
+lessons.walkthrough(walk, settings)
+
+st.divider()
+st.header("Lessons")
+lessons.lessons(settings)
