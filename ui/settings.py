@@ -168,11 +168,19 @@ def _gain_table_editor() -> tuple[tuple[float, float], ...]:
 
 # --- URL mirroring -----------------------------------------------------------------------------------------
 
-def _to_query_params(settings: MetricSettings) -> None:
+def settings_to_params(settings: MetricSettings) -> dict[str, str]:
+    """The query parameters that describe ``settings`` (as used in share links)."""
     params = {"gain": settings.gain, "base": settings.log_base, "z": settings.zero_idcg}
-    params["k"] = "" if settings.k is None else str(settings.k)
+    if settings.k is not None:
+        params["k"] = str(settings.k)
     if settings.gain == "custom":
         params["gt"] = ",".join(f"{g:g}:{v:g}" for g, v in settings.gain_table)
+    return params
+
+
+def _to_query_params(settings: MetricSettings) -> None:
+    params = settings_to_params(settings)
+    params.setdefault("k", "")
     for name, value in params.items():
         if value == "":
             if name in st.query_params:

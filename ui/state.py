@@ -1,0 +1,221 @@
+"""The Playground's canonical state: one ranking in ``st.session_state``, mirrored to the URL.
+
+The ranking is the single source of truth for the order: the data editor, the drag list, the
+charts and the table are all drawn from it, so sorting the editor by a column header never changes
+the ranking. Other pages open a list in the Playground with :func:`open_in_playground` or link to it
+with :func:`playground_link`.
+
+URL format (compact, human-readable): ``docs=D1:3,D2:1`` and ``extra=D7:3`` where each name is
+percent-encoded (so commas and colons inside names survive) and each grade is a plain number.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from urllib.parse import quote, unquote, urlencode
+
+import streamlit as st
+
+import ndcg_core
+from ui.settings import MetricSettings, current_settings, set_settings, settings_to_params
+
+RANKING_KEY = "playground"
+INITIAL_KEY = "playground_initial"
+REVISION_KEY = "playground_revision"
+WARNING_KEY = "playground_url_warning"
+PLAYGROUND_PAGE = "pages/playground.py"
+PLAYGROUND_URL = "/playground"
+
+MAX_LINK_DOCUMENTS = 1_000  # a link with more documents is refused (and the page stops mirroring to the URL)
+MAX_PARAM_CHARS = 30_000  # browsers and proxies get unreliable beyond ~32 k characters of URL
+MAX_NAME_CHARS = 200
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Documents in ranked order with their grades, plus judged documents that are not ranked."""
+
+    names: tuple[str, ...]
+    grades: tuple[float, ...]
+    extra_names: tuple[str, ...] = ()
+    extra_grades: tuple[float, ...] = ()
+
+    def ideal_relevances(self) -> list[float]:
+        """Every judged grade: the ranked ones and the extra ones (what IDCG is computed from)."""
+        return list(self.grades) + list(self.extra_grades)
+
+    def reordered(self, perm: Sequence[int]) -> Ranking:
+        """The ranking with position i holding the document that was at ``perm[i]``."""
+        return Ranking(
+            tuple(self.names[i] for i in perm), tuple(self.grades[i] for i in perm), self.extra_names, self.extra_grades
+        )
+
+
+# 000_0bdd5abdb117b00b.txt: "rank a list of 5 documents with grades G = [3, 1, 2, 0, 2]".
+DEFAULT_RANKING = Ranking(names=("D1", "D2", "D3", "D4", "D5"), grades=(3.0, 1.0, 2.0, 0.0, 2.0))
+
+
+def make_ranking(names, grades, extra_names=(), extra_grades=()) -> Ranking:
+    """A Ranking from any sequences (grades become floats)."""
+    return Ranking(
+        tuple(str(n) for n in names), tuple(float(g) for g in grades),
+        tuple(str(n) for n in extra_names), tuple(float(g) for g in extra_grades),
+    )
+
+
+# --- session state -----------------------------------------------------------------------------------------
+
+def current_ranking() -> Ranking:
+    """The Playground's ranking; on a session's first visit it comes from the URL (or the default example)."""
+    if RANKING_KEY not in st.session_state:
+        ranking, problem = ranking_from_params(st.query_params)
+        if problem:
+            st.session_state[WARNING_KEY] = problem
+        st.session_state[RANKING_KEY] = ranking
+        st.session_state[INITIAL_KEY] = ranking
+    return st.session_state[RANKING_KEY]
+
+
+def set_ranking(ranking: Ranking) -> None:
+    """Replace the canonical ranking; editors are re-created from it on the next draw."""
+    st.session_state[RANKING_KEY] = ranking
+    st.session_state[REVISION_KEY] = st.session_state.get(REVISION_KEY, 0) + 1
+
+
+def initial_ranking() -> Ranking:
+    """What 'Reset' goes back to: the example, the link's list, or the list another page opened."""
+    return st.session_state.get(INITIAL_KEY, DEFAULT_RANKING)
+
+
+def revision() -> int:
+    """Counter bumped on every change of the ranking (editor widget keys include it)."""
+    return st.session_state.get(REVISION_KEY, 0)
+
+
+def open_in_playground(
+    names: Sequence[str],
+    grades: Sequence[float],
+    *,
+    extra_names: Sequence[str] = (),
+    extra_grades: Sequence[float] = (),
+    settings: MetricSettings | None = None,
+) -> None:
+    """Load this list (and optionally these settings) into the Playground and switch to it."""
+    ranking = make_ranking(names, grades, extra_names, extra_grades)
+    set_ranking(ranking)
+    st.session_state[INITIAL_KEY] = ranking
+    if settings is not None:
+        set_settings(settings)
+    st.switch_page(PLAYGROUND_PAGE)
+
+
+def playground_list() -> tuple[list[str], list[float], list[str], list[float]]:
+    """(names, grades, extra names, extra grades) of the Playground's current ranking."""
+    ranking = st.session_state.get(RANKING_KEY, DEFAULT_RANKING)
+    return list(ranking.names), list(ranking.grades), list(ranking.extra_names), list(ranking.extra_grades)
+
+
+# --- URL encoding --------------------------------------------------------------------------------------------
+
+def _format_grade(grade: float) -> str:
+    return f"{grade:.10g}"
+
+
+def encode_documents(names: Sequence[str], grades: Sequence[float]) -> str:
+    """'D1:3,D2:1' with percent-encoded names."""
+    return ",".join(f"{quote(str(n), safe='')}:{_format_grade(float(g))}" for n, g in zip(names, grades, strict=True))
+
+
+def decode_documents(text: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """Inverse of :func:`encode_documents`; raises ValueError with a plain reason when malformed."""
+    if len(text) > MAX_PARAM_CHARS:
+        raise ValueError(f"it is longer than {MAX_PARAM_CHARS:,} characters")
+    if text == "":
+        return (), ()
+    chunks = text.split(",")
+    if len(chunks) > MAX_LINK_DOCUMENTS:
+        raise ValueError(f"it has more than {MAX_LINK_DOCUMENTS:,} documents")
+    names, grades = [], []
+    for chunk in chunks:
+        parts = chunk.split(":")
+        if len(parts) != 2:
+            raise ValueError(f"'{chunk[:30]}' is not name:grade")
+        name = unquote(parts[0])
+        if not name.strip() or len(name) > MAX_NAME_CHARS:
+            raise ValueError("a document name is empty or too long")
+        grade = float(parts[1])  # ValueError for non-numbers
+        if not math.isfinite(grade) or grade < 0:
+            raise ValueError(f"grade '{parts[1][:20]}' is not a non-negative number")
+        names.append(name)
+        grades.append(grade)
+    return tuple(names), tuple(grades)
+
+
+def ranking_params(ranking: Ranking) -> dict[str, str]:
+    """Query parameters for a ranking ({} when it is too long for a link)."""
+    if len(ranking.names) + len(ranking.extra_names) > MAX_LINK_DOCUMENTS:
+        return {}
+    params = {"docs": encode_documents(ranking.names, ranking.grades)}
+    if ranking.extra_names:
+        params["extra"] = encode_documents(ranking.extra_names, ranking.extra_grades)
+    if any(len(value) > MAX_PARAM_CHARS for value in params.values()):
+        return {}
+    return params
+
+
+def ranking_from_params(params: Mapping[str, str]) -> tuple[Ranking, str | None]:
+    """The ranking a link describes, or the default example plus a plain-words warning when it is unusable."""
+    if "docs" not in params and "extra" not in params:
+        return DEFAULT_RANKING, None
+    try:
+        names, grades = decode_documents(str(params.get("docs", "")))
+        extra_names, extra_grades = decode_documents(str(params.get("extra", "")))
+        if not names:
+            raise ValueError("it has no ranked documents")
+        ranking = Ranking(names, grades, extra_names, extra_grades)
+        # The link's grades must also work with the link's settings (e.g. exponential gain overflow).
+        ndcg_core.evaluate(list(grades), ideal_relevances=ranking.ideal_relevances(), **_safe_kwargs())
+    except (ValueError, ndcg_core.InvalidInput) as error:
+        reason = str(error).splitlines()[0][:200]
+        return DEFAULT_RANKING, f"The link's document list could not be used ({reason}), so the example list is shown."
+    return ranking, None
+
+
+def _safe_kwargs() -> dict:
+    kwargs = current_settings().kwargs()
+    kwargs["zero_idcg"] = "zero"  # a list of all-zero grades is a valid link even under the 'refuse' rule
+    return kwargs
+
+
+def playground_link(
+    names: Sequence[str],
+    grades: Sequence[float],
+    *,
+    extra_names: Sequence[str] = (),
+    extra_grades: Sequence[float] = (),
+    settings: MetricSettings | None = None,
+) -> str:
+    """A relative URL ('/playground?...') that opens the Playground on this list and these settings."""
+    params = settings_to_params(settings if settings is not None else current_settings())
+    params.update(ranking_params(make_ranking(names, grades, extra_names, extra_grades)))
+    return f"{PLAYGROUND_URL}?{urlencode(params, safe=':,')}"
+
+
+def mirror_to_url(ranking: Ranking) -> bool:
+    """Keep the URL's docs/extra parameters equal to the ranking; False when the list is too long for a URL."""
+    params = ranking_params(ranking)
+    for name in ("docs", "extra"):
+        value = params.get(name)
+        if value is None:
+            if name in st.query_params:
+                del st.query_params[name]
+        elif st.query_params.get(name) != value:
+            st.query_params[name] = value
+    return bool(params)
+
+
+def pop_url_warning() -> str | None:
+    """The warning left by an unusable link (shown once)."""
+    return st.session_state.pop(WARNING_KEY, None)

@@ -1,0 +1,190 @@
+"""Small shared widgets: metric cards, the per-position table, the formula with numbers substituted.
+
+Every number shown comes from an ``ndcg_core.ListResult``; these functions only format it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import ndcg_core
+from ui.settings import MetricSettings
+
+METRICS = (
+    ("cg", "CG", "Cumulative gain: the sum of the gains of the counted positions. Order does not matter."),
+    ("dcg", "DCG", "Discounted cumulative gain: each gain divided by log_b(rank + 1), summed."),
+    ("idcg", "IDCG", "Ideal DCG: the DCG of the best possible order of all judged documents."),
+    ("ndcg", "NDCG", "Normalised DCG = DCG / IDCG, between 0 and 1 (1 = ideal order)."),
+)
+FORMULA_TERMS = 4  # terms shown before "…" in a long sum
+
+
+def _figure(value: float | None, digits: int = 4) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{value:.{digits}f}"
+
+
+def _metric_values(source) -> dict[str, float] | None:
+    if source is None:
+        return None
+    if isinstance(source, Mapping):
+        return {name: float(source[name]) for name, _, _ in METRICS if name in source}
+    return {name: float(getattr(source, name)) for name, _, _ in METRICS}
+
+
+def metric_cards(result: ndcg_core.ListResult, previous=None) -> None:
+    """CG@k, DCG@k, IDCG@k and NDCG@k cards; ``previous`` (a ListResult or dict) gives the deltas."""
+    suffix = "" if result.k is None else f"@{result.k}"
+    before = _metric_values(previous)
+    columns = st.columns(len(METRICS), border=True)
+    for column, (name, label, help_text) in zip(columns, METRICS, strict=True):
+        value = float(getattr(result, name))
+        delta = None
+        if before is not None and name in before and not (math.isnan(value) or math.isnan(before[name])):
+            change = value - before[name]
+            delta = f"{change:+.4f}" if abs(change) >= 5e-5 else None
+        column.metric(f"{label}{suffix}", _figure(value), delta=delta, delta_color="normal", help=help_text)
+
+
+TABLE_LABELS = {
+    "rank": "Rank",
+    "document": "Document",
+    "relevance": "Grade",
+    "gain": "Gain",
+    "discount": "Discount",
+    "contribution": "Contribution",
+    "cumulative_cg": "CG@i",
+    "cumulative_dcg": "DCG@i",
+    "ideal_relevance": "Ideal grade",
+    "ideal_gain": "Ideal gain",
+    "ideal_contribution": "Ideal contribution",
+    "cumulative_idcg": "IDCG@i",
+    "ndcg_at_rank": "NDCG@i",
+    "in_cutoff": "Counted (≤ k)",
+}
+
+
+def table_frame(result: ndcg_core.ListResult, names: Sequence[str] | None = None) -> pd.DataFrame:
+    """The per-position table with document names (when given) in place of the item index."""
+    table = result.table.drop(columns=["item"])
+    if names is not None:
+        document = np.asarray(names, dtype=object)[result.table["item"].to_numpy()]
+        table.insert(1, "document", document)
+    return table
+
+
+def show_table(
+    result: ndcg_core.ListResult,
+    *,
+    names: Sequence[str] | None = None,
+    key: str = "table",
+    file_name: str = "ndcg_per_position.csv",
+    height: int | str = "auto",
+) -> None:
+    """The per-position table from ndcg_core, formatted, with a CSV download of the exact numbers."""
+    table = table_frame(result, names)
+    config = {
+        column: st.column_config.NumberColumn(label, format="%.4f")
+        for column, label in TABLE_LABELS.items()
+        if column in table.columns
+    }
+    config["rank"] = st.column_config.NumberColumn("Rank", format="%d", width="small")
+    config["relevance"] = st.column_config.NumberColumn("Grade", format="%g", width="small")
+    config["ideal_relevance"] = st.column_config.NumberColumn("Ideal grade", format="%g", width="small")
+    config["in_cutoff"] = st.column_config.CheckboxColumn("Counted (≤ k)", width="small")
+    if "document" in table.columns:
+        config["document"] = st.column_config.TextColumn("Document")
+    st.dataframe(table, hide_index=True, column_config=config, height=height, width="stretch")
+    st.download_button(
+        "⬇️ Download this table as CSV",
+        table.to_csv(index=False).encode(),
+        file_name=file_name,
+        mime="text/csv",
+        key=f"{key}_csv",
+        help="Every column at full precision, one row per position.",
+    )
+
+
+# --- formula -----------------------------------------------------------------------------------------------
+
+def _log_symbol(log_base: str) -> str:
+    return {"2": r"\log_2", "e": r"\ln", "10": r"\log_{10}"}.get(log_base, r"\log")
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if float(value).is_integer() else f"{value:.4g}"
+
+
+def _gain_tex(grade: float, settings: MetricSettings) -> str:
+    if settings.gain == "exponential":
+        return f"2^{{{_number(grade)}}}-1"
+    if settings.gain == "linear":
+        return _number(grade)
+    table = dict(settings.gain_table)
+    return _number(table[grade]) if grade in table else rf"g({_number(grade)})"
+
+
+def _elided(grades: Sequence[float]) -> list[tuple[int, float]]:
+    """(position, grade) pairs to print: all of a short sum, else the first few and the last."""
+    count = len(grades)
+    if count <= FORMULA_TERMS + 2:
+        return [(i + 1, float(g)) for i, g in enumerate(grades)]
+    shown = [(i + 1, float(grades[i])) for i in range(FORMULA_TERMS)]
+    return shown + [(-1, math.nan), (count, float(grades[-1]))]
+
+
+def _render_terms(pairs: list[tuple[int, float]], settings: MetricSettings) -> str:
+    log = _log_symbol(settings.log_base)
+    parts = []
+    for position, grade in pairs:
+        if position == -1:
+            parts.append(r"\cdots")
+        else:
+            parts.append(rf"\frac{{{_gain_tex(grade, settings)}}}{{{log}({position}+1)}}")
+    return " + ".join(parts) if parts else "0"
+
+
+def formula(result: ndcg_core.ListResult, settings: MetricSettings) -> None:
+    """DCG, IDCG and NDCG as formulas, then with this list's grades and totals substituted."""
+    table = result.table
+    counted = table.loc[table["in_cutoff"], "relevance"].to_numpy()
+    depth = len(counted)
+    ideal_depth = len(table) if result.k is None else result.k
+    ideal = np.asarray(result.ideal_relevances)[:ideal_depth]
+    log = _log_symbol(settings.log_base)
+    gain = {"exponential": "2^{rel_i}-1", "linear": "rel_i"}.get(settings.gain, "g(rel_i)")
+    ideal_gain = gain.replace("rel_i", "rel^{*}_i")
+    k_label = "k" if result.k is not None else "n"
+    k_value = result.k if result.k is not None else len(table)
+
+    st.latex(
+        rf"DCG@{k_label} = \sum_{{i=1}}^{{{k_label}}} \frac{{{gain}}}{{{log}(i+1)}}, \quad "
+        rf"IDCG@{k_label} = \sum_{{i=1}}^{{{k_label}}} \frac{{{ideal_gain}}}{{{log}(i+1)}}, \quad "
+        rf"NDCG@{k_label} = \frac{{DCG@{k_label}}}{{IDCG@{k_label}}}"
+    )
+    st.caption(
+        f"Here {k_label} = {k_value}"
+        + ("" if result.k is None or result.k <= len(table) else f" (the ranking has {len(table)} documents)")
+        + "; rel* is the ideal order: every judged grade sorted from high to low."
+    )
+    st.latex(
+        rf"DCG@{k_value} = {_render_terms(_elided(list(counted)), settings)} = {_figure(result.dcg)}"
+    )
+    st.latex(
+        rf"IDCG@{k_value} = {_render_terms(_elided(list(ideal)), settings)} = {_figure(result.idcg)}"
+    )
+    if result.idcg > 0:
+        st.latex(
+            rf"NDCG@{k_value} = \frac{{{_figure(result.dcg)}}}{{{_figure(result.idcg)}}} = {_figure(result.ndcg)}"
+        )
+    else:
+        st.latex(rf"NDCG@{k_value} = \frac{{0}}{{0}} \rightarrow {_figure(result.ndcg)}")
+        st.caption(f"IDCG is 0, so NDCG follows the sidebar's zero-IDCG rule ({settings.zero_idcg}).")
+    if depth > FORMULA_TERMS + 2 or len(ideal) > FORMULA_TERMS + 2:
+        st.caption("Long sums show their first terms, then “⋯”, then the last term; the totals include every term.")
