@@ -1,6 +1,16 @@
-"""Quiz page (placeholder until its issue lands)."""
+"""Quiz: questions drawn from a seed kept in the URL, so a class sharing one link gets the same questions."""
 
 import streamlit as st
 
+from ui import quiz
+
 st.title("Quiz")
-st.info("This page is being built.")
+st.markdown(
+    "Three kinds of question about NDCG@k: pick the better of two rankings, estimate a score, and fix a ranking "
+    "by dragging. Each question states its own convention (the sidebar does not change the quiz)."
+)
+seed = quiz.current_seed()
+questions = quiz.generate_quiz(seed)
+quiz.quiz_header(seed, questions)
+for question in questions:
+    quiz.show_question(question, seed)

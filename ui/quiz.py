@@ -101,22 +101,27 @@ def moves_needed(permutation: list[int] | tuple[int, ...]) -> int:
     return len(permutation) - len(tails)
 
 
-@functools.lru_cache(maxsize=512)
 def fewest_moves_to_best(grades: tuple[float, ...], k: int, gain: str) -> int:
-    """Fewest moves from ``grades`` (ranked order) to any ordering with the highest NDCG@k.
+    """Fewest moves from ``grades`` (ranked order) to any ordering with the highest NDCG@k."""
+    return best_reordering(grades, k, gain)[0]
+
+
+@functools.lru_cache(maxsize=512)
+def best_reordering(grades: tuple[float, ...], k: int, gain: str) -> tuple[int, tuple[int, ...]]:
+    """(fewest moves, one permutation reaching the highest NDCG@k in that many moves).
 
     Brute force over all orderings (lists have at most 6 documents); each
     distinct grade sequence is evaluated once by ndcg_core.
     """
     best = _evaluate(tuple(sorted(grades, reverse=True)), k, gain).ndcg
-    fewest = len(grades)
+    fewest, winner = len(grades) + 1, tuple(range(len(grades)))
     for permutation in itertools.permutations(range(len(grades))):
         moves = moves_needed(permutation)
         if moves >= fewest:
             continue
         if _evaluate(tuple(grades[j] for j in permutation), k, gain).ndcg >= best - 1e-12:
-            fewest = moves
-    return fewest
+            fewest, winner = moves, permutation
+    return fewest, winner
 
 
 def generate_quiz(seed: int) -> tuple[Question, ...]:
@@ -237,3 +242,256 @@ def why_text(question: Question, order: tuple[int, ...] | None = None, label: st
     return (
         f"{prefix}NDCG@{k} = DCG@{k} / IDCG@{k} = {_fmt(result.dcg)} / {_fmt(result.idcg)} = {_fmt(result.ndcg)}"
     )
+
+
+# --- Seed, score and page header ---------------------------------------------------------------------------
+
+SEED_KEY = "quiz_seed"
+
+
+def current_seed() -> int:
+    """The quiz seed: from the URL when it has a valid one, else the session's, else a fresh one; kept in the URL."""
+    from_url = st.query_params.get("seed")
+    seed = parse_seed(from_url)
+    if seed is None:
+        if from_url is not None:  # shown once: the URL gets a valid seed below
+            st.warning(f"The link's seed could not be read (it must be a number from 0 to {MAX_SEED}), "
+                       "so new questions were drawn.", icon="🔗")
+        seed = st.session_state.get(SEED_KEY)
+        if seed is None:
+            seed = fresh_seed()
+    st.session_state[SEED_KEY] = seed
+    if st.query_params.get("seed") != str(seed):
+        st.query_params["seed"] = str(seed)
+    return seed
+
+
+def fresh_seed(avoid: int | None = None) -> int:
+    """A new random seed (different from ``avoid``)."""
+    rng = np.random.default_rng()
+    while True:
+        seed = int(rng.integers(0, MAX_SEED + 1))
+        if seed != avoid:
+            return seed
+
+
+def _new_questions() -> None:
+    seed = fresh_seed(avoid=st.session_state.get(SEED_KEY))
+    st.session_state[SEED_KEY] = seed
+    st.query_params["seed"] = str(seed)
+
+
+def _typed_seed() -> None:
+    seed = int(st.session_state["quiz_seed_input"])
+    st.session_state[SEED_KEY] = seed
+    st.query_params["seed"] = str(seed)
+
+
+def share_link(seed: int) -> str:
+    """The quiz's address with this seed (absolute when the browser's URL is known)."""
+    url = getattr(st.context, "url", None) or ""
+    base = url.split("?", 1)[0] if url else "/quiz"
+    return f"{base}?seed={seed}"
+
+
+def quiz_header(seed: int, questions: tuple[Question, ...]) -> None:
+    """Seed, share link, 'new questions', and the session's running score."""
+    points, answered = session_score()
+    on_this_seed = sum(1 for (s, _n) in session_answers() if s == seed)
+    left, middle, right = st.columns([2.2, 1.2, 1.2], vertical_alignment="center")
+    with left:
+        st.markdown(f"#### Seed **{seed}**")
+        st.caption("Everyone who opens this link gets the same questions:")
+        st.code(share_link(seed), language=None)
+    with middle:
+        st.metric("Score this session", f"{points:g} / {answered}", help="1 point per question; ½ for close answers.")
+        st.caption(f"Answered {on_this_seed} of {len(questions)} questions of seed {seed}.")
+    with right:
+        st.button("🎲 New questions", key="quiz_new", on_click=_new_questions, type="primary", width="stretch",
+                  help="Draw a new seed (the score keeps counting).")
+        with st.popover("Type a seed", width="stretch"):
+            st.number_input("Seed", min_value=0, max_value=MAX_SEED, value=seed, step=1, key="quiz_seed_input",
+                            on_change=_typed_seed)
+
+
+# --- One question ------------------------------------------------------------------------------------------
+
+def _widget_key(seed: int, question: Question, what: str) -> str:
+    return f"quiz_{seed}_{question.number}_{what}"
+
+
+def _question_settings(question: Question):
+    from ui.settings import MetricSettings  # the Playground link carries the question's convention
+
+    return MetricSettings(gain=question.gain, log_base="2", k=question.k)
+
+
+def _playground_button(question: Question, order: tuple[int, ...] | None, label: str, key: str) -> None:
+    from ui.state import playground_link
+
+    link = playground_link(
+        question.ranked_names(order), question.ranked_grades(order), settings=_question_settings(question)
+    )
+    st.link_button(label, link, icon="🎛️", key=key)
+
+
+def show_question(question: Question, seed: int) -> None:
+    """Draw one question; once answered, show the verdict, the reasoning and a Playground link."""
+    answer = session_answers().get((seed, question.number))
+    with st.container(border=True):
+        heading, badge = st.columns([5, 1], vertical_alignment="center")
+        heading.subheader(f"Question {question.number} · {question.title}")
+        with badge:
+            if answer is not None:
+                colour = "green" if answer.points == 1 else "orange" if answer.points > 0 else "red"
+                st.badge(f"{answer.points:g} point{'s' if answer.points != 1 else ''}", color=colour)
+        st.caption(f"Convention: {question.convention()}")
+        {"compare": _compare, "estimate": _estimate, "reorder": _reorder}[question.kind](question, seed, answer)
+
+
+def _compare(question: Question, seed: int, answer: Answer | None) -> None:
+    st.markdown(f"Two rankings of the same {len(question.names)} documents. **Which has the higher NDCG@{question.k}?**")
+    left, right = st.columns(2)
+    for column, label, order in ((left, "A", question.order), (right, "B", question.other_order)):
+        with column:
+            st.markdown(f"**Ranking {label}**")
+            st.dataframe(ranking_frame(question, order), hide_index=True, width="stretch")
+    choice_key = _widget_key(seed, question, "choice")
+    st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=choice_key, disabled=answer is not None,
+             format_func=lambda label: f"Ranking {label}")
+    if answer is None:
+        st.button("Check", key=_widget_key(seed, question, "check"), on_click=_answer_compare, args=(question, seed),
+                  disabled=st.session_state.get(choice_key) is None)
+        return
+    correct = question.best_answer()
+    (st.success if answer.points == 1 else st.error)(
+        f"{answer.verdict} Ranking {correct} has the higher NDCG@{question.k}."
+    )
+    st.markdown("**Why:** " + why_text(question, question.order, "A") + "; " + why_text(question, question.other_order, "B") + ".")
+    st.caption("Both share the same ideal list, so the ranking with the larger DCG@k wins.")
+    with st.expander("Per-position numbers"):
+        left, right = st.columns(2)
+        left.dataframe(ranking_frame(question, question.order, with_numbers=True), hide_index=True)
+        right.dataframe(ranking_frame(question, question.other_order, with_numbers=True), hide_index=True)
+    links = st.columns(2)
+    with links[0]:
+        _playground_button(question, question.order, "Open ranking A in the Playground", _widget_key(seed, question, "link_a"))
+    with links[1]:
+        _playground_button(question, question.other_order, "Open ranking B in the Playground", _widget_key(seed, question, "link_b"))
+
+
+def _answer_compare(question: Question, seed: int) -> None:
+    chosen = st.session_state.get(_widget_key(seed, question, "choice"))
+    if chosen is None:
+        return
+    right = chosen == question.best_answer()
+    record_answer(seed, question.number, Answer(1.0 if right else 0.0, "Correct!" if right else "Not quite.",
+                                                f"Ranking {chosen}"))
+
+
+def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
+    st.markdown(f"**Estimate NDCG@{question.k}** of this ranking (full marks within {ESTIMATE_FULL:g}, "
+                f"half within {ESTIMATE_HALF:g}).")
+    st.dataframe(ranking_frame(question), hide_index=True)
+    st.slider("Your estimate", 0.0, 1.0, 0.5, 0.01, key=_widget_key(seed, question, "guess"),
+              disabled=answer is not None)
+    if answer is None:
+        st.button("Check", key=_widget_key(seed, question, "check"), on_click=_answer_estimate, args=(question, seed))
+        return
+    truth = question.result().ndcg
+    (st.success if answer.points == 1 else st.warning if answer.points > 0 else st.error)(
+        f"{answer.verdict} NDCG@{question.k} = {_fmt(truth)}; you said {answer.given} "
+        f"(off by {_fmt(abs(float(answer.given) - truth))})."
+    )
+    st.markdown("**Why:** " + why_text(question) + ".")
+    ideal = question.result()
+    st.caption("Ideal order of the grades: " + ", ".join(f"{g:g}" for g in ideal.ideal_relevances)
+               + f"; IDCG@{question.k} sums the first {question.k} of them, each divided by log₂(i + 1).")
+    with st.expander("Per-position numbers"):
+        st.dataframe(ranking_frame(question, with_numbers=True), hide_index=True)
+    _playground_button(question, None, "Open this question in the Playground", _widget_key(seed, question, "link"))
+
+
+def _answer_estimate(question: Question, seed: int) -> None:
+    guess = float(st.session_state.get(_widget_key(seed, question, "guess"), 0.5))
+    points = estimate_points(guess, question.result().ndcg)
+    verdict = {1.0: "Spot on!", 0.5: "Close.", 0.0: "Not quite."}[points]
+    record_answer(seed, question.number, Answer(points, verdict, f"{guess:.2f}"))
+
+
+def _order_key(seed: int, question: Question) -> str:
+    return _widget_key(seed, question, "current")
+
+
+def _moves_key(seed: int, question: Question) -> str:
+    return _widget_key(seed, question, "moves")
+
+
+def current_order(seed: int, question: Question) -> tuple[int, ...]:
+    """The student's current ordering (indices into ``question.names``), starting from the shown order."""
+    return st.session_state.setdefault(_order_key(seed, question), question.order)
+
+
+def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
+    from ui.ranked_list import pending_order, ranked_list
+
+    widget_key = _widget_key(seed, question, "drag")
+    order = current_order(seed, question)
+    if answer is None:
+        # Apply a drag before drawing, so the list and the move counter show it (ranked_list's protocol).
+        moved = pending_order(widget_key, len(order))
+        if moved is not None:
+            order = tuple(order[j] for j in moved)
+            st.session_state[_order_key(seed, question)] = order
+            st.session_state[_moves_key(seed, question)] = st.session_state.get(_moves_key(seed, question), 0) + moves_needed(moved)
+    fewest = question.fewest_moves()
+    st.markdown(
+        f"**Drag the documents to reach the highest possible NDCG@{question.k} in as few moves as possible.** "
+        f"It can be done in {fewest} moves. Only the top {question.k} positions count."
+    )
+    moves = st.session_state.get(_moves_key(seed, question), 0)
+    left, right = st.columns([3, 1])
+    with left:
+        if answer is None:
+            ranked_list(question.ranked_names(order), question.ranked_grades(order),
+                        question.result(order).table["contribution"].tolist(), key=widget_key, k=question.k)
+        else:
+            st.dataframe(ranking_frame(question, order), hide_index=True)
+    with right:
+        st.metric("Moves so far", moves)
+        if answer is None:
+            st.button("Check my order", key=_widget_key(seed, question, "check"), on_click=_answer_reorder,
+                      args=(question, seed), type="primary", width="stretch")
+            st.button("Start over", key=_widget_key(seed, question, "reset"), on_click=_reset_reorder,
+                      args=(question, seed), width="stretch")
+    if answer is None:
+        return
+    mine = question.result(order)
+    best = question.result(tuple(sorted(range(len(question.grades)), key=lambda j: -question.grades[j])))
+    (st.success if answer.points == 1 else st.warning if answer.points > 0 else st.error)(
+        f"{answer.verdict} Your order: NDCG@{question.k} = {_fmt(mine.ndcg)} in {moves} move{'s' if moves != 1 else ''}; "
+        f"the best is {_fmt(best.ndcg)}, reachable in {fewest} moves."
+    )
+    _, winner = best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
+    shortest = tuple(question.order[j] for j in winner)
+    st.markdown(
+        "**Why:** the highest NDCG@k needs the top grades in the top k positions, highest first: "
+        + why_text(question, shortest, "best") + ". One shortest way ends with: "
+    )
+    st.dataframe(ranking_frame(question, shortest), hide_index=True)
+    _playground_button(question, None, "Open the starting list in the Playground", _widget_key(seed, question, "link"))
+
+
+def _reset_reorder(question: Question, seed: int) -> None:
+    st.session_state[_order_key(seed, question)] = question.order
+    st.session_state[_moves_key(seed, question)] = 0
+
+
+def _answer_reorder(question: Question, seed: int) -> None:
+    order = current_order(seed, question)
+    moves = st.session_state.get(_moves_key(seed, question), 0)
+    best = question.result(tuple(sorted(range(len(question.grades)), key=lambda j: -question.grades[j]))).ndcg
+    reached = question.result(order).ndcg >= best - 1e-12
+    points = reorder_points(reached, moves, question.fewest_moves())
+    verdict = {1.0: "Perfect!", 0.5: "Best NDCG reached, but in more moves than needed.", 0.0: "Not the best NDCG yet."}[points]
+    record_answer(seed, question.number, Answer(points, verdict, ", ".join(question.ranked_names(order))))
