@@ -16,6 +16,7 @@ import streamlit as st
 import ndcg_core
 
 STATE_KEY = "settings"
+PENDING_KEY = "settings_pending"  # settings set after the sidebar was drawn
 GAIN_LABELS = {
     "exponential": "Exponential: 2^grade − 1",
     "linear": "Linear: gain = grade",
@@ -63,7 +64,12 @@ def current_settings() -> MetricSettings:
 def set_settings(settings: MetricSettings) -> None:
     """Replace the session's settings (e.g. when a worked example is opened); widgets follow on the next run."""
     st.session_state[STATE_KEY] = settings
-    _push_to_widgets(settings)
+    try:
+        _push_to_widgets(settings)
+    except st.errors.StreamlitAPIException:
+        # The sidebar's widgets were already drawn in this run (a page's button, before st.switch_page):
+        # they cannot change now, so the sidebar applies these settings at the start of the next run.
+        st.session_state[PENDING_KEY] = settings
 
 
 def _push_to_widgets(settings: MetricSettings) -> None:
@@ -83,6 +89,9 @@ def settings_sidebar() -> MetricSettings:
     """Draw the settings in the sidebar and return the canonical settings."""
     if STATE_KEY not in st.session_state:
         set_settings(_from_query_params())
+    pending = st.session_state.pop(PENDING_KEY, None)
+    if pending is not None:
+        set_settings(pending)
     with st.sidebar:
         st.header("Metric settings")
         gain = st.radio(
