@@ -1,6 +1,26 @@
-"""Worked examples page (placeholder until its issue lands)."""
+"""Worked examples: every example of the five source documents, reproduced by ndcg_core, errata explained."""
 
 import streamlit as st
 
+from ui import lessons
+
 st.title("Worked examples")
-st.info("This page is being built.")
+st.markdown(
+    "Every worked example of the five source documents, recomputed by this app. Each card shows the document's "
+    "input and convention, the figures it states next to the figures reproduced here, and a verdict: **matches**, "
+    "**matches after rounding**, or **erratum** (with what went wrong, in plain words)."
+)
+examples = lessons.worked_examples()
+if not examples:
+    st.info("The worked examples are not available yet.")
+    st.stop()
+
+counts = {status: sum(example.status == status for example in examples) for status in lessons.STATUS_BADGES}
+summary = st.columns(4)
+summary[0].metric("Examples", len(examples))
+for column, (status, count) in zip(summary[1:], counts.items(), strict=True):
+    column.metric(lessons.STATUS_BADGES[status][0], count)
+
+shown = lessons.worked_example_filters(examples)
+for example in shown:
+    lessons.example_card(example, examples.index(example))

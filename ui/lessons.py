@@ -753,3 +753,146 @@ def lesson_dataset(settings: MetricSettings) -> None:
         "The ratio of sums is a weighted mean of the NDCGs, each query weighted by its IDCG, so it leans towards "
         "the queries with the biggest IDCG. Queries with IDCG = 0 add nothing to either sum."
     )
+
+
+# --- Worked-example cards ---------------------------------------------------------------------------------
+
+STATUS_BADGES = {
+    "matches": ("✓ matches", "green"),
+    "matches after rounding": ("≈ matches after rounding", "blue"),
+    "erratum": ("✗ erratum", "red"),
+}
+HEADLINE_METRICS = ("cg", "dcg", "idcg", "ndcg")
+
+
+def metric_label(key: str) -> str:
+    """'ndcg' -> 'NDCG', 'dcg_swapped' -> 'DCG swapped', 'worst_ndcg' -> 'worst NDCG'."""
+    words = key.split("_")
+    return " ".join(word.upper() if word.lower() in HEADLINE_METRICS or word.lower().startswith(("ndcg", "dcg", "idcg")) else word
+                    for word in words)
+
+
+def reproduced_figures(example) -> dict[str, float]:
+    """The figures this app reproduces for each stated figure: ndcg_core's result for CG/DCG/IDCG/NDCG,
+    ndcg_core-computed values (``example.computed``) for the others."""
+    result = example.result()
+    figures = {}
+    for key in example.stated:
+        if key in HEADLINE_METRICS:
+            figures[key] = float(getattr(result, key))
+        else:
+            figures[key] = float(example.computed[key])
+    return figures
+
+
+def figures_frame(example) -> pd.DataFrame:
+    reproduced = reproduced_figures(example)
+    return pd.DataFrame(
+        {
+            "Figure": [metric_label(key) for key in example.stated],
+            "Stated in the document": [_stated_text(example.stated[key]) for key in example.stated],
+            "Reproduced here": [reproduced[key] for key in example.stated],
+        }
+    )
+
+
+def _stated_text(value) -> str:
+    return f"{value:g}" if isinstance(value, (int, float)) else str(value)
+
+
+def example_input_frame(example) -> pd.DataFrame:
+    names, grades = example_ranked(example)
+    rows = {
+        "Rank": [str(i) for i in range(1, len(names) + 1)],
+        "Document": list(names),
+        "Grade": list(grades),
+    }
+    if getattr(example, "scores", None):
+        by_name = dict(zip(example.documents, example.scores, strict=True))
+        rows["Model score"] = [float(by_name[name]) for name in names]
+    frame = pd.DataFrame(rows)
+    if example.extra_documents:
+        extra = pd.DataFrame(
+            {
+                "Rank": ["judged, not ranked"] * len(example.extra_documents),
+                "Document": list(example.extra_documents),
+                "Grade": [float(g) for g in example.extra_grades],
+            }
+        )
+        frame = pd.concat([frame, extra], ignore_index=True)
+    return frame
+
+
+def convention_text(example) -> str:
+    if isinstance(example.gain, dict):
+        gain = "custom gain table " + ", ".join(f"{num(g)}→{num(v)}" for g, v in sorted(example.gain.items()))
+    else:
+        gain = {"exponential": "exponential gain 2^grade − 1", "linear": "linear gain (gain = grade)"}.get(
+            example.gain, str(example.gain)
+        )
+    base = _log_base_key(example.log_base)
+    base_text = {"2": "log₂(i + 1)", "e": "ln(i + 1)", "10": "log₁₀(i + 1)"}[base]
+    cutoff = "whole list" if example.k is None else f"k = {example.k}"
+    if example.extra_documents:
+        ideal = f"all judged documents (the ranking plus {', '.join(example.extra_documents)})"
+    else:
+        ideal = "the ranked documents themselves"
+    return f"{gain} · discount {base_text} · {cutoff} · ideal from {ideal}"
+
+
+def example_card(example, index: int) -> None:
+    """One worked example: input, convention, stated vs reproduced figures, verdict, and buttons."""
+    with st.container(border=True, key=f"example_card_{index}"):
+        title, badge = st.columns([4, 1.3], vertical_alignment="center")
+        title.subheader(example.title)
+        label, colour = STATUS_BADGES.get(example.status, (example.status, "gray"))
+        with badge:
+            st.badge(label, color=colour)
+        st.caption("Source document:")
+        st.code(example.source, language=None)
+        st.markdown(f"**Convention:** {convention_text(example)}")
+        left, right = st.columns([1, 1.2])
+        with left:
+            st.markdown("**Input**")
+            st.dataframe(example_input_frame(example), hide_index=True, width="stretch")
+        with right:
+            st.markdown("**Figures: the document's and this app's (ndcg_core)**")
+            st.dataframe(
+                figures_frame(example), hide_index=True, width="stretch",
+                column_config={"Reproduced here": st.column_config.NumberColumn(format="%.4f")},
+            )
+            if example.status == "erratum" and example.erratum:
+                st.error(f"**Erratum.** {example.erratum}", icon=":material/error:")
+            elif example.status == "matches after rounding":
+                st.info("The document rounds intermediate or final figures; rounded the same way, they agree.", icon=":material/info:")
+            else:
+                st.success("The document's figures are reproduced exactly.", icon=":material/check_circle:")
+            if example.note:
+                st.caption(example.note)
+        open_col, walk_col, _ = st.columns([1, 1, 2])
+        if open_col.button("🎛️ Open in Playground", key=f"example_open_{index}", width="stretch"):
+            _open_example_in_playground(example)
+        if walk_col.button("👣 Walk through step by step", key=f"example_walk_{index}", width="stretch"):
+            open_walkthrough(example)
+
+
+def _open_example_in_playground(example) -> None:
+    from ui.state import open_in_playground
+
+    names, grades = example_ranked(example)
+    open_in_playground(
+        names, grades, extra_names=tuple(example.extra_documents),
+        extra_grades=tuple(float(g) for g in example.extra_grades), settings=example_settings(example),
+    )
+
+
+def worked_example_filters(examples) -> list:
+    """Filter by source document and verdict; returns the examples to show."""
+    sources = sorted({example.source for example in examples})
+    left, right = st.columns([3, 2])
+    chosen_sources = left.pills("Source document", sources, selection_mode="multi", key="examples_sources",
+                                format_func=lambda source: source[:3]) or sources
+    statuses = [status for status in STATUS_BADGES if any(example.status == status for example in examples)]
+    chosen_status = right.pills("Verdict", statuses, selection_mode="multi", key="examples_status",
+                                format_func=lambda status: STATUS_BADGES[status][0]) or statuses
+    return [example for example in examples if example.source in chosen_sources and example.status in chosen_status]
