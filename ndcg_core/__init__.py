@@ -15,6 +15,7 @@ from ._compare import AggregateGap, Comparison, aggregate_gap, compare_runs
 from ._discounts import discounts
 from ._gains import check_gain, gains_of
 from ._list import ListResult, evaluate
+from ._runs import RunResult, evaluate_run, ndcg_curve
 from ._ties import evaluate_scores
 from ._validation import InvalidInput
 
@@ -28,6 +29,9 @@ __all__ = [
     "discounts",
     "evaluate",
     "evaluate_scores",
+    "evaluate_run",
+    "RunResult",
+    "ndcg_curve",
     "check_gain",
     "gains_of",
 ]

@@ -1,0 +1,578 @@
+"""NDCG of a whole run: many queries at once, as trec_eval computes it.
+
+A *run* lists, for each query, the retrieved documents with a score (or a
+rank); the *qrels* list the judged documents of each query with a grade.
+Everything here is vectorised over all rows: query and document ids are
+turned into integer codes once, rows are ordered with one sort, and the
+per-query sums are ``np.bincount`` calls. There is no Python loop per query
+or per row.
+
+Conventions (the same as trec_eval's ``ndcg_cut`` unless a setting says
+otherwise):
+
+* A retrieved document without a judgment counts as grade 0 (gain 0; it is
+  not looked up in a gain table).
+* The ideal list of a query is built from **all** its judgments, including
+  judged documents the run did not retrieve, sorted by grade descending and
+  cut at k.
+* ``k=None`` means no cutoff on either list: DCG over every retrieved
+  document and IDCG over every judged document, like trec_eval's plain
+  ``ndcg`` measure. (For one list, :func:`evaluate` with ``k=None`` instead
+  cuts the ideal at the ranking's length; pass a large k there to get the run
+  convention.)
+* Queries of the run without any judgment are left out and reported in
+  ``unjudged_queries``. Judged queries absent from the run are reported in
+  ``missing_queries``; ``missing="zero"`` counts them with DCG 0 (trec_eval
+  ``-c``), ``missing="ignore"`` leaves them out (trec_eval's default).
+* ``ties="trec_eval"`` orders by score descending and breaks equal scores by
+  document id descending (byte order of the id), as trec_eval and
+  pytrec_eval do; the rank column of a TREC run is ignored when scores exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._discounts import discounts
+from ._gains import GainSpec, check_gain, gains_of
+from ._list import normalise
+from ._validation import (
+    AGGREGATES,
+    MISSING_RULES,
+    RUN_TIE_RULES,
+    ZERO_IDCG_RULES,
+    InvalidInput,
+    check_choice,
+    check_k,
+    check_log_base,
+)
+
+PER_QUERY_COLUMNS = (
+    "dcg", "idcg", "ndcg", "n_retrieved", "n_judged_retrieved", "n_judged", "n_relevant", "n_unjudged_in_cutoff",
+)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """NDCG of a run, per query and over the whole dataset.
+
+    ``value`` is the aggregate chosen with ``aggregate``; both dataset formulas
+    of 000_0bdd5abdb117b00b.txt are always available:
+
+    .. math::
+
+        \\text{mean\\_ndcg} = \\frac{1}{n} \\sum_{q} NDCG_q, \\qquad
+        \\text{ratio\\_of\\_sums} = \\frac{\\sum_q DCG_q}{\\sum_q IDCG_q}
+
+    over the evaluated queries (queries whose NDCG is NaN under
+    ``zero_idcg="skip"`` are left out of the mean).
+
+    ``per_query`` is indexed by query id (sorted) with columns ``dcg``,
+    ``idcg``, ``ndcg``, ``n_retrieved`` (documents the run retrieved),
+    ``n_judged_retrieved`` (of those, how many have a judgment), ``n_judged``
+    (judgments of the query), ``n_relevant`` (judgments with grade > 0) and
+    ``n_unjudged_in_cutoff`` (retrieved documents within the cutoff without a
+    judgment). With ``missing="zero"`` it also holds the missing queries.
+    ``unjudged_share`` is the share of retrieved documents within the cutoff,
+    over the evaluated queries, that have no judgment: a high share means the
+    NDCG figures rest on guesses (unjudged counts as not relevant).
+    """
+
+    value: float
+    mean_ndcg: float
+    ratio_of_sums: float
+    per_query: pd.DataFrame = field(repr=False)
+    unjudged_queries: tuple[str, ...]
+    missing_queries: tuple[str, ...]
+    zero_idcg_queries: tuple[str, ...]
+    unjudged_share: float
+    k: int | None
+    aggregate: str
+    gain: GainSpec
+    log_base: float
+    zero_idcg: str
+    missing: str
+    ties: str
+
+    @property
+    def n_queries(self) -> int:
+        """Number of queries in ``per_query`` (the evaluated ones)."""
+        return len(self.per_query)
+
+
+def evaluate_run(
+    run: pd.DataFrame,
+    qrels: pd.DataFrame | None = None,
+    *,
+    k: int | None = None,
+    gain: GainSpec = "exponential",
+    log_base: float = 2.0,
+    aggregate: str = "mean",
+    zero_idcg: str = "zero",
+    missing: str = "ignore",
+    ties: str = "trec_eval",
+) -> RunResult:
+    r"""Evaluate a run of many queries at once.
+
+    For each query q, with the run's documents ordered by descending score,
+
+    .. math::
+
+        DCG_q@k = \sum_{i=1}^{\min(k, n_q)} \frac{g(rel_{q,i})}{\log_b(i + 1)}, \qquad
+        NDCG_q@k = \frac{DCG_q@k}{IDCG_q@k}
+
+    where IDCG_q@k is the DCG@k of all the query's judged grades sorted
+    descending. See the module docstring for the conventions.
+
+    Parameters
+    ----------
+    run : DataFrame
+        Columns ``query``, ``doc`` and ``score`` (higher is better) or
+        ``rank`` (1 is best); when both exist, ``score`` is used, as in
+        trec_eval. When ``qrels`` is None the run also needs ``relevance``
+        (an empty/NaN relevance then means "not judged").
+    qrels : DataFrame, optional
+        Columns ``query``, ``doc``, ``relevance`` (non-negative numbers).
+    k : positive int or None, keyword-only
+        Cutoff for both the ranking and the ideal list; None: no cutoff.
+    gain, log_base, zero_idcg
+        As in :func:`evaluate`. With ``zero_idcg="skip"`` queries with IDCG 0
+        get NaN and are left out of the mean; ``"error"`` raises.
+    aggregate : {"mean", "ratio_of_sums"}
+        Which dataset formula ``value`` holds.
+    missing : {"ignore", "zero"}
+        What a judged query absent from the run counts as.
+    ties : {"trec_eval", "average", "optimistic", "pessimistic", "stable"}
+        How equal scores are ordered: by document id descending (trec_eval),
+        gains averaged over the tie (scikit-learn), better or worse grades
+        first, or the run's row order.
+
+    Returns
+    -------
+    RunResult
+    """
+    settings = _check_run_settings(
+        k=k, gain=gain, log_base=log_base, aggregate=aggregate, zero_idcg=zero_idcg, missing=missing, ties=ties
+    )
+    ranked = rank_run(run, qrels, ties=settings["ties"], gain=settings["gain"])
+    depth = settings["k"]
+    dcg, n_unjudged_cut = ranked.dcg_at(depth, settings["log_base"])
+    idcg = ranked.idcg_at(depth, settings["log_base"])
+    return _assemble(ranked, dcg, idcg, n_unjudged_cut, settings)
+
+
+def ndcg_curve(
+    run: pd.DataFrame,
+    qrels: pd.DataFrame | None = None,
+    *,
+    ks=range(1, 21),
+    gain: GainSpec = "exponential",
+    log_base: float = 2.0,
+    zero_idcg: str = "zero",
+    missing: str = "ignore",
+    ties: str = "trec_eval",
+) -> pd.DataFrame:
+    """NDCG@k of a run for several cutoffs, sorting the run only once.
+
+    Returns a DataFrame with one row per k in ``ks`` (ascending) and columns
+    ``k``, ``mean_ndcg``, ``ratio_of_sums`` and ``n_queries``; each row equals
+    ``evaluate_run(..., k=k)``. Per-query DCG@k for every k comes from one
+    cumulative sum over the ranked positions.
+    """
+    cutoffs = _check_ks(ks)
+    settings = _check_run_settings(
+        k=None, gain=gain, log_base=log_base, aggregate="mean", zero_idcg=zero_idcg, missing=missing, ties=ties
+    )
+    ranked = rank_run(run, qrels, ties=settings["ties"], gain=settings["gain"])
+    deepest = int(cutoffs.max())
+    base = settings["log_base"]
+    dcg = _cumulative_by_position(ranked.run_query, ranked.run_position, ranked.run_gain, ranked.n_queries, deepest, base)
+    idcg = _cumulative_by_position(
+        ranked.ideal_query, ranked.ideal_position, ranked.ideal_gain, ranked.n_queries, deepest, base
+    )
+    keep = ranked.kept_queries(settings["missing"])
+    dcg, idcg = dcg[keep][:, cutoffs - 1], idcg[keep][:, cutoffs - 1]
+    if settings["zero_idcg"] == "error" and (idcg == 0).any():
+        raise InvalidInput(_zero_idcg_message(ranked.query_names[keep][(idcg == 0).any(axis=1)]))
+    ndcg = normalise(dcg, idcg, settings["zero_idcg"])
+    counted = ~np.isnan(ndcg)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(counted.any(axis=0), np.nansum(ndcg, axis=0) / counted.sum(axis=0), np.nan)
+    return pd.DataFrame(
+        {
+            "k": cutoffs,
+            "mean_ndcg": mean,
+            "ratio_of_sums": normalise(dcg.sum(axis=0), idcg.sum(axis=0), settings["zero_idcg"]),
+            "n_queries": counted.sum(axis=0),
+        }
+    )
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _check_run_settings(*, k, gain, log_base, aggregate, zero_idcg, missing, ties) -> dict:
+    return {
+        "k": check_k(k),
+        "gain": check_gain(gain),
+        "log_base": check_log_base(log_base),
+        "aggregate": check_choice(aggregate, AGGREGATES, name="aggregate"),
+        "zero_idcg": check_choice(zero_idcg, ZERO_IDCG_RULES, name="zero_idcg rule"),
+        "missing": check_choice(missing, MISSING_RULES, name="missing-query rule"),
+        "ties": check_choice(ties, RUN_TIE_RULES, name="tie rule"),
+    }
+
+
+def _check_ks(ks) -> np.ndarray:
+    try:
+        values = list(ks)
+    except TypeError:
+        raise InvalidInput(f"ks must be a list of cutoffs such as range(1, 21), got {ks!r}.") from None
+    if not values:
+        raise InvalidInput("ks is empty: give at least one cutoff k.")
+    checked = [check_k(value) for value in values]
+    if any(value is None for value in checked):
+        raise InvalidInput("ks must contain positive whole numbers only (None is not a cutoff here).")
+    return np.unique(np.asarray(checked, dtype=np.int64))
+
+
+def _require_frame(frame, name: str, needed: tuple[str, ...], hint: str) -> None:
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidInput(f"{name} must be a pandas DataFrame with columns {hint}, got {type(frame).__name__}.")
+    absent = [column for column in needed if column not in frame.columns]
+    if absent:
+        have = ", ".join(map(str, frame.columns)) or "none"
+        raise InvalidInput(f"{name} is missing column(s) {', '.join(absent)}: it needs {hint} (it has: {have}).")
+    if len(frame) == 0:
+        raise InvalidInput(f"{name} is empty: it needs at least one row.")
+
+
+def _ids(frame: pd.DataFrame, column: str, name: str) -> pd.Series:
+    """The ``column`` of ``frame`` as strings, refusing empty cells."""
+    values = frame[column]
+    missing = values.isna().to_numpy()
+    if missing.any():
+        row = int(np.flatnonzero(missing)[0]) + 1
+        raise InvalidInput(f"{name} row {row}: the {column} id is empty. Every row needs a {column} id.")
+    if pd.api.types.is_string_dtype(values.dtype) and not isinstance(values.dtype, pd.CategoricalDtype):
+        return values.reset_index(drop=True)
+    return values.astype(str).reset_index(drop=True)
+
+
+def _numbers(frame: pd.DataFrame, column: str, name: str, *, allow_missing: bool = False,
+             non_negative: bool = False) -> np.ndarray:
+    """The ``column`` as a float array; the first bad row is named in the error."""
+    raw = frame[column]
+    values = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    blank = raw.isna().to_numpy()
+    not_number = np.isnan(values) & ~blank
+    bad = not_number | (blank & (not allow_missing)) | np.isinf(values)
+    if non_negative:
+        bad |= values < 0
+    if bad.any():
+        at = int(np.flatnonzero(bad)[0])
+        value = raw.iloc[at]
+        where = f"{name} row {at + 1} (query {frame['query'].iloc[at]!r}, doc {frame['doc'].iloc[at]!r})"
+        if not_number[at]:
+            problem = f"the {column} {value!r} is not a number"
+        elif blank[at]:
+            problem = f"the {column} is empty"
+        elif np.isinf(values[at]):
+            problem = f"the {column} is infinite; it must be a finite number"
+        else:
+            problem = (f"the {column} is negative ({values[at]:g}); negative grades make NDCG unbounded, "
+                       "so they are refused")
+        raise InvalidInput(f"{where}: {problem}.")
+    return values
+
+
+def _first_duplicate(keys: np.ndarray) -> int | None:
+    """Index of a row whose key appears earlier too, or None (sort-based, vectorised)."""
+    order = np.argsort(keys, kind="stable")
+    repeated = keys[order][1:] == keys[order][:-1]
+    if not repeated.any():
+        return None
+    return int(order[1:][repeated].min())
+
+
+# --------------------------------------------------------------------------- ranking
+
+
+@dataclass(frozen=True)
+class RankedRun:
+    """A run ordered per query, with gains, and the ideal lists; all integer-coded.
+
+    ``run_*`` arrays hold the retrieved rows of judged queries in ranked order
+    (query code ascending, then rank position); ``ideal_*`` arrays hold every
+    judgment in ideal order. Query code q names ``query_names[q]``.
+    """
+
+    query_names: np.ndarray
+    in_run: np.ndarray  # bool per query: retrieved something
+    judged: np.ndarray  # bool per query: has at least one judgment
+    run_query: np.ndarray
+    run_position: np.ndarray
+    run_gain: np.ndarray
+    run_judged: np.ndarray
+    ideal_query: np.ndarray
+    ideal_position: np.ndarray
+    ideal_gain: np.ndarray
+    n_judged: np.ndarray
+    n_relevant: np.ndarray
+    n_retrieved: np.ndarray
+    n_judged_retrieved: np.ndarray
+
+    @property
+    def n_queries(self) -> int:
+        return self.query_names.size
+
+    def dcg_at(self, depth: int | None, log_base: float) -> tuple[np.ndarray, np.ndarray]:
+        """Per-query DCG at ``depth`` and the number of unjudged rows within it."""
+        rows = slice(None) if depth is None else self.run_position < depth
+        query, position, gain = self.run_query[rows], self.run_position[rows], self.run_gain[rows]
+        disc = discounts(int(position.max(initial=0)) + 1, log_base)
+        dcg = np.bincount(query, weights=gain / disc[position], minlength=self.n_queries)
+        unjudged = np.bincount(query, weights=~self.run_judged[rows], minlength=self.n_queries)
+        return dcg, unjudged
+
+    def idcg_at(self, depth: int | None, log_base: float) -> np.ndarray:
+        rows = slice(None) if depth is None else self.ideal_position < depth
+        query, position, gain = self.ideal_query[rows], self.ideal_position[rows], self.ideal_gain[rows]
+        disc = discounts(int(position.max(initial=0)) + 1, log_base)
+        return np.bincount(query, weights=gain / disc[position], minlength=self.n_queries)
+
+    def kept_queries(self, missing: str) -> np.ndarray:
+        """Codes of the queries that are evaluated, in query-name order."""
+        keep = self.judged & (self.in_run | (missing == "zero"))
+        codes = np.flatnonzero(keep)
+        return codes[np.argsort(self.query_names[codes], kind="stable")]
+
+
+def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: GainSpec) -> RankedRun:
+    """Validate a run (and qrels), join them and order every query's documents."""
+    needs = ("query", "doc")
+    _require_frame(run, "The run", needs, "query, doc and score (or rank)")
+    if "score" not in run.columns and "rank" not in run.columns:
+        raise InvalidInput("The run needs a score column (higher is better) or a rank column (1 is best).")
+    if qrels is None:
+        _require_frame(run, "The run", (*needs, "relevance"), "query, doc, relevance and score (or rank)")
+    else:
+        _require_frame(qrels, "The qrels", (*needs, "relevance"), "query, doc and relevance")
+
+    run_queries, run_docs = _ids(run, "query", "The run"), _ids(run, "doc", "The run")
+    # Higher first: a score as it is, a rank negated (rank 1 first).
+    by_score = "score" in run.columns
+    order_value = _numbers(run, "score", "The run") if by_score else -_numbers(run, "rank", "The run")
+
+    if qrels is None:
+        grades = _numbers(run, "relevance", "The run", allow_missing=True, non_negative=True)
+        judged_rows = ~np.isnan(grades)
+        judged_queries = run_queries[judged_rows].reset_index(drop=True)
+        judged_docs = run_docs[judged_rows].reset_index(drop=True)
+        grades = grades[judged_rows]
+    else:
+        judged_queries, judged_docs = _ids(qrels, "query", "The qrels"), _ids(qrels, "doc", "The qrels")
+        grades = _numbers(qrels, "relevance", "The qrels", non_negative=True)
+
+    n_run = len(run_queries)
+    query_codes, query_names = pd.factorize(pd.concat([run_queries, judged_queries], ignore_index=True))
+    doc_codes, doc_names = pd.factorize(pd.concat([run_docs, judged_docs], ignore_index=True))
+    query_names = np.asarray(query_names, dtype=object)
+    n_queries, n_docs = query_names.size, max(len(doc_names), 1)
+    # One int64 key per (query, doc) pair; both factors are < 2**31 for any realistic input.
+    pair = query_codes.astype(np.int64) * n_docs + doc_codes
+    run_pair, judged_pair = pair[:n_run], pair[n_run:]
+    run_query_all, judged_query = query_codes[:n_run], query_codes[n_run:]
+
+    _refuse_duplicates(run_pair, run_queries, run_docs, "The run", "retrieves document")
+    if qrels is not None:
+        _refuse_duplicates(judged_pair, judged_queries, judged_docs, "The qrels", "judges document")
+
+    judged_gain = gains_of(grades, gain) if grades.size else np.zeros(0)
+    # Grade of each retrieved document: look its pair up among the sorted judgments.
+    judged_order = np.argsort(judged_pair, kind="stable")
+    sorted_pairs = judged_pair[judged_order]
+    slot = np.minimum(np.searchsorted(sorted_pairs, run_pair), max(sorted_pairs.size - 1, 0))
+    run_is_judged = sorted_pairs[slot] == run_pair if sorted_pairs.size else np.zeros(n_run, dtype=bool)
+    run_grade = np.where(run_is_judged, grades[judged_order][slot] if grades.size else 0.0, 0.0)
+    run_gain_all = np.where(run_is_judged, judged_gain[judged_order][slot] if grades.size else 0.0, 0.0)
+
+    judged = np.bincount(judged_query, minlength=n_queries) > 0
+    in_run = np.bincount(run_query_all, minlength=n_queries) > 0
+
+    # Rows of judged queries only: unjudged queries are reported, not scored.
+    keep_rows = judged[run_query_all]
+    rows = np.flatnonzero(keep_rows)
+    order = _order_rows(
+        run_query_all[rows], order_value[rows], run_grade[rows], run_docs, rows, ties, n_queries
+    )
+    sorted_rows = rows[order]
+    run_query = run_query_all[sorted_rows]
+    position = _positions(run_query)
+    run_gain = run_gain_all[sorted_rows]
+    if ties == "average":
+        run_gain = _tie_averaged(run_query, order_value[sorted_rows], run_gain)
+
+    ideal_order = _ideal_order(judged_query, grades)
+    ideal_query = judged_query[ideal_order]
+    return RankedRun(
+        query_names=query_names,
+        in_run=in_run,
+        judged=judged,
+        run_query=run_query,
+        run_position=position,
+        run_gain=run_gain,
+        run_judged=run_is_judged[sorted_rows],
+        ideal_query=ideal_query,
+        ideal_position=_positions(ideal_query),
+        ideal_gain=judged_gain[ideal_order],
+        n_judged=np.bincount(judged_query, minlength=n_queries),
+        n_relevant=np.bincount(judged_query, weights=grades > 0, minlength=n_queries).astype(np.int64),
+        n_retrieved=np.bincount(run_query_all, minlength=n_queries),
+        n_judged_retrieved=np.bincount(run_query_all, weights=run_is_judged, minlength=n_queries).astype(np.int64),
+    )
+
+
+def _refuse_duplicates(pairs: np.ndarray, queries: pd.Series, docs: pd.Series, name: str, verb: str) -> None:
+    duplicate = _first_duplicate(pairs)
+    if duplicate is not None:
+        raise InvalidInput(
+            f"{name} row {duplicate + 1}: query {queries.iloc[duplicate]!r} {verb} {docs.iloc[duplicate]!r} "
+            "a second time. Each (query, doc) pair may appear only once."
+        )
+
+
+def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries: int) -> np.ndarray:
+    """Permutation ordering rows by query, then value descending, then the tie rule.
+
+    Two fast passes instead of one multi-key lexsort: a quicksort on the
+    values, then a stable sort on the small-integer query codes (numpy uses a
+    radix sort for 16-bit keys). Rows with equal (query, value) are then
+    reordered by the tie rule, touching only tied rows.
+    """
+    by_value = np.argsort(-value)
+    code_type = np.uint16 if n_queries <= np.iinfo(np.uint16).max else np.int64
+    order = by_value[np.argsort(query.astype(code_type)[by_value], kind="stable")]
+    sorted_query, sorted_value = query[order], value[order]
+    tied_next = (sorted_query[1:] == sorted_query[:-1]) & (sorted_value[1:] == sorted_value[:-1])
+    if not tied_next.any():
+        return order
+    tied = np.zeros(order.size, dtype=bool)
+    tied[1:] |= tied_next
+    tied[:-1] |= tied_next
+    slots = np.flatnonzero(tied)
+    group = np.cumsum(np.r_[True, ~tied_next])[slots]  # tie group of each tied slot
+    members = order[slots]
+    if ties == "trec_eval":
+        # Document id descending, in byte (code point) order like strcmp.
+        names = docs.iloc[rows[members]].to_numpy(dtype=object)
+        _, rank_of_name = np.unique(names.astype(str), return_inverse=True)
+        tie_key = (-rank_of_name.reshape(-1), members)
+    elif ties == "optimistic":
+        tie_key = (-grade[members], members)
+    elif ties == "pessimistic":
+        tie_key = (grade[members], members)
+    else:  # "stable" and "average": the run's row order
+        tie_key = (members,)
+    reorder = np.lexsort((*reversed(tie_key), group))
+    order = order.copy()
+    order[slots] = members[reorder]
+    return order
+
+
+def _positions(sorted_query: np.ndarray) -> np.ndarray:
+    """0-based position of each row inside its (contiguous) query group."""
+    n = sorted_query.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.r_[True, sorted_query[1:] != sorted_query[:-1]]
+    index = np.arange(n)
+    return index - np.maximum.accumulate(np.where(starts, index, 0))
+
+
+def _tie_averaged(sorted_query, sorted_value, gains) -> np.ndarray:
+    """Replace each gain by the mean gain of its group of equal scores within the query."""
+    if gains.size == 0:
+        return gains
+    new_group = np.r_[True, (sorted_query[1:] != sorted_query[:-1]) | (sorted_value[1:] != sorted_value[:-1])]
+    group = np.cumsum(new_group) - 1
+    return (np.bincount(group, weights=gains) / np.bincount(group))[group]
+
+
+def _ideal_order(query: np.ndarray, grades: np.ndarray) -> np.ndarray:
+    """Judgments ordered by query, then grade descending."""
+    by_grade = np.argsort(-grades, kind="stable")
+    return by_grade[np.argsort(query[by_grade], kind="stable")]
+
+
+def _cumulative_by_position(query, position, gain, n_queries: int, depth: int, log_base: float) -> np.ndarray:
+    """Matrix [query, k-1] of DCG@k for k = 1..depth, from one cumulative sum."""
+    rows = position < depth
+    disc = discounts(depth, log_base)
+    cells = np.bincount(
+        query[rows].astype(np.int64) * depth + position[rows],
+        weights=gain[rows] / disc[position[rows]],
+        minlength=n_queries * depth,
+    )
+    return np.cumsum(cells.reshape(n_queries, depth), axis=1)
+
+
+# --------------------------------------------------------------------------- results
+
+
+def _zero_idcg_message(queries) -> str:
+    shown = ", ".join(repr(str(q)) for q in list(queries)[:5])
+    more = "" if len(queries) <= 5 else f" and {len(queries) - 5} more"
+    return (
+        f"IDCG is 0 for query {shown}{more}: no judged document has a positive gain, so NDCG is undefined (0/0). "
+        "Choose another zero_idcg rule ('zero', 'one' or 'skip')."
+    )
+
+
+def _assemble(ranked: RankedRun, dcg, idcg, n_unjudged_cut, settings: dict) -> RunResult:
+    codes = ranked.kept_queries(settings["missing"])
+    names = ranked.query_names[codes]
+    zero = idcg[codes] == 0
+    if settings["zero_idcg"] == "error" and zero.any():
+        raise InvalidInput(_zero_idcg_message(names[zero]))
+    if codes.size == 0:
+        raise InvalidInput(
+            "No query of the run has any judgment, so there is nothing to evaluate. "
+            "Check that the query ids of the run and the qrels match."
+        )
+    ndcg = normalise(dcg[codes], idcg[codes], settings["zero_idcg"])
+    per_query = pd.DataFrame(
+        {
+            "dcg": dcg[codes],
+            "idcg": idcg[codes],
+            "ndcg": ndcg,
+            "n_retrieved": ranked.n_retrieved[codes],
+            "n_judged_retrieved": ranked.n_judged_retrieved[codes],
+            "n_judged": ranked.n_judged[codes],
+            "n_relevant": ranked.n_relevant[codes],
+            "n_unjudged_in_cutoff": n_unjudged_cut[codes].astype(np.int64),
+        },
+        index=pd.Index(names.astype(str), name="query"),
+        columns=list(PER_QUERY_COLUMNS),
+    )
+    counted = ~np.isnan(ndcg)
+    mean_ndcg = float(ndcg[counted].mean()) if counted.any() else float("nan")
+    ratio = float(normalise(dcg[codes].sum(), idcg[codes].sum(), settings["zero_idcg"]))
+    in_cutoff = np.minimum(ranked.n_retrieved[codes], settings["k"] or np.iinfo(np.int64).max).sum()
+    share = float(n_unjudged_cut[codes].sum() / in_cutoff) if in_cutoff else 0.0
+    unjudged = ranked.in_run & ~ranked.judged
+    missing = ranked.judged & ~ranked.in_run
+    return RunResult(
+        value=mean_ndcg if settings["aggregate"] == "mean" else ratio,
+        mean_ndcg=mean_ndcg,
+        ratio_of_sums=ratio,
+        per_query=per_query,
+        unjudged_queries=tuple(sorted(ranked.query_names[unjudged].astype(str))),
+        missing_queries=tuple(sorted(ranked.query_names[missing].astype(str))),
+        zero_idcg_queries=tuple(names[zero].astype(str)),
+        unjudged_share=share,
+        **settings,
+    )
