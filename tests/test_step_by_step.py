@@ -1,0 +1,123 @@
+"""Step-by-step page: the walkthrough's numbers come from ndcg_core's table; controls; lessons."""
+
+from __future__ import annotations
+
+import pytest
+
+import ndcg_core
+from tests.conftest import run_page
+from ui import lessons
+from ui.state import playground_list
+
+
+def latex(at) -> list[str]:
+    return [element.value for element in at.latex]
+
+
+def test_page_runs_and_shows_position_one_of_the_playground_list():
+    at = run_page("step_by_step")
+    assert not at.exception
+    names, grades, _, _ = playground_list()
+    table = ndcg_core.evaluate(grades).table  # default settings: exponential gain, log2
+    first = table.iloc[0]
+    assert at.session_state["step_position"] == 1
+    shown = latex(at)
+    assert any(f"2^{{{first['relevance']:g}}} - 1 = {first['gain']:g}" in text for text in shown)
+    assert any(r"\log_2(1 + 1) = 1" in text for text in shown)
+    assert any(f"DCG@1 = {lessons.num(first['cumulative_dcg'])}" in text for text in shown)
+
+
+def test_next_previous_and_slider_move_the_position_with_ndcg_core_numbers():
+    at = run_page("step_by_step")
+    _, grades, _, _ = playground_list()
+    table = ndcg_core.evaluate(grades).table
+    at.button(key="step_next").click().run()
+    at.button(key="step_next").click().run()
+    assert at.session_state["step_position"] == 3
+    row, previous = table.iloc[2], table.iloc[1]
+    expected = (
+        f"DCG@3 = DCG@2 + {lessons.num(row['contribution'])} = {lessons.num(previous['cumulative_dcg'])} + "
+        f"{lessons.num(row['contribution'])} = {lessons.num(row['cumulative_dcg'])}"
+    )
+    assert any(expected in text for text in latex(at))
+    ndcg = rf"\frac{{{lessons.num(row['cumulative_dcg'])}}}{{{lessons.num(row['cumulative_idcg'])}}} = {lessons.num(row['ndcg_at_rank'])}"
+    assert any(ndcg in text for text in latex(at))
+    at.button(key="step_previous").click().run()
+    assert at.session_state["step_position"] == 2
+    at.slider(key="step_position").set_value(len(grades)).run()
+    assert not at.exception
+    assert at.button(key="step_next").disabled
+
+
+def test_autoplay_advances_and_stops_at_the_end():
+    at = run_page("step_by_step")
+    size = len(playground_list()[1])
+    at.button(key="step_play").click().run()
+    assert at.session_state["step_playing"] is True
+    assert at.session_state["step_position"] == 1  # pressing play shows the current position first
+    for _ in range(size + 3):  # each run stands for one timer tick
+        at.run()
+    assert not at.exception
+    assert at.session_state["step_position"] == size
+    assert at.session_state["step_playing"] is False
+
+
+def test_walking_a_list_with_linear_gain_and_a_cutoff():
+    at = run_page("step_by_step")
+    at.radio(key="settings_gain").set_value("linear").run()
+    at.number_input(key="settings_k").set_value(2).run()
+    at.slider(key="step_position").set_value(3).run()
+    assert not at.exception
+    assert any("past the cutoff k = 2" in w.value for w in at.warning)
+    assert any(r"\text{gain} = \text{grade}" in text for text in latex(at))
+
+
+def test_ndcg_at_k_goes_down_then_up_for_the_lesson_list():
+    """Found with ndcg_core: NDCG@k of 3, 0, 3, 3, 0 is 1, then lower, then higher again (any gain)."""
+    for gain in ("linear", "exponential"):
+        values = [ndcg_core.evaluate(list(lessons.DOWN_THEN_UP_GRADES), k=k, gain=gain).ndcg for k in range(1, 6)]
+        assert values[0] == pytest.approx(1.0)
+        assert values[1] < values[0]
+        assert values[2] > values[1] and values[3] > values[2]
+        # By hand (linear): NDCG@2 = 3 / (3 + 3/log2(3)) = 0.6131
+        assert lessons.first_dip_and_rise(values) == (2, 3)
+    assert values[1] == pytest.approx(3 / (3 + 3 / 1.5849625007211563))
+
+
+def test_lessons_show_ndcg_core_numbers():
+    at = run_page("step_by_step")
+    at.radio(key="settings_gain").set_value("linear").run()
+    assert not at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    # 003: swapping D3 and D4 keeps CG = 11 and moves DCG from 6.861 to 6.653 (linear gain).
+    assert metrics["CG after the swap"] == "11"
+    assert metrics["DCG after the swap"] == "6.653"
+    texts = " ".join(s.value for s in at.success)
+    assert "from 6.861 to 6.653" in texts
+    # 003 with D7 and D8 judged: NDCG 0.785.
+    frames = [df.value for df in at.dataframe]
+    judged = next(f for f in frames if "Ideal taken from" in f.columns)
+    assert judged["NDCG"].tolist() == [
+        round(ndcg_core.evaluate([3, 2, 3, 0, 1, 2], gain="linear").ndcg, 3),
+        0.785,
+    ]
+    # 000: the two dataset aggregates.
+    lists = [[3, 1, 2, 0, 2], [0, 0, 1], [3, 3, 2, 3]]
+    results = [ndcg_core.evaluate(grades, gain="linear") for grades in lists]
+    mean = sum(r.ndcg for r in results) / 3
+    ratio = sum(r.dcg for r in results) / sum(r.idcg for r in results)
+    assert metrics["Mean of per-query NDCG"] == lessons.num(mean)
+    assert metrics["ΣDCG / ΣIDCG"] == lessons.num(ratio)
+    # All grades 0: one row per zero-IDCG rule.
+    zero = next(f for f in frames if "Rule for IDCG = 0" in f.columns)
+    assert zero["NDCG"].tolist()[:3] == ["0", "1", "left out (NaN)"]
+    assert zero["NDCG"].tolist()[3].startswith("error:")
+
+
+def test_lesson_grades_field_reports_unreadable_input():
+    at = run_page("step_by_step")
+    at.text_input(key="lesson_gain_grades").input("3, x, 1").run()
+    assert not at.exception
+    assert any("'x' is not a number" in e.value for e in at.error)
+    at.text_input(key="lesson_gain_grades").input("3, -1, 1").run()
+    assert any("negative" in e.value for e in at.error)
