@@ -12,7 +12,9 @@ Pure computation (numpy and pandas only). Public API:
 """
 
 from ._compare import AggregateGap, Comparison, aggregate_gap, compare_runs
+from ._conventions import CONVENTIONS, Convention
 from ._discounts import discounts
+from ._examples import WORKED_EXAMPLES, WorkedExample
 from ._gains import check_gain, gains_of
 from ._list import ListResult, evaluate
 from ._runs import RunResult, evaluate_run, ndcg_curve
@@ -34,4 +36,8 @@ __all__ = [
     "ndcg_curve",
     "check_gain",
     "gains_of",
+    "CONVENTIONS",
+    "Convention",
+    "WORKED_EXAMPLES",
+    "WorkedExample",
 ]

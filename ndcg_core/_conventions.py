@@ -1,0 +1,245 @@
+"""Presets that reproduce what popular libraries compute for NDCG.
+
+Libraries agree on NDCG = DCG / IDCG with the discount log2(i + 1), and
+disagree on four choices. Each :class:`Convention` fixes them:
+
+* ``gain``: ``"linear"`` (gain = grade) or ``"exponential"`` (2**grade - 1);
+* ``ties``: what happens to documents with equal scores: ``"average"`` (the
+  tied gains are averaged, McSherry and Najork), ``"stable"`` (input order),
+  ``"doc_id_descending"`` (trec_eval: by document id, Z before A);
+* ``ideal``: where the ideal list comes from: ``"ranking"`` (the grades of the
+  ranked documents only; the library never sees other judgments) or
+  ``"all_judged"`` (every judged document for the query, as in a qrels file);
+* ``zero_idcg``: NDCG when IDCG is 0 (no relevant document): ``"zero"`` or ``"one"``.
+
+Every attribute below was checked against the installed library (its source
+code or by running it): see ``tests/test_conventions.py``, which compares each
+preset with the library it names on random inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ._gains import gains_of
+from ._list import ListResult, _check_settings, _ideal_grades, build_result, evaluate
+from ._ties import as_scores, evaluate_scores
+from ._validation import InvalidInput, as_grades
+
+CONVENTION_TIES = ("average", "stable", "doc_id_descending")
+IDEAL_SOURCES = ("ranking", "all_judged")
+
+
+@dataclass(frozen=True)
+class Convention:
+    """How one library computes NDCG, as ndcg_core settings.
+
+    Attributes
+    ----------
+    key : str
+        Short name, the key in :data:`CONVENTIONS`.
+    label : str
+        The library function, e.g. ``"scikit-learn ndcg_score"``.
+    library : str
+        The package (as pip names it).
+    gain : {"linear", "exponential"}
+    ties : {"average", "stable", "doc_id_descending"}
+    ideal : {"ranking", "all_judged"}
+    zero_idcg : {"zero", "one"}
+    reason : str
+        One line: why these settings (what the library's code does).
+    call : str
+        The library call this preset reproduces.
+    caveat : str or None
+        Where the library's own result may differ (e.g. float32 arithmetic).
+    """
+
+    key: str
+    label: str
+    library: str
+    gain: str
+    ties: str
+    ideal: str
+    zero_idcg: str
+    reason: str
+    call: str = ""
+    caveat: str | None = None
+
+    def evaluate(self, relevances, scores=None, *, k=None, ideal_relevances=None, doc_ids=None) -> ListResult:
+        """NDCG of one list as this library computes it.
+
+        Parameters
+        ----------
+        relevances : sequence of non-negative numbers
+            Grades of the documents (in ranked order when ``scores`` is None).
+        scores : sequence of numbers, optional
+            Model scores, one per document; the documents are ranked by
+            descending score with this convention's tie rule. ``None`` keeps the
+            given order.
+        k : positive int or None
+            Cutoff (``None``: whole list).
+        ideal_relevances : sequence of non-negative numbers, optional
+            All judged grades for the query, including documents not ranked.
+            Used only when ``ideal == "all_judged"``: a ``"ranking"`` library
+            sees the ranked documents alone, so extra judgments are ignored.
+            For ``"all_judged"`` with ``k=None``, the ideal list is not cut
+            (trec_eval's ``ndcg``, ranx with k=0).
+        doc_ids : sequence of str, optional
+            Document ids, for ``ties="doc_id_descending"``: among equal scores the
+            larger id (string comparison) ranks first, as trec_eval does. Without
+            ids, the later input position ranks first.
+        """
+        settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": 2.0}
+        grades = as_grades(relevances, what="relevances")
+        ideal = ideal_relevances if self.ideal == "all_judged" else None
+        depth = k
+        if k is None and ideal is not None:
+            # the library's ideal list keeps every judged document, however short the ranking
+            depth = max(grades.size, len(as_grades(ideal, what="ideal_relevances")), 1)
+        if scores is None:
+            result = evaluate(grades, k=depth, ideal_relevances=ideal, **settings)
+        elif self.ties == "doc_id_descending":
+            result = _evaluate_by_doc_id(grades, scores, doc_ids, k=depth, ideal_relevances=ideal, **settings)
+        else:
+            result = evaluate_scores(grades, scores, ties=self.ties, k=depth, ideal_relevances=ideal, **settings)
+        return result if depth == k else replace(result, k=k)
+
+
+def _evaluate_by_doc_id(grades, scores, doc_ids, *, k, ideal_relevances, gain, zero_idcg, log_base) -> ListResult:
+    """Rank by descending score, then by descending document id (trec_eval's order)."""
+    score_values = as_scores(scores)
+    if score_values.size != grades.size:
+        raise InvalidInput(f"Got {grades.size} grades but {score_values.size} scores: give one score per document.")
+    if grades.size == 0:
+        raise InvalidInput("The ranking is empty: add at least one document with a grade.")
+    if doc_ids is None:
+        tie_key = np.arange(grades.size)
+    else:
+        names = [str(name) for name in doc_ids]
+        if len(names) != grades.size:
+            raise InvalidInput(f"Got {grades.size} grades but {len(names)} document ids: give one id per document.")
+        # rank of each id in byte order, so larger ids (as C's strcmp sees them) get larger keys
+        encoded = [name.encode("utf-8") for name in names]
+        tie_key = np.argsort(np.argsort(np.array(encoded, dtype=object), kind="stable"), kind="stable")
+    order = np.lexsort((-tie_key, -score_values))
+    checked = _check_settings(k=k, gain=gain, log_base=log_base, zero_idcg=zero_idcg)
+    ideal = _ideal_grades(grades, ideal_relevances)
+    ranked = grades[order]
+    return build_result(ranked, gains_of(ranked, checked["gain"]), ideal, **checked, item=order)
+
+
+_LIST = [
+    Convention(
+        key="sklearn",
+        label="scikit-learn ndcg_score",
+        library="scikit-learn",
+        gain="linear",
+        ties="average",
+        ideal="ranking",
+        zero_idcg="zero",
+        reason="ndcg_score uses y_true itself as the gain, averages gains over tied scores (ignore_ties=False), "
+        "builds the ideal from the same y_true row, and returns 0 where IDCG is 0.",
+        call="sklearn.metrics.ndcg_score([relevances], [scores], k=k)",
+    ),
+    Convention(
+        key="trec_eval",
+        label="trec_eval ndcg_cut",
+        library="pytrec-eval-terrier",
+        gain="linear",
+        ties="doc_id_descending",
+        ideal="all_judged",
+        zero_idcg="zero",
+        reason="trec_eval uses the qrels grade as the gain, sorts equal scores by document id descending, "
+        "builds the ideal from every judged document of the query, and gives 0 when nothing is relevant.",
+        call="pytrec_eval.RelevanceEvaluator(qrels, {'ndcg_cut.k'}) (or {'ndcg'} without a cutoff)",
+    ),
+    Convention(
+        key="ranx_ndcg",
+        label="ranx ndcg",
+        library="ranx",
+        gain="linear",
+        ties="stable",
+        ideal="all_judged",
+        zero_idcg="zero",
+        reason="ranx's ndcg is the Järvelin formulation (gain = grade) with the ideal from all qrels of the "
+        "query; when IDCG is 0 it divides by 1, so NDCG is 0.",
+        call="ranx.evaluate(Qrels(qrels), Run(run), 'ndcg@k')",
+        caveat="Inside score ties ranx's order comes from an unstable internal sort; with distinct scores it "
+        "matches exactly. ranx also drops grades below rel_lvl=1 (e.g. 0.5).",
+    ),
+    Convention(
+        key="ranx_ndcg_burges",
+        label="ranx ndcg_burges",
+        library="ranx",
+        gain="exponential",
+        ties="stable",
+        ideal="all_judged",
+        zero_idcg="zero",
+        reason="ranx's ndcg_burges is the Burges formulation (gain = 2^grade - 1), otherwise as ranx's ndcg.",
+        call="ranx.evaluate(Qrels(qrels), Run(run), 'ndcg_burges@k')",
+        caveat="Inside score ties ranx's order comes from an unstable internal sort; with distinct scores it "
+        "matches exactly. ranx also drops grades below rel_lvl=1 (e.g. 0.5).",
+    ),
+    Convention(
+        key="lightgbm",
+        label="LightGBM ndcg metric",
+        library="lightgbm",
+        gain="exponential",
+        ties="stable",
+        ideal="ranking",
+        zero_idcg="one",
+        reason="LightGBM's default label_gain is 2^i - 1, it sorts scores stably (input order in ties), takes "
+        "the ideal from the query's own labels, and scores a query with no relevant document as 1.",
+        call="lgb.Booster({'objective': 'lambdarank', 'metric': 'ndcg', 'ndcg_eval_at': [k]}, "
+        "lgb.Dataset(X, label, group, init_score=scores)).eval_train()",
+        caveat="LightGBM needs whole-number grades from 0 to 30 (its default label_gain table).",
+    ),
+    Convention(
+        key="xgboost",
+        label="XGBoost ndcg@k",
+        library="xgboost",
+        gain="exponential",
+        ties="stable",
+        ideal="ranking",
+        zero_idcg="one",
+        reason="XGBoost's ndcg uses 2^grade - 1 (ndcg_exp_gain=true), sorts scores stably, takes the ideal from "
+        "the group's own labels, and scores a group with no relevant document as 1.",
+        call="xgb.train({'eval_metric': 'ndcg@k'}, DMatrix(X, label, base_margin=scores), 0).eval(dmatrix)",
+        caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 may tie there; "
+        "it needs whole-number grades below 32 with exponential gain.",
+    ),
+    Convention(
+        key="xgboost_minus",
+        label="XGBoost ndcg@k-",
+        library="xgboost",
+        gain="exponential",
+        ties="stable",
+        ideal="ranking",
+        zero_idcg="zero",
+        reason="The trailing '-' in XGBoost's 'ndcg@k-' scores a group with no relevant document as 0 "
+        "instead of 1; everything else is as 'ndcg@k'.",
+        call="xgb.train({'eval_metric': 'ndcg@k-'}, ...)",
+        caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 may tie there.",
+    ),
+    Convention(
+        key="torchmetrics",
+        label="torchmetrics retrieval_normalized_dcg",
+        library="torchmetrics",
+        gain="linear",
+        ties="average",
+        ideal="ranking",
+        zero_idcg="zero",
+        reason="retrieval_normalized_dcg translates scikit-learn's code: target as the gain, tied predictions "
+        "averaged, ideal from the same target, 0 when IDCG is 0 (RetrievalNormalizedDCG's "
+        "empty_target_action='neg' also gives 0).",
+        call="torchmetrics.functional.retrieval.retrieval_normalized_dcg(preds, target, top_k=k)",
+        caveat="torchmetrics computes in float32: expect differences around 1e-7, and scores closer than "
+        "float32 precision tie.",
+    ),
+]
+
+CONVENTIONS: dict[str, Convention] = {convention.key: convention for convention in _LIST}
+"""Library presets by key: "sklearn", "trec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm",
+"xgboost", "xgboost_minus", "torchmetrics"."""
