@@ -8,15 +8,15 @@ st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide"
 
 PAGES = {
     "Learn": [
-        st.Page("pages/playground.py", title="Playground", icon="🎛️", url_path="playground", default=True),
-        st.Page("pages/step_by_step.py", title="Step by step", icon="👣", url_path="step-by-step"),
-        st.Page("pages/worked_examples.py", title="Worked examples", icon="📚", url_path="worked-examples"),
-        st.Page("pages/quiz.py", title="Quiz", icon="❓", url_path="quiz"),
+        st.Page("pages/playground.py", title="Playground", icon=":material/tune:", url_path="playground", default=True),
+        st.Page("pages/step_by_step.py", title="Step by step", icon=":material/footprint:", url_path="step-by-step"),
+        st.Page("pages/worked_examples.py", title="Worked examples", icon=":material/menu_book:", url_path="worked-examples"),
+        st.Page("pages/quiz.py", title="Quiz", icon=":material/quiz:", url_path="quiz"),
     ],
     "Evaluate": [
-        st.Page("pages/dataset.py", title="Dataset", icon="🗂️", url_path="dataset"),
-        st.Page("pages/compare.py", title="Compare rankers", icon="⚖️", url_path="compare"),
-        st.Page("pages/conventions.py", title="Library conventions", icon="📏", url_path="conventions"),
+        st.Page("pages/dataset.py", title="Dataset", icon=":material/dataset:", url_path="dataset"),
+        st.Page("pages/compare.py", title="Compare rankers", icon=":material/compare_arrows:", url_path="compare"),
+        st.Page("pages/conventions.py", title="Library conventions", icon=":material/straighten:", url_path="conventions"),
     ],
 }
 

@@ -11,14 +11,14 @@ settings = current_settings()
 playground_view.apply_pending_changes(settings)  # drags and edits since the last run, applied exactly once
 ranking = state.current_ranking()
 
-st.title("🎛️ Playground")
+st.title("Playground")
 st.caption(
     "Drag documents into a new order or edit their grades: every number, chart and formula below follows. "
     f"Settings (sidebar): {settings.describe()}."
 )
 show_url_warning()
 if message := state.pop_url_warning():
-    st.warning(message, icon="🔗")
+    st.warning(message, icon=":material/link_off:")
 
 result = ndcg_core.evaluate(list(ranking.grades), ideal_relevances=ranking.ideal_relevances(), **settings.kwargs())
 widgets.metric_cards(result, playground_view.previous_metrics(ranking, settings, result))
@@ -54,13 +54,11 @@ with cumulative_tab:
 with decomposition_tab:
     st.plotly_chart(charts.decomposition_chart(result.table, k=settings.k), key="playground_decomposition")
 
-formula_column, table_column = st.columns([1, 1.3], gap="large")
-with formula_column:
-    st.subheader("The formula, with these numbers")
-    widgets.formula(result, settings)
-with table_column:
-    st.subheader("Per-position table")
-    widgets.show_table(result, names=ranking.names, key="playground_table", height=min(38 + 35 * len(ranking.names), 420))
+st.subheader("The formula, with these numbers")
+widgets.formula(result, settings)
+
+st.subheader("Per-position table")
+widgets.show_table(result, names=ranking.names, key="playground_table", height=min(38 + 35 * len(ranking.names), 420))
 
 st.subheader("Share this exact state")
 playground_view.share_link(ranking, settings)

@@ -185,7 +185,7 @@ def extra_editor(ranking: state.Ranking) -> None:
 def show_edit_error() -> None:
     message = st.session_state.get(ERROR_KEY)
     if message:
-        st.error(f"Edit not applied: {message} The numbers still show the last valid ranking.", icon="⚠️")
+        st.error(f"Edit not applied: {message} The numbers still show the last valid ranking.", icon=":material/error:")
 
 
 # --- order buttons -----------------------------------------------------------------------------------------------
@@ -210,17 +210,20 @@ def _reorder(kind: str) -> None:
 
 
 ORDER_BUTTONS = (
-    ("ideal", "⬆️ Ideal order", "Sort by grade, highest first: NDCG becomes 1."),
-    ("worst", "⬇️ Worst order", "Sort by grade, lowest first: the smallest DCG this list can have."),
-    ("reverse", "🔁 Reverse", "Turn the ranking upside down."),
-    ("shuffle", "🎲 Shuffle", "A random order (the same sequence of shuffles in every session)."),
-    ("reset", "↩️ Reset", "Back to the list the page started with (names, grades and order)."),
+    ("ideal", "Ideal order", ":material/trending_down:", "Sort by grade, highest first: NDCG becomes 1."),
+    ("worst", "Worst order", ":material/trending_up:", "Sort by grade, lowest first: the smallest DCG this list can have."),
+    ("reverse", "Reverse", ":material/swap_vert:", "Turn the ranking upside down."),
+    ("shuffle", "Shuffle", ":material/shuffle:", "A random order (the same sequence of shuffles in every session)."),
+    ("reset", "Reset", ":material/restart_alt:", "Back to the list the page started with (names, grades and order)."),
 )
 
 
 def order_buttons() -> None:
-    for column, (kind, label, help_text) in zip(st.columns(len(ORDER_BUTTONS)), ORDER_BUTTONS, strict=True):
-        column.button(label, key=f"playground_{kind}", on_click=_reorder, args=(kind,), help=help_text, width="stretch")
+    columns = st.columns(len(ORDER_BUTTONS))
+    for column, (kind, label, icon, help_text) in zip(columns, ORDER_BUTTONS, strict=True):
+        column.button(
+            label, key=f"playground_{kind}", on_click=_reorder, args=(kind,), help=help_text, icon=icon, width="stretch"
+        )
 
 
 # --- deltas --------------------------------------------------------------------------------------------------------
@@ -246,7 +249,7 @@ def extra_note(ranking: state.Ranking, settings: MetricSettings, result: ndcg_co
         st.info(
             f"The extra judged documents raise IDCG from {without.idcg:.4f} to {result.idcg:.4f}, so NDCG drops "
             f"from {without.ndcg:.4f} to {result.ndcg:.4f}: the ranking missed relevant documents.",
-            icon="📈",
+            icon=":material/info:",
         )
     else:
         st.caption(

@@ -219,9 +219,11 @@ export default function ({ data, parentElement, setStateValue }) {
 
   function onPointerDown(event, row) {
     if (event.button !== 0 || event.target.closest("button")) return;
+    event.preventDefault();
     const startY = event.clientY;
     let dragging = false;
-    row.setPointerCapture(event.pointerId);
+    // Listen on the window: re-inserting the dragged row into the list would drop a pointer capture.
+    const view = row.ownerDocument.defaultView || window;
     const onMove = (moveEvent) => {
       if (!dragging && Math.abs(moveEvent.clientY - startY) < 4) return;
       if (!dragging) { dragging = true; row.classList.add("dragging"); }
@@ -234,27 +236,28 @@ export default function ({ data, parentElement, setStateValue }) {
         const box = rows[others[position]].getBoundingClientRect();
         if (moveEvent.clientY < box.top + box.height / 2) { slot = position; break; }
       }
-      if (others[slot] !== order[order.indexOf(index) + 1] || order.indexOf(index) !== slot) {
+      if (order.indexOf(index) !== slot) {
         others.splice(slot, 0, index);
         order.splice(0, n, ...others);
         layout();
       }
     };
     const onUp = () => {
-      row.removeEventListener("pointermove", onMove);
-      row.removeEventListener("pointerup", onUp);
-      row.removeEventListener("pointercancel", onUp);
-      if (!dragging) { row.focus(); return; }
+      view.removeEventListener("pointermove", onMove);
+      view.removeEventListener("pointerup", onUp);
+      view.removeEventListener("pointercancel", onUp);
+      row.focus({ preventScroll: true });
+      if (!dragging) return;
       row.classList.remove("dragging");
       row.classList.add("moved");
-      row.focus();
-      const position = order.indexOf(Number(row.dataset.index));
-      live.textContent = `${data.names[Number(row.dataset.index)]} moved to rank ${position + 1}`;
+      const index = Number(row.dataset.index);
+      const position = order.indexOf(index);
+      live.textContent = `${data.names[index]} moved to rank ${position + 1}`;
       commit(position, "row");
     };
-    row.addEventListener("pointermove", onMove);
-    row.addEventListener("pointerup", onUp);
-    row.addEventListener("pointercancel", onUp);
+    view.addEventListener("pointermove", onMove);
+    view.addEventListener("pointerup", onUp);
+    view.addEventListener("pointercancel", onUp);
   }
 
   layout();

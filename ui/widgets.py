@@ -102,10 +102,11 @@ def show_table(
         config["document"] = st.column_config.TextColumn("Document")
     st.dataframe(table, hide_index=True, column_config=config, height=height, width="stretch")
     st.download_button(
-        "⬇️ Download this table as CSV",
+        "Download this table as CSV",
         table.to_csv(index=False).encode(),
         file_name=file_name,
         mime="text/csv",
+        icon=":material/download:",
         key=f"{key}_csv",
         help="Every column at full precision, one row per position.",
     )
@@ -163,11 +164,10 @@ def formula(result: ndcg_core.ListResult, settings: MetricSettings) -> None:
     k_label = "k" if result.k is not None else "n"
     k_value = result.k if result.k is not None else len(table)
 
-    st.latex(
-        rf"DCG@{k_label} = \sum_{{i=1}}^{{{k_label}}} \frac{{{gain}}}{{{log}(i+1)}}, \quad "
-        rf"IDCG@{k_label} = \sum_{{i=1}}^{{{k_label}}} \frac{{{ideal_gain}}}{{{log}(i+1)}}, \quad "
-        rf"NDCG@{k_label} = \frac{{DCG@{k_label}}}{{IDCG@{k_label}}}"
-    )
+    definitions = st.columns(3)
+    definitions[0].latex(rf"DCG@{k_label} = \sum_{{i=1}}^{{{k_label}}} \frac{{{gain}}}{{{log}(i+1)}}")
+    definitions[1].latex(rf"IDCG@{k_label} = \sum_{{i=1}}^{{{k_label}}} \frac{{{ideal_gain}}}{{{log}(i+1)}}")
+    definitions[2].latex(rf"NDCG@{k_label} = \frac{{DCG@{k_label}}}{{IDCG@{k_label}}}")
     st.caption(
         f"Here {k_label} = {k_value}"
         + ("" if result.k is None or result.k <= len(table) else f" (the ranking has {len(table)} documents)")
