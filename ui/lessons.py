@@ -100,10 +100,12 @@ def example_settings(example, base: MetricSettings | None = None) -> MetricSetti
     """The sidebar settings that reproduce an example's convention (keeping the zero-IDCG rule)."""
     base = base or current_settings()
     gain = example.gain
+    zero_idcg = getattr(example, "zero_idcg", base.zero_idcg)
+    common = {"log_base": _log_base_key(example.log_base), "k": example.k, "zero_idcg": zero_idcg}
     if isinstance(gain, dict):
         table = tuple(sorted((float(g), float(v)) for g, v in gain.items()))
-        return replace(base, gain="custom", gain_table=table, log_base=_log_base_key(example.log_base), k=example.k)
-    return replace(base, gain=gain, log_base=_log_base_key(example.log_base), k=example.k)
+        return replace(base, gain="custom", gain_table=table, **common)
+    return replace(base, gain=gain, **common)
 
 
 def _log_base_key(log_base: float) -> str:
@@ -772,28 +774,45 @@ def metric_label(key: str) -> str:
                     for word in words)
 
 
+def figure_keys(example) -> list[str]:
+    """The figures a card lists: those the document states, then those it asks about without stating."""
+    return list(example.stated) + [key for key in example.computed if key not in example.stated]
+
+
 def reproduced_figures(example) -> dict[str, float]:
-    """The figures this app reproduces for each stated figure: ndcg_core's result for CG/DCG/IDCG/NDCG,
-    ndcg_core-computed values (``example.computed``) for the others."""
+    """The figure this app reproduces for each listed figure: ndcg_core's result for CG/DCG/IDCG/NDCG,
+    ndcg_core-computed values (``example.computed``) for any other."""
     result = example.result()
-    figures = {}
-    for key in example.stated:
-        if key in HEADLINE_METRICS:
-            figures[key] = float(getattr(result, key))
-        else:
-            figures[key] = float(example.computed[key])
-    return figures
+    return {
+        key: float(getattr(result, key)) if key in HEADLINE_METRICS else float(example.computed[key])
+        for key in figure_keys(example)
+    }
 
 
 def figures_frame(example) -> pd.DataFrame:
     reproduced = reproduced_figures(example)
+    keys = figure_keys(example)
+    printed = getattr(example, "stated_text", {}) or {}
+    per_figure = getattr(example, "figure_status", {}) or {}
     return pd.DataFrame(
         {
-            "Figure": [metric_label(key) for key in example.stated],
-            "Stated in the document": [_stated_text(example.stated[key]) for key in example.stated],
-            "Reproduced here": [reproduced[key] for key in example.stated],
+            "Figure": [metric_label(key) for key in keys],
+            "Stated in the document": [
+                printed.get(key, _stated_text(example.stated[key])) if key in example.stated else "not stated"
+                for key in keys
+            ],
+            "Reproduced here": [
+                reproduced_text(reproduced[key], printed.get(key) if key in example.stated else None) for key in keys
+            ],
+            "Verdict": [per_figure.get(key, "—") if key in example.stated else "asked, not stated" for key in keys],
         }
     )
+
+
+def reproduced_text(value: float, printed: str | None) -> str:
+    """ndcg_core's figure with as many decimals as the document printed (at least 4), for a fair comparison."""
+    decimals = len(printed.split(".")[1]) if printed and "." in printed else 0
+    return f"{value:.{min(max(decimals, 4), 15)}f}"
 
 
 def _stated_text(value) -> str:
@@ -857,10 +876,7 @@ def example_card(example, index: int) -> None:
             st.dataframe(example_input_frame(example), hide_index=True, width="stretch")
         with right:
             st.markdown("**Figures: the document's and this app's (ndcg_core)**")
-            st.dataframe(
-                figures_frame(example), hide_index=True, width="stretch",
-                column_config={"Reproduced here": st.column_config.NumberColumn(format="%.4f")},
-            )
+            st.dataframe(figures_frame(example), hide_index=True, width="stretch")
             if example.status == "erratum" and example.erratum:
                 st.error(f"**Erratum.** {example.erratum}", icon=":material/error:")
             elif example.status == "matches after rounding":

@@ -1,0 +1,102 @@
+"""Worked examples page: one card per ndcg_core.WORKED_EXAMPLES entry, figures equal to ndcg_core's."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import ndcg_core
+from tests.conftest import run_page
+from ui import lessons
+
+EXAMPLES = ndcg_core.WORKED_EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def page():
+    at = run_page("worked_examples")
+    assert not at.exception
+    return at
+
+
+def _figure_tables(at) -> list[pd.DataFrame]:
+    return [df.value for df in at.dataframe if "Reproduced here" in df.value.columns]
+
+
+def test_one_card_per_worked_example_with_its_source(page):
+    assert len(_figure_tables(page)) == len(EXAMPLES)
+    codes = [code.value for code in page.code]
+    for example in EXAMPLES:
+        assert example.source in codes
+    metrics = {m.label: m.value for m in page.metric}
+    assert metrics["Examples"] == str(len(EXAMPLES))
+    assert sum(int(metrics[label]) for label, _ in lessons.STATUS_BADGES.values()) == len(EXAMPLES)
+
+
+def test_every_card_shows_figures_equal_to_ndcg_core(page):
+    for example, table in zip(EXAMPLES, _figure_tables(page), strict=True):
+        result = example.result()
+        for _, row in table.iterrows():
+            key = next(k for k in lessons.figure_keys(example) if lessons.metric_label(k) == row["Figure"])
+            exact = float(getattr(result, key)) if key in lessons.HEADLINE_METRICS else example.computed[key]
+            assert exact == pytest.approx(example.computed[key], abs=1e-12)
+            shown = row["Reproduced here"]
+            decimals = len(shown.split(".")[1])
+            assert decimals >= 4
+            assert float(shown) == pytest.approx(exact, abs=0.51 * 10**-decimals), (example.key, key)
+            if key in example.stated:
+                assert row["Stated in the document"] == example.stated_text[key]
+                assert row["Verdict"] == example.figure_status[key]
+
+
+def test_003_card_reproduces_0785_and_errata_are_explained(page):
+    tables = dict(zip((e.key for e in EXAMPLES), _figure_tables(page), strict=True))
+    d7_d8 = next(e for e in EXAMPLES if e.source == "003_f44d929bf8cc7fa4.txt" and e.extra_documents)
+    ndcg_row = tables[d7_d8.key].set_index("Figure").loc["NDCG"]
+    assert ndcg_row["Stated in the document"] == "0.785"
+    assert ndcg_row["Reproduced here"].startswith("0.785")
+    errors = " ".join(e.value for e in page.error)
+    for example in EXAMPLES:
+        if example.status == "erratum" and example.erratum:
+            assert example.erratum in errors
+
+
+def test_open_in_playground_loads_the_list_and_convention():
+    at = run_page("worked_examples")
+    index = next(i for i, e in enumerate(EXAMPLES) if e.source == "003_f44d929bf8cc7fa4.txt" and e.extra_documents)
+    at.button(key=f"example_open_{index}").click().run()
+    assert not at.exception
+    ndcg = next(m.value for m in at.metric if m.label.startswith("NDCG"))
+    assert ndcg.startswith("0.785")
+    settings = at.session_state["settings"]
+    assert settings.gain == "linear" and settings.log_base == "2" and settings.k == EXAMPLES[index].k
+    assert at.radio(key="settings_gain").value == "linear"
+
+
+def test_walk_through_step_by_step_loads_the_example():
+    at = run_page("worked_examples")
+    index = next(i for i, e in enumerate(EXAMPLES) if e.key.startswith("004") and e.scores is None)
+    example = EXAMPLES[index]
+    at.button(key=f"example_walk_{index}").click().run()
+    assert not at.exception
+    assert at.session_state["step_source"] == example.key
+    assert at.session_state["step_position"] == 1
+    at.switch_page("pages/step_by_step.py")  # AppTest keeps its own page; the browser follows st.switch_page
+    at.run()
+    at.slider(key="step_position").set_value(len(example.grades)).run()
+    result = example.result()
+    last = result.table.iloc[-1]
+    assert any(
+        rf"\frac{{{lessons.num(last['cumulative_dcg'])}}}{{{lessons.num(last['cumulative_idcg'])}}} = "
+        rf"{lessons.num(result.ndcg)}" in element.value
+        for element in at.latex
+    )
+
+
+def test_filters_narrow_the_cards():
+    at = run_page("worked_examples")
+    at.session_state["examples_status"] = ["erratum"]
+    at.run()
+    assert not at.exception
+    errata = [e for e in EXAMPLES if e.status == "erratum"]
+    assert len(_figure_tables(at)) == len(errata)
