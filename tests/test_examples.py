@@ -1,0 +1,208 @@
+"""Every worked example of the five documents, reproduced from the formulas written out by hand."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import FrozenInstanceError
+
+import pytest
+
+import ndcg_core
+from ndcg_core import WORKED_EXAMPLES, WorkedExample
+from tests.conftest import SEEDS
+
+L = math.log2
+BY_KEY = {example.key: example for example in WORKED_EXAMPLES}
+
+# Expected figures, written from the formulas (gain / log2(i + 1)), never copied from ndcg_core.
+EXPECTED = {
+    "000-ndcg5": {
+        "dcg": 7 / 1 + 1 / L(3) + 3 / 2 + 0 / L(5) + 3 / L(6),
+        "idcg": 7 / 1 + 3 / L(3) + 3 / 2 + 1 / L(5) + 0 / L(6),
+        "ndcg": (7 + 1 / L(3) + 3 / 2 + 3 / L(6)) / (7 + 3 / L(3) + 3 / 2 + 1 / L(5)),
+    },
+    # natural log: same ratio, since the base cancels
+    "000-code-natural-log": {
+        "ndcg": (7 / math.log(2) + 1 / math.log(3) + 3 / math.log(4) + 3 / math.log(6))
+        / (7 / math.log(2) + 3 / math.log(3) + 3 / math.log(4) + 1 / math.log(5)),
+    },
+    "000-worst": {
+        "ndcg": (0 + 1 / L(3) + 3 / 2 + 3 / L(5) + 7 / L(6)) / (7 + 3 / L(3) + 3 / 2 + 1 / L(5)),
+    },
+    "000-best": {"ndcg": 1.0},
+    "001-cg-clicks": {"cg": 1 + 1 + 1},
+    "001-cg-five-stars": {"cg": 5 * 5},
+    "001-binary-dcg3": {"dcg": 1 / L(2) + 0 / L(3) + 1 / L(4)},
+    "001-binary-swapped": {"dcg": 1 / L(2) + 1 / L(3) + 0 / L(4)},
+    "001-graded": {
+        "cg": 3 + 2 + 0 + 0 + 1,
+        "dcg": 3 / L(2) + 2 / L(3) + 0 / L(4) + 0 / L(5) + 1 / L(6),
+        "idcg": 3 / L(2) + 2 / L(3) + 1 / L(4),
+        "ndcg": (3 + 2 / L(3) + 1 / L(6)) / (3 + 2 / L(3) + 1 / 2),
+    },
+    "002-badc": {
+        "dcg": 3 / L(2) + 7 / L(3) + 1 / L(4) + 3 / L(5),
+        "idcg": 7 / L(2) + 3 / L(3) + 3 / L(4) + 1 / L(5),
+        "ndcg": (3 + 7 / L(3) + 1 / 2 + 3 / L(5)) / (7 + 3 / L(3) + 3 / 2 + 1 / L(5)),
+    },
+    # the snippet divides the raw grades (linear gain)
+    "002-numpy-snippet": {"ndcg": (3 + 2 / L(3) + 3 / 2 + 0 + 1 / L(6)) / (3 + 3 / L(3) + 2 / 2 + 1 / L(5) + 0)},
+    "003-cg-dcg6": {"cg": 3 + 2 + 3 + 0 + 1 + 2, "dcg": 3 + 2 / L(3) + 3 / 2 + 0 + 1 / L(6) + 2 / L(7)},
+    "003-swap-d3-d4": {"dcg": 3 + 2 / L(3) + 0 / 2 + 3 / L(5) + 1 / L(6) + 2 / L(7)},
+    "003-ndcg6-d7-d8": {
+        "idcg": 3 + 3 / L(3) + 3 / 2 + 2 / L(5) + 2 / L(6) + 2 / L(7),
+        "ndcg": (3 + 2 / L(3) + 3 / 2 + 1 / L(6) + 2 / L(7)) / (3 + 3 / L(3) + 3 / 2 + 2 / L(5) + 2 / L(6) + 2 / L(7)),
+    },
+    "004-ndcg5": {
+        "dcg": 7 / L(2) + 3 / L(3) + 7 / L(4) + 0 / L(5) + 1 / L(6),
+        "idcg": 7 / L(2) + 7 / L(3) + 3 / L(4) + 1 / L(5) + 0 / L(6),
+        "ndcg": (7 + 3 / L(3) + 7 / 2 + 1 / L(6)) / (7 + 7 / L(3) + 3 / 2 + 1 / L(5)),
+    },
+    "004-sklearn-snippet": {"ndcg": (3 + 2 / L(3) + 3 / 2 + 1 / L(6)) / (3 + 3 / L(3) + 2 / 2 + 1 / L(5))},
+}
+
+EXPECTED_STATUS = {
+    "000-ndcg5": "matches",
+    "000-code-natural-log": "matches",
+    "000-worst": "erratum",
+    "000-best": "erratum",
+    "001-cg-clicks": "matches",
+    "001-cg-five-stars": "matches",
+    "001-binary-dcg3": "matches",
+    "001-binary-swapped": "matches",
+    "001-graded": "erratum",
+    "002-badc": "matches after rounding",
+    "002-numpy-snippet": "erratum",
+    "003-cg-dcg6": "matches after rounding",
+    "003-swap-d3-d4": "matches",
+    "003-ndcg6-d7-d8": "matches",
+    "004-ndcg5": "erratum",
+    "004-sklearn-snippet": "erratum",
+}
+
+
+def test_every_document_has_examples():
+    sources = {example.source for example in WORKED_EXAMPLES}
+    assert sources == {
+        "000_0bdd5abdb117b00b.txt", "001_7b77f9f41f0adfb3.txt", "002_f0069fcf9a1a890a.txt",
+        "003_f44d929bf8cc7fa4.txt", "004_d08dec0f5f88387e.txt",
+    }
+    assert set(BY_KEY) == set(EXPECTED)
+    assert len(BY_KEY) == len(WORKED_EXAMPLES)
+
+
+@pytest.mark.parametrize("key", sorted(EXPECTED))
+def test_computed_figures_follow_the_formula(key):
+    example = BY_KEY[key]
+    for metric, value in EXPECTED[key].items():
+        assert example.computed[metric] == pytest.approx(value, rel=1e-13), metric
+    result = example.result()
+    for metric, value in EXPECTED[key].items():
+        assert getattr(result, metric) == pytest.approx(value, rel=1e-13), metric
+
+
+@pytest.mark.parametrize("key", sorted(EXPECTED))
+def test_status(key):
+    example = BY_KEY[key]
+    assert example.status == EXPECTED_STATUS[key]
+    assert (example.erratum is not None) == (example.status == "erratum")
+    assert set(example.stated) <= set(example.computed)
+    assert set(example.figure_status) == set(example.stated)
+
+
+def test_figure_statuses_of_the_errata():
+    assert BY_KEY["001-graded"].figure_status == {
+        "cg": "matches", "dcg": "erratum", "idcg": "matches", "ndcg": "matches",
+    }
+    assert BY_KEY["004-ndcg5"].figure_status == {"dcg": "matches", "idcg": "erratum", "ndcg": "erratum"}
+    assert BY_KEY["002-badc"].figure_status["dcg"] == "matches after rounding"
+    assert BY_KEY["003-cg-dcg6"].figure_status == {"cg": "matches", "dcg": "matches after rounding"}
+
+
+def test_document_rounded_terms_add_up_to_stated_figure():
+    # 002: 3 + 4.41 + 0.5 + 1.29 = 9.20 although the exact DCG rounds to 9.21
+    badc = BY_KEY["002-badc"]
+    assert math.fsum(badc.stated_terms["dcg"]) == pytest.approx(9.20)
+    assert round(EXPECTED["002-badc"]["dcg"], 2) == 9.21
+    # 001: its own terms give 4.65, not the stated 4.67
+    assert math.fsum(BY_KEY["001-graded"].stated_terms["dcg"]) == pytest.approx(4.6468)
+    # 004: the correct ideal terms add up to 13.35, not 13.65
+    assert round(7 + 7 / L(3) + 3 / 2 + 1 / L(5), 2) == 13.35
+
+
+@pytest.mark.parametrize("key", sorted(EXPECTED))
+def test_stated_figures_as_printed(key):
+    example = BY_KEY[key]
+    for metric, text in example.stated_text.items():
+        assert example.stated[metric] == float(text)
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="source documents not available")
+@pytest.mark.parametrize("key", sorted(EXPECTED))
+def test_stated_figures_appear_in_the_document(key):
+    example = BY_KEY[key]
+    text = (SEEDS / example.source).read_text(encoding="utf-8")
+    for printed in example.stated_text.values():
+        assert printed in text
+
+
+def test_errata_numbers_agree_with_ndcg_core():
+    # the figures quoted in the errata texts
+    assert f"{BY_KEY['002-numpy-snippet'].computed['ndcg']:.4f}" == "0.9724"
+    assert "0.9724" in BY_KEY["002-numpy-snippet"].erratum
+    assert f"{BY_KEY['004-ndcg5'].computed['ndcg']:.4f}" == "0.9575"
+    assert "0.9575" in BY_KEY["002-numpy-snippet"].erratum
+    assert "0.9575" in BY_KEY["004-ndcg5"].erratum
+    assert f"{BY_KEY['004-ndcg5'].computed['idcg']:.4f}" == "13.3472"
+    assert "13.3472" in BY_KEY["004-ndcg5"].erratum
+    assert f"{BY_KEY['001-graded'].computed['dcg']:.4f}" == "4.6487"
+    assert "4.6487" in BY_KEY["001-graded"].erratum
+    assert f"{BY_KEY['004-sklearn-snippet'].computed['ndcg']:.4f}" == "0.9724"
+    assert "0.9723" in BY_KEY["004-sklearn-snippet"].erratum
+
+
+def test_000_worst_and_best_code_bug():
+    # what the document's Python code really prints: sorted() of a one-list dataset changes nothing
+    dataset = [[3, 1, 2, 0, 2]]
+    assert sorted(dataset) == dataset
+    assert sorted(dataset, reverse=True) == dataset
+    assert "sorted(dataset)" in BY_KEY["000-worst"].erratum
+
+
+def test_000_code_gain_table_and_natural_log():
+    example = BY_KEY["000-code-natural-log"]
+    assert example.gain == {i: 2**i - 1 for i in range(5)}
+    assert example.log_base == math.e
+    # DCG with ln differs from log2 DCG by the factor ln 2; NDCG does not
+    result = example.result()
+    assert result.dcg == pytest.approx((7 + 1 / L(3) + 3 / 2 + 3 / L(6)) / math.log(2))
+
+
+def test_003_ideal_uses_extra_judged_documents():
+    example = BY_KEY["003-ndcg6-d7-d8"]
+    assert example.extra_documents == ("D7", "D8")
+    assert example.kwargs()["ideal_relevances"] == (3, 2, 3, 0, 1, 2, 3, 2)
+    assert list(example.result().ideal_relevances) == [3, 3, 3, 2, 2, 2, 1, 0]
+
+
+def test_004_sklearn_snippet_really_prints_linear_value():
+    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    example = BY_KEY["004-sklearn-snippet"]
+    printed = sklearn_metrics.ndcg_score([list(example.grades)], [list(example.scores)], k=5)
+    assert printed == pytest.approx(example.computed["ndcg"], rel=1e-12)
+    assert round(printed, 2) != 0.94
+
+
+def test_kwargs_reproduce_result_with_evaluate():
+    for example in WORKED_EXAMPLES:
+        direct = ndcg_core.evaluate(example.grades, **example.kwargs())
+        assert direct.ndcg == pytest.approx(example.result().ndcg, nan_ok=True)
+        assert len(example.documents) == len(example.grades)
+        assert len(example.extra_documents) == len(example.extra_grades)
+
+
+def test_examples_are_frozen():
+    example = WORKED_EXAMPLES[0]
+    assert isinstance(example, WorkedExample)
+    with pytest.raises(FrozenInstanceError):
+        example.status = "matches"  # type: ignore[misc]
