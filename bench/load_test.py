@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.client
 import json
 import os
@@ -68,6 +69,8 @@ class Stats:
     bytes_received: int = 0
     sessions_started: int = 0
     sessions_connected: int = 0
+    server_cpu_seconds: float = 0.0
+    connections_per_app: dict[int, int] = field(default_factory=dict)  # behind nginx: peak open connections
 
     def error(self, session: int, message: str) -> None:
         self.errors.append(f"session {session}: {message}")
@@ -112,14 +115,30 @@ def process_group_rss_bytes(root_pids: list[int]) -> int:
     return total
 
 
-async def watch_memory(pids: list[int], peak: list[int], stop: asyncio.Event) -> None:
-    """Sample the servers' RSS every 0.5 s and keep the peak."""
+def process_group_cpu_seconds(root_pids: list[int]) -> float:
+    """User + system CPU seconds used so far by the given processes (their own threads, not children)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in root_pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat_file:
+                fields = stat_file.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return total
+
+
+async def watch_memory(pids: list[int], peak: list[int], stop: asyncio.Event, cluster=None,
+                       connections: dict[int, int] | None = None) -> None:
+    """Sample the servers' RSS every 0.5 s and keep the peak (and, behind nginx, connections per app)."""
     while not stop.is_set():
         peak[0] = max(peak[0], process_group_rss_bytes(pids))
-        try:
+        if cluster is not None and connections is not None:
+            for port, count in cluster.connections_per_app().items():
+                connections[port] = max(connections.get(port, 0), count)
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=0.5)
-        except TimeoutError:
-            pass
 
 
 # --- one simulated browser tab ------------------------------------------------------------------------------
@@ -140,7 +159,6 @@ class Session:
         self.buttons: dict[str, str] = {}  # id -> label
         self.components: dict[str, object] = {}  # id -> BidiComponent element
         self.radios: dict[str, tuple[str, int, list[str]]] = {}  # id -> (label, current index, option labels)
-        self.component_orders: dict[str, list[int]] = {}
         self.radio_values: dict[str, int] = {}  # radio id -> index this session chose
 
     # HTTP, as the browser does before opening the websocket --------------------------------------------------
@@ -256,11 +274,7 @@ class Session:
             return f"button {label!r}", [WidgetState(id=widget_id, trigger_value=True)]
         if choice == "component":
             widget_id = self.random.choice(list(self.components))
-            order = self.component_orders.get(widget_id) or list(range(self.args.list_length))
-            order = order[:]
-            self.random.shuffle(order)
-            self.component_orders[widget_id] = order
-            return "ranked-list drag", [WidgetState(id=widget_id, json_value=json.dumps({"order": order}))]
+            return "ranked-list drag", [self._drag(widget_id)]
         log_base = [(wid, value) for wid, value in self.radios.items() if "log base" in value[0].lower()]
         candidates = log_base or list(self.radios.items())
         if not candidates:
@@ -271,6 +285,28 @@ class Session:
         # A radio's widget value is the label of the chosen option.
         self.radio_values[widget_id] = (index + 1) % len(options)
         return f"radio {label!r}", [WidgetState(id=widget_id, string_value=options[self.radio_values[widget_id]])]
+
+    def _drag(self, widget_id: str):
+        """A drag in the ranked-list component (ui/ranked_list.py): its state ``order`` = {token, perm}.
+
+        The component's data (sent by the server) holds the names shown and the token a move must carry;
+        moving one row to another position gives the permutation the browser would report.
+        """
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        element = self.components[widget_id]
+        payload = element.json or (element.mixed.json if element.HasField("mixed") else "")
+        try:
+            data = json.loads(payload) if payload else {}
+        except ValueError:
+            data = {}
+        size = len(data.get("names", [])) or self.args.list_length
+        perm = list(range(size))
+        if size > 1:
+            source, target = self.random.sample(range(size), 2)
+            perm.insert(target, perm.pop(source))
+        order: object = {"token": data["token"], "perm": perm} if "token" in data else perm
+        return WidgetState(id=widget_id, json_value=json.dumps({"order": order}))
 
     async def run(self, stop_at: float) -> None:
         stats = self.stats
@@ -303,7 +339,7 @@ class Session:
                         stats.error(self.number, f"after {description}: {problem}")
         except AppException as problem:
             stats.error(self.number, f"first load: {problem}")
-        except (TimeoutError, asyncio.TimeoutError) as problem:
+        except TimeoutError as problem:
             stats.error(self.number, f"timeout: {problem}")
         except (OSError, RuntimeError, websockets.exceptions.WebSocketException) as problem:
             stats.error(self.number, f"{type(problem).__name__}: {problem}")
@@ -372,12 +408,17 @@ def check_loopback(url: str) -> None:
 
 # --- driver -------------------------------------------------------------------------------------------------
 
-async def drive(base_url: str, args: argparse.Namespace, server_pids: list[int]) -> tuple[Stats, int, float]:
+async def drive(base_url: str, args: argparse.Namespace, server_pids: list[int], cluster=None) -> tuple[Stats, int, float]:
     stats = Stats()
     peak = [process_group_rss_bytes(server_pids) if server_pids else 0]
     stop_memory = asyncio.Event()
-    memory_task = asyncio.create_task(watch_memory(server_pids, peak, stop_memory)) if server_pids else None
+    memory_task = None
+    if server_pids:
+        memory_task = asyncio.create_task(
+            watch_memory(server_pids, peak, stop_memory, cluster, stats.connections_per_app)
+        )
     begin = time.perf_counter()
+    cpu_before = process_group_cpu_seconds(server_pids)
     stop_at = begin + args.duration
     tasks = []
     for number in range(args.sessions):
@@ -390,6 +431,7 @@ async def drive(base_url: str, args: argparse.Namespace, server_pids: list[int])
         task.cancel()
         stats.errors.append("a session did not stop in time")
     elapsed = time.perf_counter() - begin
+    stats.server_cpu_seconds = process_group_cpu_seconds(server_pids) - cpu_before
     stop_memory.set()
     if memory_task:
         await memory_task
@@ -415,7 +457,13 @@ def summarise(stats: Stats, peak_rss: int, elapsed: float, args: argparse.Namesp
         "errors": len(stats.errors),
         "error_samples": stats.errors[:10],
         "actions": stats.actions,
+        # CPU the server spent per script run (reruns + first loads): robust to other load on the machine.
+        "server_cpu_ms_per_run": (
+            round(1000 * stats.server_cpu_seconds / (len(latencies) + len(stats.first_load)))
+            if stats.server_cpu_seconds and (latencies or stats.first_load) else None
+        ),
         "server_peak_rss_mb": round(peak_rss / 2**20) if peak_rss else None,
+        "peak_connections_per_app": {str(port): n for port, n in stats.connections_per_app.items()} or None,
         "received_mb": round(stats.bytes_received / 2**20, 1),
     }
     return summary
@@ -469,7 +517,7 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             wait_healthy(base_url)
         print(f"load: {args.sessions} sessions for {args.duration:g} s against {base_url}", file=sys.stderr)
-        stats, peak_rss, elapsed = asyncio.run(drive(base_url, args, server_pids))
+        stats, peak_rss, elapsed = asyncio.run(drive(base_url, args, server_pids, cluster))
     finally:
         if server is not None:
             kill_group(server)

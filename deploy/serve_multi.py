@@ -175,6 +175,21 @@ class Cluster:
         """Process ids of the apps and nginx (nginx's workers are its children)."""
         return [p.pid for p in self.apps] + ([self.nginx.pid] if self.nginx else [])
 
+    def connections_per_app(self) -> dict[int, int]:
+        """Open TCP connections into each app process right now (websockets and keep-alive), from /proc."""
+        counts = dict.fromkeys(self.app_ports, 0)
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            try:
+                lines = Path(table).read_text(encoding="ascii").splitlines()[1:]
+            except OSError:
+                continue
+            for line in lines:
+                fields = line.split()
+                local_port = int(fields[1].rsplit(":", 1)[1], 16)
+                if local_port in counts and fields[3] == "01":  # 01 = ESTABLISHED
+                    counts[local_port] += 1
+        return counts
+
     def nginx_conf(self) -> str:
         servers = "\n".join(f"        server 127.0.0.1:{port};" for port in self.app_ports)
         # nginx only switches user when started as root; then run the workers as the same (current) user so
