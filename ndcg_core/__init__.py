@@ -16,6 +16,7 @@ from ._conventions import CONVENTIONS, Convention
 from ._discounts import discounts
 from ._examples import WORKED_EXAMPLES, WorkedExample
 from ._gains import check_gain, gains_of
+from ._io import read_qrels, read_run, read_table
 from ._list import ListResult, evaluate
 from ._runs import RunResult, evaluate_run, ndcg_curve
 from ._ties import evaluate_scores
@@ -34,6 +35,9 @@ __all__ = [
     "evaluate_run",
     "RunResult",
     "ndcg_curve",
+    "read_qrels",
+    "read_run",
+    "read_table",
     "check_gain",
     "gains_of",
     "CONVENTIONS",
