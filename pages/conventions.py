@@ -1,6 +1,68 @@
-"""Library conventions page (placeholder until its issue lands)."""
+"""Library conventions: one input under every preset in ndcg_core.CONVENTIONS, side by side."""
 
 import streamlit as st
 
-st.title("Library conventions")
-st.info("This page is being built.")
+import ndcg_core
+from ui import conventions_view as view
+from ui.settings import current_settings, show_url_warning
+
+show_url_warning()
+st.title("Why libraries disagree on the same input")
+st.caption(
+    "The same grades (and scores) evaluated the way scikit-learn, trec_eval, ranx, LightGBM, XGBoost and "
+    "torchmetrics do. Cells that differ from the majority of their column are highlighted."
+)
+
+CASE_TITLES = {key: case.title for key, case in view.CASES.items()} | {view.CUSTOM: "Your own input"}
+case_key = st.selectbox("Case", list(CASE_TITLES), format_func=CASE_TITLES.get, key="conventions_case")
+case = view.CASES.get(case_key)
+if case is not None:
+    st.info(case.lesson, icon="💡")
+
+# The editor's base is the chosen case (or the last valid custom input); it is keyed by case so switching resets it.
+base_key = f"conventions_base_{case_key}"
+if base_key not in st.session_state:
+    st.session_state[base_key] = case.frame() if case else view.CASES["ties"].frame()
+edited = st.data_editor(
+    st.session_state[base_key], num_rows="dynamic", hide_index=True, key=f"conventions_editor_{case_key}",
+    column_config={
+        "document": st.column_config.TextColumn("Document id", help="Used by trec_eval to break score ties."),
+        "grade": st.column_config.NumberColumn("Grade", min_value=0),
+        "score": st.column_config.NumberColumn("Score", help="Empty column = use the order of the rows."),
+        "score_2": st.column_config.NumberColumn("Score, ranker 2", help="Optional: a second ranker to compare."),
+        "ranked": st.column_config.CheckboxColumn(
+            "Ranked", help="Untick for a judged document the ranker did not return (it only enters the ideal list)."
+        ),
+    },
+    width="stretch",
+)
+last_valid_key = f"conventions_valid_{case_key}"
+try:
+    given = view.checked_input(edited)
+    st.session_state[last_valid_key] = given
+except ndcg_core.InvalidInput as error:
+    st.error(f"Edit not applied: {error}", icon="⚠️")
+    given = st.session_state.get(last_valid_key) or view.checked_input(st.session_state[base_key])
+
+settings = current_settings()
+table = view.conventions_table(given, k=settings.k)
+cutoff = "the whole list" if settings.k is None else f"k = {settings.k} (from the sidebar)"
+st.subheader(f"NDCG under each library's convention, at {cutoff}")
+labels = {
+    "library": "Library", "ndcg": "NDCG" if given.scores_2 is None else "NDCG, ranker 1", "ndcg_2": "NDCG, ranker 2",
+    "better": "Better ranker", "gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives",
+    "reason": "Why",
+}
+st.dataframe(view.styled(table, labels), hide_index=True, key="conventions_table")
+values = table["ndcg"].dropna().round(4).unique()
+if len(values) == 1:
+    st.text(f"All {len(table)} conventions agree: NDCG = {values[0]:.4f}.")
+else:
+    st.text(f"The conventions give {len(values)} different values, from {values.min():.4f} to {values.max():.4f}.")
+if "better" in table:
+    for ranker in ("ranker 1", "ranker 2"):
+        winners = table.loc[table["better"] == ranker, "library"].tolist()
+        if winners:
+            st.text(f"{ranker.capitalize()} wins under: {', '.join(winners)}.")
+st.caption("Highlighted (orange, bold) = differs from the most common value in its column. The sidebar's gain and "
+           "zero-IDCG settings do not apply here: each library's own convention does.")

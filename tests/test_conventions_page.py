@@ -1,0 +1,141 @@
+"""Library conventions page (AppTest): each ready-made case under every preset, checked against the libraries."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import pytrec_eval
+from sklearn.metrics import ndcg_score
+
+import ndcg_core
+from tests.conftest import run_page
+from ui import conventions_view as view
+
+LABELS = {c.key: c.label for c in ndcg_core.CONVENTIONS.values()}
+
+
+def open_case(case: str):
+    at = run_page("conventions")
+    at.selectbox(key="conventions_case").set_value(case).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def results(at) -> dict[str, dict]:
+    """The results table (the second dataframe; the first is the input editor), by library label."""
+    frame = at.dataframe[1].value
+    return {row["Library"]: row for row in frame.to_dict("records")}
+
+
+def trec_eval_ndcg(qrels: dict[str, int], run: dict[str, float]) -> float:
+    evaluator = pytrec_eval.RelevanceEvaluator({"q": qrels}, {"ndcg"})
+    return evaluator.evaluate({"q": run})["q"]["ndcg"]
+
+
+def exp_dcg(grades) -> float:
+    return sum((2**g - 1) / math.log2(i + 2) for i, g in enumerate(grades))
+
+
+def test_every_case_runs_and_every_convention_has_a_row():
+    at = run_page("conventions")
+    for case in [*view.CASES, view.CUSTOM]:
+        at.selectbox(key="conventions_case").set_value(case).run()
+        assert not at.exception, (case, at.exception)
+        assert len(at.dataframe[1].value) == len(ndcg_core.CONVENTIONS)
+
+
+def test_all_grades_equal_gives_one_everywhere():
+    table = results(open_case("equal"))
+    assert all(row["NDCG"] == 1.0 for row in table.values())
+    assert len(table) >= 7
+
+
+def test_tied_scores_trec_eval_by_document_id():
+    at = open_case("ties")
+    table = results(at)
+    grades, scores, ids = [3, 0, 1, 2], [0.9, 0.9, 0.4, 0.4], ["A12", "B07", "C33", "D01"]
+    expected_trec = trec_eval_ndcg(dict(zip(ids, grades, strict=True)), dict(zip(ids, scores, strict=True)))
+    assert table[LABELS["trec_eval"]]["NDCG"] == pytest.approx(expected_trec, abs=1e-4)
+    # by hand: B07 (0) before A12 (3), D01 (2) before C33 (1); linear gain
+    by_hand = (0 + 3 / math.log2(3) + 2 / 2 + 1 / math.log2(5)) / (3 + 2 / math.log2(3) + 1 / 2)
+    assert expected_trec == pytest.approx(by_hand, abs=1e-4)
+    assert table[LABELS["sklearn"]]["NDCG"] == pytest.approx(ndcg_score([grades], [scores]), abs=1e-9)
+    # LightGBM keeps the input order inside a tie: A12, B07, C33, D01 with 2^g - 1
+    lightgbm = exp_dcg([3, 0, 1, 2]) / exp_dcg([3, 2, 1, 0])
+    assert table[LABELS["lightgbm"]]["NDCG"] == pytest.approx(lightgbm, abs=1e-9)
+    assert table[LABELS["trec_eval"]]["NDCG"] < table[LABELS["sklearn"]]["NDCG"] < table[LABELS["lightgbm"]]["NDCG"]
+    assert "different values" in at.text[0].value
+
+
+def test_ideal_from_all_judgments_lowers_ndcg():
+    table = results(open_case("ideal"))
+    qrels = {"d1": 2, "d2": 1, "d3": 0, "d9": 3}
+    expected_trec = trec_eval_ndcg(qrels, {"d1": 0.9, "d2": 0.5, "d3": 0.1})
+    assert table[LABELS["trec_eval"]]["NDCG"] == pytest.approx(expected_trec, abs=1e-4)
+    assert expected_trec < 1
+    assert table[LABELS["sklearn"]]["NDCG"] == pytest.approx(ndcg_score([[2, 1, 0]], [[0.9, 0.5, 0.1]]))
+    assert table[LABELS["sklearn"]]["NDCG"] == 1.0
+    assert table[LABELS["sklearn"]]["Ideal from"] == "the ranked list only"
+    assert table[LABELS["trec_eval"]]["Ideal from"] == "all judged documents"
+
+
+def test_all_zero_query_is_zero_in_sklearn_and_one_in_lightgbm():
+    at = open_case("all_zero")
+    table = results(at)
+    assert table[LABELS["sklearn"]]["NDCG"] == ndcg_score([[0, 0, 0]], [[0.8, 0.5, 0.2]]) == 0.0
+    assert table[LABELS["lightgbm"]]["NDCG"] == 1.0
+    assert table[LABELS["xgboost"]]["NDCG"] == 1.0
+    assert table[LABELS["lightgbm"]]["IDCG = 0 gives"] == "1"
+
+
+def test_linear_vs_exponential_gain_reorders_two_rankers():
+    at = open_case("gain")
+    table = results(at)
+    grades = [3, 2, 2, 2, 0, 0]
+    first, second = [0.95, 0.10, 0.15, 0.20, 0.90, 0.85], [0.40, 0.90, 0.80, 0.70, 0.20, 0.10]
+    assert table[LABELS["sklearn"]]["NDCG, ranker 1"] == pytest.approx(ndcg_score([grades], [first]))
+    assert table[LABELS["sklearn"]]["NDCG, ranker 2"] == pytest.approx(ndcg_score([grades], [second]))
+    assert table[LABELS["sklearn"]]["Better ranker"] == "ranker 2"  # linear gain
+    assert table[LABELS["lightgbm"]]["Better ranker"] == "ranker 1"  # exponential gain
+    ranker_1 = exp_dcg([3, 0, 0, 2, 2, 2]) / exp_dcg(sorted(grades, reverse=True))
+    assert table[LABELS["lightgbm"]]["NDCG, ranker 1"] == pytest.approx(ranker_1)
+    texts = [t.value for t in at.text]
+    assert any(t.startswith("Ranker 1 wins under:") and LABELS["lightgbm"] in t for t in texts)
+
+
+def test_differing_cells_are_highlighted():
+    given = view.checked_input(view.CASES["all_zero"].frame())
+    table = view.conventions_table(given, k=None)
+    labels = {c: c for c in table.columns}
+    ctx = view.styled(table, labels)._compute().ctx
+    ndcg_column = list(table.columns).index("ndcg")
+    highlighted_rows = {row for (row, column), styles in ctx.items() if column == ndcg_column and styles}
+    expected = {i for i, value in enumerate(table["ndcg"]) if value == 1.0}  # the minority: LightGBM, XGBoost
+    assert highlighted_rows == expected and 0 < len(expected) < len(table)
+    assert view.differing(table["zero_idcg"]).tolist() == (table["zero_idcg"] == "1").tolist()
+
+
+def test_cutoff_from_sidebar_applies():
+    at = run_page("conventions", query_params={"k": "2"})
+    at.selectbox(key="conventions_case").set_value("ties").run()
+    table = results(at)
+    expected = ndcg_score([[3, 0, 1, 2]], [[0.9, 0.9, 0.4, 0.4]], k=2)
+    assert table[LABELS["sklearn"]]["NDCG"] == pytest.approx(expected)
+
+
+def test_custom_input_and_bad_edit_keeps_previous():
+    at = open_case(view.CUSTOM)
+    key = "conventions_editor_custom"
+    at.session_state[key] = {"edited_rows": {0: {"grade": 0.0}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    before = results(at)[LABELS["sklearn"]]["NDCG"]
+    assert before == pytest.approx(ndcg_score([[0, 0, 1, 2]], [[0.9, 0.9, 0.4, 0.4]]))
+    at.session_state[key] = {"edited_rows": {0: {"grade": 0.0}, 1: {"score": None}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    assert any("every ranked document" in e.value for e in at.error)
+    assert results(at)[LABELS["sklearn"]]["NDCG"] == before  # previous valid input still shown
+    np.testing.assert_equal(len(at.dataframe[1].value), len(ndcg_core.CONVENTIONS))
