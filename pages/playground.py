@@ -17,7 +17,7 @@ st.caption(
     f"Settings (sidebar): {settings.describe()}."
 )
 show_url_warning()
-if message := state.pop_url_warning():
+if message := state.url_warning():
     st.warning(message, icon=":material/link_off:")
 
 result = ndcg_core.evaluate(list(ranking.grades), ideal_relevances=ranking.ideal_relevances(), **settings.kwargs())

@@ -239,8 +239,9 @@ def _from_query_params() -> MetricSettings:
         else:
             settings = replace(settings, gain_table=parsed)
     if problems:
+        # Shown until the settings change, so every page the link opens says why a default was used.
         st.session_state["settings_url_warning"] = (
-            f"The link's {', '.join(problems)} could not be read, so the default was used."
+            f"The link's {', '.join(problems)} could not be read, so the default was used.", settings
         )
     return settings
 
@@ -261,7 +262,12 @@ def parse_gain_table_param(text: str) -> tuple[tuple[float, float], ...] | None:
 
 
 def show_url_warning() -> None:
-    """Show (once) the warning left by a malformed settings link."""
-    message = st.session_state.pop("settings_url_warning", None)
-    if message:
-        st.warning(message, icon="🔗")
+    """Show the warning left by a malformed settings link, until the settings are changed."""
+    stored = st.session_state.get("settings_url_warning")
+    if not stored:
+        return
+    message, settings = stored
+    if current_settings() != settings:
+        del st.session_state["settings_url_warning"]
+        return
+    st.warning(message, icon=":material/link_off:")

@@ -81,6 +81,7 @@ def current_ranking() -> Ranking:
 def set_ranking(ranking: Ranking) -> None:
     """Replace the canonical ranking; editors are re-created from it on the next draw."""
     st.session_state[RANKING_KEY] = ranking
+    st.session_state.pop(WARNING_KEY, None)  # a bad link's warning stays until the user changes the list
     st.session_state[REVISION_KEY] = st.session_state.get(REVISION_KEY, 0) + 1
 
 
@@ -216,6 +217,6 @@ def mirror_to_url(ranking: Ranking) -> bool:
     return bool(params)
 
 
-def pop_url_warning() -> str | None:
-    """The warning left by an unusable link (shown once)."""
-    return st.session_state.pop(WARNING_KEY, None)
+def url_warning() -> str | None:
+    """The warning left by an unusable link (shown until the list changes)."""
+    return st.session_state.get(WARNING_KEY)

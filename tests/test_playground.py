@@ -1,0 +1,278 @@
+"""The Playground page under AppTest: every number shown equals ndcg_core's for the same input.
+
+Edits go through the data editor's session-state protocol, reorders through the ranked-list
+component's state (the same messages the browser sends), buttons through AppTest clicks.
+"""
+
+from __future__ import annotations
+
+import math
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+import ndcg_core
+from tests.conftest import run_page
+from ui import state
+from ui.ranked_list import current_token
+from ui.settings import MetricSettings
+
+G = [3, 1, 2, 0, 2]  # 000_0bdd5abdb117b00b.txt
+
+
+def shown_metrics(at) -> dict[str, str]:
+    """Metric card label (e.g. 'NDCG@3') -> displayed value."""
+    return {metric.label: metric.value for metric in at.metric}
+
+
+def expected_metrics(grades, *, k=None, ideal=None, **kwargs) -> dict[str, str]:
+    result = ndcg_core.evaluate(grades, k=k, ideal_relevances=ideal, **kwargs)
+    suffix = "" if k is None else f"@{k}"
+    return {f"{name}{suffix}": f"{getattr(result, name.lower()):.4f}" for name in ("CG", "DCG", "IDCG", "NDCG")}
+
+
+def ranking(at) -> state.Ranking:
+    return at.session_state[state.RANKING_KEY]
+
+
+def editor_key(at, prefix: str = "playground_editor") -> str:
+    revision = at.session_state.get(state.REVISION_KEY, 0)
+    return f"{prefix}_{revision}"
+
+
+def edit(at, *, edited=None, added=None, deleted=None, prefix="playground_editor"):
+    at.session_state[editor_key(at, prefix)] = {
+        "edited_rows": edited or {}, "added_rows": added or [], "deleted_rows": deleted or [],
+    }
+    return at.run()
+
+
+def drag(at, perm, *, token=None):
+    """Send the message the browser sends after a drag: the new order as a permutation of the shown rows."""
+    token = current_token(at.session_state, "playground_list") if token is None else token
+    at.session_state["playground_list"] = {"order": {"token": token, "perm": list(perm)}}
+    return at.run()
+
+
+def click(at, kind: str):
+    at.button(key=f"playground_{kind}").click()
+    return at.run()
+
+
+@pytest.fixture
+def at():
+    page = run_page("playground")
+    assert not page.exception, page.exception
+    return page
+
+
+def test_default_example_matches_ndcg_core_and_document_000(at):
+    assert shown_metrics(at) == expected_metrics(G)
+    # 000_0bdd5abdb117b00b.txt prints NDCG@5: 0.950849602851865 (natural log; NDCG does not depend on the base).
+    assert shown_metrics(at)["NDCG"] == "0.9508"
+    assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5")
+    assert not at.error and not at.warning
+
+
+def test_formula_substitutes_the_current_numbers(at):
+    latex = [element.value for element in at.latex]
+    result = ndcg_core.evaluate(G)
+    assert any(f"= {result.dcg:.4f}" in text and r"\frac{2^{3}-1}{\log_2(1+1)}" in text for text in latex)
+    assert any(f"= {result.idcg:.4f}" in text for text in latex)
+    assert any(f"= {result.ndcg:.4f}" in text for text in latex)
+
+
+def test_editing_a_grade_updates_every_metric(at):
+    edit(at, edited={1: {"Grade": 3}})
+    assert not at.exception
+    assert ranking(at).grades == (3, 3, 2, 0, 2)
+    assert shown_metrics(at) == expected_metrics([3, 3, 2, 0, 2])
+    at.run()  # the edit applies exactly once: a further rerun changes nothing
+    assert ranking(at).grades == (3, 3, 2, 0, 2)
+
+
+def test_deltas_show_the_change_since_the_previous_ordering(at):
+    before = ndcg_core.evaluate(G)
+    edit(at, edited={1: {"Grade": 3}})
+    after = ndcg_core.evaluate([3, 3, 2, 0, 2])
+    deltas = {metric.label: metric.delta for metric in at.metric}
+    assert deltas["NDCG"] == f"{after.ndcg - before.ndcg:+.4f}"
+    assert deltas["DCG"] == f"{after.dcg - before.dcg:+.4f}"
+
+
+def test_adding_and_deleting_rows(at):
+    edit(at, added=[{"Document": "D6", "Grade": 1}])
+    assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5", "D6")
+    assert shown_metrics(at) == expected_metrics([3, 1, 2, 0, 2, 1])
+    edit(at, deleted=[0, 3])
+    assert ranking(at).names == ("D2", "D3", "D5", "D6")
+    assert shown_metrics(at) == expected_metrics([1, 2, 2, 1])
+    edit(at, added=[{"Grade": 2}])  # a row without a name gets a fresh one
+    assert ranking(at).names[-1] == "D5" or ranking(at).names[-1].startswith("D")
+    assert len(set(ranking(at).names)) == 5
+
+
+def test_renaming_keeps_the_name_as_plain_text(at):
+    hostile = "<img src=x onerror=alert(1)>**bold**"
+    edit(at, edited={0: {"Document": hostile}})
+    assert ranking(at).names[0] == hostile
+    assert not any(hostile in md.value for md in at.markdown)  # never rendered as markdown
+
+
+@pytest.mark.parametrize(
+    ("value", "needle"),
+    [(None, "blank"), (-1, "negative"), (math.nan, "NaN"), ("abc", "not a number"), (math.inf, "infinite"),
+     (2000, "overflows")],
+)
+def test_invalid_grade_shows_an_error_and_keeps_the_last_valid_ranking(at, value, needle):
+    edit(at, edited={2: {"Grade": value}})
+    assert not at.exception
+    assert at.error, "an error must be shown next to the editor"
+    assert needle.lower() in at.error[0].value.lower()
+    assert "Rank 3" in at.error[0].value or needle == "overflows"
+    assert ranking(at).grades == tuple(G)
+    assert shown_metrics(at) == expected_metrics(G)
+
+
+def test_grade_missing_from_custom_gain_table_is_named():
+    custom = MetricSettings(gain="custom", gain_table=((0, 0), (1, 1), (2, 3), (3, 7)))
+    at = run_page("playground", query_params={"gain": "custom", "gt": "0:0,1:1,2:3,3:7"})
+    assert shown_metrics(at) == expected_metrics(G, gain=custom.gain_spec())
+    edit(at, edited={0: {"Grade": 5}})
+    assert "missing from the gain table" in at.error[0].value
+    assert ranking(at).grades == tuple(G)
+
+
+def test_empty_ranking_is_refused(at):
+    edit(at, deleted=[0, 1, 2, 3, 4])
+    assert "empty" in at.error[0].value
+    assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5")
+
+
+def test_reorder_through_the_component_state(at):
+    drag(at, [2, 0, 1, 3, 4])  # D3 dragged to the top
+    assert not at.exception
+    assert ranking(at).names == ("D3", "D1", "D2", "D4", "D5")
+    assert shown_metrics(at) == expected_metrics([2, 3, 1, 0, 2])
+    at.run()  # applied exactly once
+    assert ranking(at).names == ("D3", "D1", "D2", "D4", "D5")
+
+
+def test_stale_or_malformed_component_messages_are_ignored(at):
+    token = current_token(at.session_state, "playground_list")
+    drag(at, [1, 0, 2, 3, 4], token=token - 1)  # a message about an older list
+    assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5")
+    for bad in ([0, 0, 1, 2, 3], [0, 1], ["a", 1, 2, 3, 4], [4, 3, 2, 1, 7]):
+        drag(at, bad)
+        assert not at.exception
+        assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5")
+
+
+def test_list_and_table_show_the_same_order_after_a_drag(at):
+    drag(at, [4, 3, 2, 1, 0])
+    table = next(frame.value for frame in at.dataframe if "document" in frame.value.columns)
+    assert list(table["document"]) == ["D5", "D4", "D3", "D2", "D1"]
+    assert list(table["relevance"]) == [2, 0, 2, 1, 3]
+
+
+@pytest.mark.parametrize(
+    ("kind", "grades"),
+    [("ideal", [3, 2, 2, 1, 0]), ("worst", [0, 1, 2, 2, 3]), ("reverse", [2, 0, 2, 1, 3])],
+)
+def test_order_buttons(at, kind, grades):
+    click(at, kind)
+    assert list(ranking(at).grades) == grades
+    assert shown_metrics(at) == expected_metrics(grades)
+
+
+def test_ideal_and_worst_match_document_000(at):
+    click(at, "ideal")
+    assert shown_metrics(at)["NDCG"] == "1.0000"  # "Best NDCG@5: 1.0"
+    click(at, "worst")
+    assert shown_metrics(at)["NDCG"] == "0.5664"  # "Worst NDCG@5: 0.5664478625498256"
+
+
+def test_shuffle_is_a_permutation_and_reset_restores(at):
+    click(at, "shuffle")
+    shuffled = ranking(at)
+    assert sorted(shuffled.names) == ["D1", "D2", "D3", "D4", "D5"]
+    assert dict(zip(shuffled.names, shuffled.grades, strict=True)) == dict(zip(state.DEFAULT_RANKING.names, G, strict=True))
+    assert shown_metrics(at) == expected_metrics(list(shuffled.grades))
+    click(at, "reset")
+    assert ranking(at) == state.DEFAULT_RANKING
+
+
+def test_extra_judged_documents_of_document_003():
+    # 003_f44d929bf8cc7fa4.txt: D1..D6 graded 3,2,3,0,1,2 (linear gain), plus judged D7 = 3 and D8 = 2: nDCG = 0.785.
+    at = run_page("playground", query_params={
+        "docs": "D1:3,D2:2,D3:3,D4:0,D5:1,D6:2", "extra": "D7:3,D8:2", "gain": "linear",
+    })
+    assert not at.exception and not at.warning
+    assert shown_metrics(at) == expected_metrics([3, 2, 3, 0, 1, 2], ideal=[3, 2, 3, 0, 1, 2, 3, 2], gain="linear")
+    assert shown_metrics(at)["NDCG"] == "0.7850"
+    assert shown_metrics(at)["IDCG"] == "8.7403"  # "DCG value new = 8.740262365546284"
+    assert any("raise IDCG" in info.value for info in at.info)
+
+
+def test_extra_documents_editor_feeds_the_ideal_list(at):
+    edit(at, added=[{"Document": "D7", "Grade": 3}], prefix="playground_extra")
+    assert ranking(at).extra_names == ("D7",)
+    assert shown_metrics(at) == expected_metrics(G, ideal=G + [3])
+    assert any("raise IDCG" in info.value for info in at.info)
+
+
+def test_share_link_round_trip():
+    settings = MetricSettings(gain="linear", log_base="10", k=3, zero_idcg="one")
+    link = state.playground_link(
+        ["a,b", "c:d", "é ö"], [2, 0, 1.5], extra_names=["x"], extra_grades=[4], settings=settings
+    )
+    assert link.startswith("/playground?")
+    params = dict(parse_qsl(urlsplit(link).query))
+    at = run_page("playground", query_params=params)
+    assert not at.exception and not at.warning
+    assert ranking(at) == state.Ranking(("a,b", "c:d", "é ö"), (2.0, 0.0, 1.5), ("x",), (4.0,))
+    assert shown_metrics(at) == expected_metrics([2, 0, 1.5], k=3, ideal=[2, 0, 1.5, 4], gain="linear", log_base=10)
+    # the page keeps mirroring its state to the URL
+    assert at.query_params["docs"] == "a%2Cb:2,c%3Ad:0,%C3%A9%20%C3%B6:1.5"
+    assert at.query_params["extra"] == "x:4"
+
+
+def test_page_mirrors_edits_to_the_url(at):
+    drag(at, [1, 0, 2, 3, 4])
+    assert at.query_params["docs"] == "D2:1,D1:3,D3:2,D4:0,D5:2"
+
+
+@pytest.mark.parametrize(
+    "docs",
+    ["D1:abc", ":::", "D1", "D1:-1", "D1:nan", "D1:inf", "", ",,,", "D1:1:2", "D1:1e400", "D1:5000",
+     "A:1," * 2000 + "A:1", "x" * 40_000 + ":1"],
+)
+def test_malformed_links_fall_back_to_the_example_with_a_warning(docs):
+    at = run_page("playground", query_params={"docs": docs})
+    assert not at.exception
+    assert any("could not be used" in warning.value for warning in at.warning)
+    assert ranking(at) == state.DEFAULT_RANKING
+    assert shown_metrics(at) == expected_metrics(G)
+
+
+def test_markup_in_link_names_is_kept_as_text():
+    at = run_page("playground", query_params={"docs": "%3Cb%3Ehi%3C%2Fb%3E:2,D2:1"})
+    assert not at.exception and not at.warning
+    assert ranking(at).names[0] == "<b>hi</b>"
+    assert not any("<b>hi</b>" in md.value for md in at.markdown)
+
+
+def test_playground_list_and_open_contract(at):
+    names, grades, extra_names, extra_grades = (list(x) for x in (ranking(at).names, ranking(at).grades, (), ()))
+    assert (names, grades) == (["D1", "D2", "D3", "D4", "D5"], [3.0, 1.0, 2.0, 0.0, 2.0])
+    assert (extra_names, extra_grades) == ([], [])
+
+
+def test_ten_thousand_documents_stay_usable():
+    big = state.Ranking(tuple(f"doc{i}" for i in range(10_000)), tuple(float(i % 5) for i in range(10_000)))
+    at = run_page("playground")
+    at.session_state[state.RANKING_KEY] = big
+    at.run()
+    assert not at.exception
+    assert shown_metrics(at) == expected_metrics(list(big.grades))
+    assert any("too long for a share link" in caption.value for caption in at.caption)
