@@ -1,0 +1,178 @@
+"""Compare page (AppTest): two rankings side by side, and two runs with a bootstrap verdict checked independently."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ndcg_core
+from tests.conftest import run_page
+from ui.ranked_list import current_token
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+GRADES = {"D1": 3, "D2": 2, "D3": 3, "D4": 0, "D5": 1, "D6": 2, "D7": 0, "D8": 1}
+
+
+def verdict_text(at) -> str:
+    return next(t.value for t in at.text if " is better on " in t.value)
+
+
+def metric_values(at) -> list[tuple[str, str]]:
+    return [(m.label, m.value) for m in at.metric]
+
+
+def exponential_dcg(grades: list[float]) -> float:
+    """DCG by hand from the formula: sum of (2^g - 1) / log2(i + 1)."""
+    return sum((2**g - 1) / np.log2(i + 2) for i, g in enumerate(grades))
+
+
+@pytest.fixture
+def lists_page():
+    at = run_page("compare")
+    assert not at.exception, at.exception
+    return at
+
+
+def test_example_rankings_show_both_results(lists_page):
+    at = lists_page
+    order_a = ["D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8"]
+    order_b = ["D3", "D4", "D1", "D6", "D2", "D8", "D5", "D7"]
+    ideal = exponential_dcg(sorted(GRADES.values(), reverse=True))
+    dcg_a = exponential_dcg([GRADES[d] for d in order_a])
+    dcg_b = exponential_dcg([GRADES[d] for d in order_b])
+    shown = dict.fromkeys(("A", "B"))
+    values = metric_values(at)
+    shown["A"], shown["B"] = dict(values[:4]), dict(values[4:8])
+    assert shown["A"]["DCG"] == f"{dcg_a:.4f}" and shown["B"]["DCG"] == f"{dcg_b:.4f}"
+    assert shown["A"]["IDCG"] == shown["B"]["IDCG"] == f"{ideal:.4f}"
+    assert shown["A"]["NDCG"] == f"{dcg_a / ideal:.4f}" and shown["B"]["NDCG"] == f"{dcg_b / ideal:.4f}"
+    # B's cards carry the delta against A
+    assert at.metric[7].delta == f"{dcg_b / ideal - dcg_a / ideal:+.4f}"
+    sentence = at.text[0].value
+    assert sentence.startswith(f"Ranking A has the higher DCG by {dcg_a - dcg_b:.4f}")
+    # Rank 2 is the biggest difference: A's D2 (grade 2) against B's D4 (grade 0) = -(2^2 - 1)/log2(3)
+    assert f"rank 2: A has D2 (grade 2), B has D4 (grade 0), {-3 / np.log2(3):+.4f} for B" in sentence
+
+
+def test_dragging_ranking_b_updates_it(lists_page):
+    at = lists_page
+    key = "compare_list_B"
+    # B is D3, D4, D1, ...; move D4 (position 2) to the bottom
+    perm = [0, 2, 3, 4, 5, 6, 7, 1]
+    at.session_state[key] = {"order": {"token": current_token(at.session_state, key), "perm": perm}}
+    at.run()
+    assert not at.exception, at.exception
+    new_b = ["D3", "D1", "D6", "D2", "D8", "D5", "D7", "D4"]
+    assert at.session_state["compare_order_b"] == new_b
+    ideal = exponential_dcg(sorted(GRADES.values(), reverse=True))
+    assert dict(metric_values(at)[4:8])["NDCG"] == f"{exponential_dcg([GRADES[d] for d in new_b]) / ideal:.4f}"
+
+
+def test_ideal_button_and_swap(lists_page):
+    at = lists_page
+    at.button(key="compare_ideal_a").click().run()
+    assert dict(metric_values(at)[:4])["NDCG"] == "1.0000"
+    at.button(key="compare_swap").click().run()
+    assert dict(metric_values(at)[4:8])["NDCG"] == "1.0000"
+    assert at.session_state["compare_order_b"][0] in ("D1", "D3")
+
+
+def test_editing_a_grade_changes_both_and_bad_edit_keeps_previous(lists_page):
+    at = lists_page
+    at.session_state["compare_docs_editor"] = {"edited_rows": {3: {"grade": 3}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    grades = dict(GRADES, D4=3)
+    ideal = exponential_dcg(sorted(grades.values(), reverse=True))
+    assert dict(metric_values(at)[:4])["IDCG"] == f"{ideal:.4f}"
+    at.session_state["compare_docs_editor"] = {"edited_rows": {3: {"grade": -1}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    assert any("Edit not applied" in e.value and "negative" in e.value for e in at.error)
+    # falls back to the last base (the example), not a broken state
+    assert dict(metric_values(at)[:4])["IDCG"] == f"{exponential_dcg(sorted(GRADES.values(), reverse=True)):.4f}"
+
+
+def bootstrap_by_hand(differences: np.ndarray, *, n_boot: int, seed: int, confidence: float):
+    rng = np.random.default_rng(seed)
+    samples = rng.integers(0, differences.size, size=(n_boot, differences.size))
+    means = differences[samples].mean(axis=1)
+    return np.quantile(means, [(1 - confidence) / 2, (1 + confidence) / 2])
+
+
+def sample_per_query(run_file: str, k: int | None):
+    qrels = ndcg_core.read_qrels(DATA / "sample.qrels")
+    return ndcg_core.evaluate_run(ndcg_core.read_run(DATA / run_file), qrels, k=k).per_query["ndcg"]
+
+
+@pytest.mark.parametrize("k", [None, 10])
+def test_run_verdict_equals_independent_bootstrap(k):
+    at = run_page("compare", query_params={"k": str(k)} if k else None)
+    at.radio(key="compare_mode").set_value("runs").run()
+    assert not at.exception, at.exception
+    bm25, neural = sample_per_query("run_bm25.txt", k), sample_per_query("run_neural.txt", k)
+    common = bm25.index.intersection(neural.index)
+    differences = (neural[common] - bm25[common]).to_numpy()
+    low, high = bootstrap_by_hand(differences, n_boot=10_000, seed=0, confidence=0.95)
+    wins, losses = int((differences > 1e-9).sum()), int((differences < -1e-9).sum())
+    ties = differences.size - wins - losses
+    metric = "NDCG" if k is None else f"NDCG@{k}"
+    expected = (
+        f"Neural is better on {wins} of {differences.size} queries (BM25 on {losses}, {ties} tied); "
+        f"the mean {metric} gain is {differences.mean():.2f}, 95% CI {low:.2f}–{high:.2f}."
+    )
+    verdict = verdict_text(at)
+    assert verdict.startswith(expected), (verdict, expected)
+    assert "excludes 0" in verdict  # the sample's neural run is clearly better
+    assert differences.size == 59  # 433 is missing from BM25 (ignored), 461 is unjudged
+    labels = dict(metric_values(at))
+    assert labels["B better"] == str(wins) and labels["A better"] == str(losses) and labels["Tied"] == str(ties)
+    assert labels[f"Mean {metric}: B"] == f"{neural[common].mean():.4f}"
+
+
+def test_run_comparison_reacts_to_seed_and_confidence():
+    at = run_page("compare")
+    at.radio(key="compare_mode").set_value("runs").run()
+    at.number_input(key="compare_seed").set_value(7)
+    at.number_input(key="compare_n_boot").set_value(2000)
+    at.selectbox(key="compare_confidence").set_value(0.9).run()
+    assert not at.exception
+    bm25, neural = sample_per_query("run_bm25.txt", None), sample_per_query("run_neural.txt", None)
+    common = bm25.index.intersection(neural.index)
+    differences = (neural[common] - bm25[common]).to_numpy()
+    low, high = bootstrap_by_hand(differences, n_boot=2000, seed=7, confidence=0.9)
+    assert f"90% CI {low:.2f}–{high:.2f}" in verdict_text(at)
+
+
+def test_swapped_runs_verdict_names_the_better_one():
+    at = run_page("compare")
+    at.radio(key="compare_mode").set_value("runs").run()
+    at.selectbox(key="compare_run_a").set_value("Neural")
+    at.selectbox(key="compare_run_b").set_value("BM25").run()
+    assert not at.exception
+    assert verdict_text(at).startswith("Neural is better on")
+    at.selectbox(key="compare_run_b").set_value("Neural").run()
+    assert any("two different runs" in w.value for w in at.warning)
+
+
+def test_slide_summary_has_big_numbers_chart_and_png():
+    at = run_page("compare")
+    at.radio(key="compare_mode").set_value("runs").run()
+    labels = [m.label for m in at.metric]
+    assert "Queries where Neural is better" in labels
+    assert any(label.startswith("95% CI") for label in labels)
+    downloads = [element for element in at.get("download_button") if "PNG" in element.proto.label]
+    captions = [c.value for c in at.caption if "PNG" in c.value]
+    assert downloads or captions  # a real PNG button when kaleido + Chromium work, else the toolbar instructions
+
+
+def test_png_export_renders_the_slide_chart():
+    from ui import compare_view
+
+    if not compare_view.png_export_available():
+        pytest.skip("kaleido cannot start Chromium here; the page falls back to the chart toolbar")
+    comparison = ndcg_core.compare_runs([0.1, 0.5, 0.7], [0.3, 0.4, 0.9], n_boot=200)
+    png = compare_view.png_bytes(compare_view.slide_chart(comparison, name_a="A", name_b="B", metric="NDCG"))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000

@@ -1,0 +1,241 @@
+"""Dataset page (AppTest): the bundled sample, real uploads through st.file_uploader, refusals, the Playground hand-off.
+
+AppTest (streamlit >= 1.5x) drives ``st.file_uploader`` directly: ``at.file_uploader(key=...).set_value((name,
+bytes, mime))`` registers the file with the test's upload manager, so these tests go through the page's real
+upload handling (UploadedFile, file_id, getvalue), not through session state.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit import config
+
+import ndcg_core
+from tests.conftest import run_page
+from ui import dataset_view
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+QRELS, BM25, NEURAL = (DATA / name for name in ("sample.qrels", "run_bm25.txt", "run_neural.txt"))
+
+
+def reference(run_path: Path, **options) -> ndcg_core.RunResult:
+    return ndcg_core.evaluate_run(ndcg_core.read_run(run_path), ndcg_core.read_qrels(QRELS), **options)
+
+
+def headline(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def assert_headline(at, expected: ndcg_core.RunResult, label: str = "NDCG") -> None:
+    shown = headline(at)
+    assert shown[f"Mean of per-query {label}"] == f"{expected.mean_ndcg:.4f}"
+    assert shown["Ratio of sums ΣDCG / ΣIDCG"] == f"{expected.ratio_of_sums:.4f}"
+    assert shown["Queries evaluated"] == str(len(expected.per_query))
+    assert shown["Retrieved documents unjudged"] == f"{expected.unjudged_share:.1%}"
+
+
+def per_query_table(at):
+    return next(frame.value for frame in at.dataframe if "ndcg" in frame.value.columns)
+
+
+def upload_trec(at, qrels: bytes, *runs: tuple[str, bytes], qrels_name: str = "my.qrels"):
+    at.radio(key="dataset_source").set_value("trec").run()
+    at.file_uploader(key="dataset_qrels_file").set_value((qrels_name, qrels, "text/plain"))
+    at.file_uploader(key="dataset_run_files").set_value([(name, content, "text/plain") for name, content in runs])
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.fixture
+def page():
+    at = run_page("dataset")
+    assert not at.exception, at.exception
+    return at
+
+
+def test_sample_is_shown_with_both_aggregates(page):
+    expected = reference(BM25)
+    assert_headline(page, expected)
+    # the hand-computable relation: ratio of sums = sum DCG / sum IDCG of the per-query table
+    table = per_query_table(page)
+    assert np.isclose(table["dcg"].sum() / table["idcg"].sum(), expected.ratio_of_sums)
+    assert np.isclose(table["ndcg"].mean(), expected.mean_ndcg)
+    notes = "\n".join(t.value for t in page.text)
+    assert "2 queries have no relevant judged document (417, 452)" in notes
+    assert "1 judged query is absent from the run (433)" in notes
+    assert "1 run query has no judgments at all" in notes and "461" in notes
+    why = next(m.value for m in page.markdown if "Why the two figures differ" in m.value)
+    gap = ndcg_core.aggregate_gap(expected.per_query)
+    assert f"{abs(expected.ratio_of_sums - expected.mean_ndcg):.3f} higher" in why
+    assert f"lowers the mean by {gap.zero_idcg_effect:.3f}" in why
+
+
+def test_per_query_table_histogram_and_curve_match_ndcg_core():
+    at = run_page("dataset", query_params={"k": "10"})
+    expected = reference(BM25, k=10)
+    assert_headline(at, expected, "NDCG@10")
+    table = per_query_table(at).set_index("query")
+    np.testing.assert_allclose(table.loc[expected.per_query.index, "ndcg"], expected.per_query["ndcg"])
+    charts = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    histogram = next(c for c in charts if "Per-query" in c["layout"]["title"]["text"])
+    assert _values(histogram["data"][0]["y"]).sum() == len(expected.per_query)
+    curve = next(c for c in charts if "k = 1..20" in c["layout"]["title"]["text"])
+    reference_curve = ndcg_core.ndcg_curve(ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS))
+    shown = _values(curve["data"][0]["y"])
+    np.testing.assert_allclose(shown, reference_curve["mean_ndcg"])
+    np.testing.assert_allclose(shown[9], expected.mean_ndcg)  # the curve at k = 10 is the headline figure
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Download per-query CSV" in labels
+
+
+def _values(series):
+    """Plotly may serialise arrays as lists or as typed-array dicts (base64); return floats either way."""
+    if isinstance(series, dict):
+        import base64
+
+        return np.frombuffer(base64.b64decode(series["bdata"]), dtype=series["dtype"]).astype(float)
+    return np.asarray(series, dtype=float)
+
+
+def test_switching_run_and_rules(page):
+    page.selectbox(key="dataset_run").set_value("Neural").run()
+    assert_headline(page, reference(NEURAL))
+    page.selectbox(key="dataset_run").set_value("BM25")
+    page.selectbox(key="dataset_missing").set_value("zero").run()
+    expected = reference(BM25, missing="zero")
+    assert_headline(page, expected)
+    assert headline(page)["Queries evaluated"] == "60"
+
+
+def test_zero_idcg_rule_from_the_sidebar_settings():
+    at = run_page("dataset", query_params={"z": "one"})
+    assert_headline(at, reference(BM25, zero_idcg="one"))
+    why = next(m.value for m in at.markdown if "Why the two figures differ" in m.value)
+    assert "count as 1" in why and "raises the mean" in why
+    at = run_page("dataset", query_params={"z": "skip"})
+    expected = reference(BM25, zero_idcg="skip")
+    assert_headline(at, expected)
+    assert np.isclose(expected.mean_ndcg, expected.per_query["ndcg"].dropna().mean())
+
+
+def test_upload_trec_files_through_the_file_uploader(page):
+    at = upload_trec(page, QRELS.read_bytes(), ("neural.txt", NEURAL.read_bytes()), ("bm25.txt", BM25.read_bytes()))
+    assert not at.error
+    assert "my.qrels, neural.txt, bm25.txt" in at.text[0].value
+    assert_headline(at, reference(NEURAL))
+    at.selectbox(key="dataset_run").set_value("bm25.txt").run()
+    assert_headline(at, reference(BM25))
+
+
+def test_upload_csv_through_the_file_uploader(page):
+    csv = DATA / "sample_bm25.csv"
+    page.radio(key="dataset_source").set_value("csv").run()
+    page.file_uploader(key="dataset_csv_files").set_value(("sample_bm25.csv", csv.read_bytes(), "text/csv"))
+    page.run()
+    assert not page.exception and not page.error, [e.value for e in page.error]
+    expected = ndcg_core.evaluate_run(ndcg_core.read_table(csv), None)
+    assert_headline(page, expected)
+    # The CSV is the BM25 run with its grades: the same as qrels + run when the ideal only sees retrieved judgments
+    run, qrels = ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS)
+    retrieved_qrels = qrels.merge(run[["query", "doc"]], on=["query", "doc"])
+    same = ndcg_core.evaluate_run(run, retrieved_qrels)
+    assert np.isclose(expected.mean_ndcg, same.mean_ndcg) and np.isclose(expected.ratio_of_sums, same.ratio_of_sums)
+
+
+def test_csv_with_judged_unretrieved_rows_is_split_into_run_and_qrels():
+    table = ndcg_core.read_table(b"query,doc,relevance,score\nq1,a,1,0.9\nq1,b,,0.5\nq1,c,3,0.1\n")
+    table = pd.concat([table, pd.DataFrame({"query": ["q1"], "doc": ["d"], "relevance": [2.0], "score": [np.nan]})],
+                      ignore_index=True)
+    dataset = dataset_view.LoadedDataset(label="t", qrels=None, runs={"t": table}, digest="t")
+    run, qrels = dataset_view.run_and_qrels(dataset, "t")
+    assert run["doc"].tolist() == ["a", "b", "c"] and qrels["doc"].tolist() == ["a", "c", "d"]
+    by_hand = (1 + 7 / 2) / (7 + 3 / np.log2(3) + 1 / 2)  # exponential gain; ideal 3, 2, 1 from all judgments
+    assert ndcg_core.evaluate_run(run, qrels).mean_ndcg == pytest.approx(by_hand)
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        (b"401 Q0 DOC1 1 3.5 tag\n401 Q0 DOC2 2 3.1 tag\n401 Q0 DOC3 three 2.0 tag\n", "line 3"),
+        (b"401 Q0 DOC1 1 3.5 tag\n401 Q0 DOC2\n", "line 2"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00", ""),
+        (b"", "empty"),
+    ],
+    ids=["bad-rank", "short-line", "binary", "empty"],
+)
+def test_bad_run_file_shows_a_message_and_keeps_the_previous_data(page, content, needle):
+    before = headline(page)
+    at = upload_trec(page, QRELS.read_bytes(), ("broken.txt", content))
+    assert at.error, "a refused file must say why"
+    message = at.error[0].value
+    assert "broken.txt" in message and needle in message
+    assert "Nothing was replaced" in message
+    assert headline(at) == before  # previous data set still shown
+    assert "Bundled sample" in at.text[0].value
+
+
+def test_csv_with_wrong_columns_is_refused(page):
+    page.radio(key="dataset_source").set_value("csv").run()
+    page.file_uploader(key="dataset_csv_files").set_value(("wrong.csv", b"qid,docno,label\n1,a,2\n", "text/csv"))
+    page.run()
+    assert not page.exception
+    assert page.error and "wrong.csv" in page.error[0].value
+    assert headline(page)["Queries evaluated"] == "59"
+
+
+def test_file_over_the_upload_cap_is_refused(page):
+    config.set_option("server.maxUploadSize", 1)  # MB
+    try:
+        big = BM25.read_bytes() * 12  # ~1.3 MB
+        at = upload_trec(page, QRELS.read_bytes(), ("huge.txt", big))
+        assert at.error and "over the 1 MB upload limit" in at.error[0].value
+        assert headline(at)["Queries evaluated"] == "59"
+    finally:
+        config.set_option("server.maxUploadSize", 200)
+
+
+def test_swapped_files_are_refused_with_a_hint(page):
+    at = upload_trec(page, BM25.read_bytes(), ("qrels_by_mistake.txt", QRELS.read_bytes()), qrels_name="run.txt")
+    assert at.error and "Nothing was replaced" in at.error[0].value
+
+
+def test_open_query_in_playground_keeps_its_ndcg():
+    at = run_page("dataset", query_params={"k": "10"})
+    at.selectbox(key="dataset_query").set_value("405").run()
+    expected = reference(BM25, k=10).per_query.loc["405"]
+    assert f"NDCG@10 = {expected['ndcg']:.4f}" in " ".join(t.value for t in at.text)
+    at.button(key="dataset_open").click().run()
+    assert not at.exception, at.exception
+    ranking = at.session_state["playground"]
+    assert len(ranking.names) == 50  # the run's 50 documents for that query
+    qrels = ndcg_core.read_qrels(QRELS)
+    judged = qrels[qrels["query"] == "405"]
+    assert set(ranking.names) | set(ranking.extra_names) >= set(judged["doc"])
+    result = ndcg_core.evaluate(list(ranking.grades), k=10, ideal_relevances=list(ranking.grades) + list(ranking.extra_grades))
+    assert result.ndcg == pytest.approx(expected["ndcg"])
+
+
+def test_open_query_without_cutoff_matches_the_whole_run_figure(page):
+    page.selectbox(key="dataset_query").set_value("410").run()
+    page.button(key="dataset_open").click().run()
+    ranking = page.session_state["playground"]
+    settings = page.session_state["settings"]
+    expected = reference(BM25).per_query.loc["410", "ndcg"]
+    ideal = list(ranking.grades) + list(ranking.extra_grades)
+    assert ndcg_core.evaluate(list(ranking.grades), k=settings.k, ideal_relevances=ideal).ndcg == pytest.approx(expected)
+
+
+def test_query_ranking_follows_trec_eval_tie_order():
+    dataset = dataset_view.sample_dataset()
+    run = dataset.runs["BM25"]
+    tied = run[run.duplicated(["query", "score"], keep=False)].iloc[0]
+    names, _, _, _ = dataset_view.query_ranking(dataset, "BM25", tied["query"], ties="trec_eval")
+    group = run[(run["query"] == tied["query"]) & (run["score"] == tied["score"])]["doc"].tolist()
+    positions = [names.index(doc) for doc in sorted(group, reverse=True)]
+    assert positions == sorted(positions)  # descending document id inside the tie, as trec_eval
