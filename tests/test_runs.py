@@ -1,0 +1,435 @@
+"""evaluate_run and ndcg_curve: hand-derived values, list-level equivalence, oracles."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndcg_core import InvalidInput, RunResult, evaluate, evaluate_run, evaluate_scores, ndcg_curve
+
+LOG2_3 = math.log2(3)
+
+
+def frame(rows, columns):
+    return pd.DataFrame(rows, columns=columns)
+
+
+# q1: B and A are judged, X is not; D is judged but never retrieved.
+QRELS = frame(
+    [("q1", "A", 3), ("q1", "B", 2), ("q1", "C", 0), ("q1", "D", 1)],
+    ["query", "doc", "relevance"],
+)
+RUN = frame(
+    [("q1", "B", 0.9), ("q1", "X", 0.8), ("q1", "A", 0.7), ("q1", "C", 0.6)],
+    ["query", "doc", "score"],
+)
+
+
+# --------------------------------------------------------------------------- hand-derived values
+
+
+def test_linear_gain_with_unjudged_and_unretrieved_documents():
+    result = evaluate_run(RUN, QRELS, k=3, gain="linear")
+    # Ranking B(2), X(unjudged -> 0), A(3): 2/1 + 0 + 3/log2(4).
+    dcg = 2 + 0 + 3 / 2
+    # Ideal from all judgments 3, 2, 1 (D included), cut at 3.
+    idcg = 3 + 2 / LOG2_3 + 1 / 2
+    row = result.per_query.loc["q1"]
+    assert row["dcg"] == pytest.approx(dcg, abs=1e-12)
+    assert row["idcg"] == pytest.approx(idcg, abs=1e-12)
+    assert result.value == pytest.approx(dcg / idcg, abs=1e-12)
+    assert row["n_retrieved"] == 4
+    assert row["n_judged_retrieved"] == 3
+    assert row["n_judged"] == 4
+    assert row["n_relevant"] == 3
+    assert row["n_unjudged_in_cutoff"] == 1
+    assert result.unjudged_share == pytest.approx(1 / 3)
+    assert isinstance(result, RunResult)
+    assert result.k == 3 and result.gain == "linear" and result.ties == "trec_eval"
+
+
+def test_exponential_gain_is_the_default():
+    result = evaluate_run(RUN, QRELS, k=3)
+    dcg = (2**2 - 1) + (2**3 - 1) / 2
+    idcg = (2**3 - 1) + (2**2 - 1) / LOG2_3 + (2**1 - 1) / 2
+    assert result.value == pytest.approx(dcg / idcg, abs=1e-12)
+
+
+def test_k_none_uses_every_retrieved_and_every_judged_document():
+    result = evaluate_run(RUN, QRELS, gain="linear")
+    dcg = 2 + 0 + 3 / 2 + 0 / math.log2(5)
+    idcg = 3 + 2 / LOG2_3 + 1 / 2 + 0
+    assert result.per_query.loc["q1", "dcg"] == pytest.approx(dcg, abs=1e-12)
+    assert result.per_query.loc["q1", "idcg"] == pytest.approx(idcg, abs=1e-12)
+    assert result.k is None
+
+
+def test_k_beyond_the_depth_equals_no_cutoff():
+    deep = evaluate_run(RUN, QRELS, k=50, gain="linear")
+    whole = evaluate_run(RUN, QRELS, gain="linear")
+    assert deep.value == pytest.approx(whole.value, abs=1e-15)
+    # 5 judged docs would matter: with k=1 only the first counts.
+    first = evaluate_run(RUN, QRELS, k=1, gain="linear")
+    assert first.value == pytest.approx(2 / 3, abs=1e-12)
+
+
+def test_log_base_changes_dcg_but_not_ndcg():
+    base2 = evaluate_run(RUN, QRELS, k=3, gain="linear")
+    base_e = evaluate_run(RUN, QRELS, k=3, gain="linear", log_base=math.e)
+    assert base_e.per_query.loc["q1", "dcg"] == pytest.approx(2 / math.log(2) + 3 / math.log(4), abs=1e-12)
+    assert base_e.value == pytest.approx(base2.value, abs=1e-12)
+
+
+def test_rank_column_orders_like_scores():
+    by_rank = RUN.drop(columns="score").assign(rank=[1, 2, 3, 4])
+    assert evaluate_run(by_rank, QRELS, k=3).value == pytest.approx(evaluate_run(RUN, QRELS, k=3).value, abs=1e-15)
+    reversed_ranks = RUN.drop(columns="score").assign(rank=[4, 3, 2, 1])  # C, A, X, B
+    expected = (0 + 3 / LOG2_3 + 0 + 2 / math.log2(5)) / (3 + 2 / LOG2_3 + 1 / 2 + 0)
+    assert evaluate_run(reversed_ranks, QRELS, gain="linear").value == pytest.approx(expected, abs=1e-12)
+
+
+def test_score_is_used_when_both_score_and_rank_exist():
+    both = RUN.assign(rank=[4, 3, 2, 1])  # ranks disagree with the scores; trec_eval ignores ranks
+    assert evaluate_run(both, QRELS, k=3).value == pytest.approx(evaluate_run(RUN, QRELS, k=3).value, abs=1e-15)
+
+
+def test_relevance_column_when_qrels_is_none():
+    table = frame(
+        [("q1", "B", 0.9, 2), ("q1", "X", 0.8, np.nan), ("q1", "A", 0.7, 3)],
+        ["query", "doc", "score", "relevance"],
+    )
+    result = evaluate_run(table, k=3, gain="linear")
+    # Judgments are the run's own grades (no D): ideal 3, 2.
+    assert result.value == pytest.approx((2 + 3 / 2) / (3 + 2 / LOG2_3), abs=1e-12)
+    assert result.per_query.loc["q1", "n_unjudged_in_cutoff"] == 1  # empty relevance = not judged
+
+
+TIES_RUN = frame([("q2", "d1", 1.0), ("q2", "d2", 1.0), ("q2", "d3", 1.0)], ["query", "doc", "score"])
+TIES_QRELS = frame([("q2", "d1", 1), ("q2", "d3", 2)], ["query", "doc", "relevance"])
+TIES_IDCG = 2 + 1 / LOG2_3
+
+
+@pytest.mark.parametrize(
+    ("ties", "dcg"),
+    [
+        ("trec_eval", 2 + 0 + 1 / 2),  # doc id descending: d3, d2, d1
+        ("average", 1 + 1 / LOG2_3 + 1 / 2),  # every position gets the mean gain (1 + 0 + 2) / 3
+        ("optimistic", 2 + 1 / LOG2_3 + 0),  # d3, d1, d2
+        ("pessimistic", 0 + 1 / LOG2_3 + 2 / 2),  # d2, d1, d3
+        ("stable", 1 + 0 + 2 / 2),  # row order d1, d2, d3
+    ],
+)
+def test_tie_rules(ties, dcg):
+    result = evaluate_run(TIES_RUN, TIES_QRELS, ties=ties, gain="linear")
+    assert result.per_query.loc["q2", "dcg"] == pytest.approx(dcg, abs=1e-12)
+    assert result.value == pytest.approx(dcg / TIES_IDCG, abs=1e-12)
+
+
+def test_trec_eval_tie_break_uses_byte_order_of_ids():
+    run = frame([("q", "B", 1.0), ("q", "a", 1.0), ("q", "b", 1.0)], ["query", "doc", "score"])
+    qrels = frame([("q", "a", 1), ("q", "b", 2), ("q", "B", 3)], ["query", "doc", "relevance"])
+    # Descending byte order: "b" > "a" > "B" (upper case sorts first in ASCII).
+    result = evaluate_run(run, qrels, k=1, gain="linear")
+    assert result.per_query.loc["q", "dcg"] == pytest.approx(2.0)
+
+
+MULTI_RUN = frame(
+    [("q1", "B", 0.9), ("q1", "X", 0.8), ("q1", "A", 0.7), ("q1", "C", 0.6),
+     ("q4", "Z", 0.5),  # q4 has no judgments at all
+     ("q5", "E", 0.4)],  # q5 is judged, but only with grade 0
+    ["query", "doc", "score"],
+)
+MULTI_QRELS = pd.concat(
+    [QRELS, frame([("q3", "F", 2), ("q5", "E", 0)], ["query", "doc", "relevance"])], ignore_index=True
+)
+Q1_DCG3 = 2 + 3 / 2
+Q1_IDCG3 = 3 + 2 / LOG2_3 + 1 / 2
+
+
+def test_unjudged_and_missing_queries_are_reported():
+    result = evaluate_run(MULTI_RUN, MULTI_QRELS, k=3, gain="linear")
+    assert result.unjudged_queries == ("q4",)
+    assert result.missing_queries == ("q3",)
+    assert result.zero_idcg_queries == ("q5",)
+    assert list(result.per_query.index) == ["q1", "q5"]
+    assert result.mean_ndcg == pytest.approx((Q1_DCG3 / Q1_IDCG3 + 0) / 2, abs=1e-12)
+    assert result.ratio_of_sums == pytest.approx(Q1_DCG3 / Q1_IDCG3, abs=1e-12)
+
+
+def test_missing_zero_counts_absent_judged_queries():
+    result = evaluate_run(MULTI_RUN, MULTI_QRELS, k=3, gain="linear", missing="zero")
+    assert list(result.per_query.index) == ["q1", "q3", "q5"]
+    assert result.per_query.loc["q3", "idcg"] == pytest.approx(2.0)
+    assert result.per_query.loc["q3", "ndcg"] == 0.0
+    assert result.per_query.loc["q3", "n_retrieved"] == 0
+    assert result.mean_ndcg == pytest.approx(Q1_DCG3 / Q1_IDCG3 / 3, abs=1e-12)
+    # Its IDCG joins the denominator of the ratio of sums.
+    assert result.ratio_of_sums == pytest.approx(Q1_DCG3 / (Q1_IDCG3 + 2), abs=1e-12)
+
+
+def test_aggregate_selects_the_value():
+    mean = evaluate_run(MULTI_RUN, MULTI_QRELS, k=3, gain="linear", aggregate="mean")
+    ratio = evaluate_run(MULTI_RUN, MULTI_QRELS, k=3, gain="linear", aggregate="ratio_of_sums")
+    assert mean.value == mean.mean_ndcg
+    assert ratio.value == ratio.ratio_of_sums
+    assert mean.value != pytest.approx(ratio.value)
+
+
+@pytest.mark.parametrize(("rule", "q5", "mean"), [
+    ("zero", 0.0, (Q1_DCG3 / Q1_IDCG3 + 0) / 2),
+    ("one", 1.0, (Q1_DCG3 / Q1_IDCG3 + 1) / 2),
+    ("skip", np.nan, Q1_DCG3 / Q1_IDCG3),
+])
+def test_zero_idcg_rules(rule, q5, mean):
+    result = evaluate_run(MULTI_RUN, MULTI_QRELS, k=3, gain="linear", zero_idcg=rule)
+    assert result.per_query.loc["q5", "ndcg"] == pytest.approx(q5, nan_ok=True)
+    assert result.mean_ndcg == pytest.approx(mean, abs=1e-12)
+    assert result.ratio_of_sums == pytest.approx(Q1_DCG3 / Q1_IDCG3, abs=1e-12)
+
+
+def test_zero_idcg_error_names_the_query():
+    with pytest.raises(InvalidInput, match="q5"):
+        evaluate_run(MULTI_RUN, MULTI_QRELS, k=3, zero_idcg="error")
+
+
+def test_all_skipped_gives_nan():
+    run = frame([("q", "a", 1.0)], ["query", "doc", "score"])
+    qrels = frame([("q", "a", 0)], ["query", "doc", "relevance"])
+    result = evaluate_run(run, qrels, zero_idcg="skip")
+    assert math.isnan(result.value) and math.isnan(result.ratio_of_sums)
+
+
+def test_gain_table():
+    result = evaluate_run(RUN, QRELS, k=3, gain={0: 0, 1: 1, 2: 5, 3: 10})
+    dcg = 5 + 10 / 2
+    idcg = 10 + 5 / LOG2_3 + 1 / 2
+    assert result.value == pytest.approx(dcg / idcg, abs=1e-12)
+
+
+def test_integer_ids_are_compared_as_text():
+    run = frame([(1, 10, 0.5), (1, 11, 0.4)], ["query", "doc", "score"])
+    qrels = frame([("1", "11", 1)], ["query", "doc", "relevance"])
+    result = evaluate_run(run, qrels, gain="linear")
+    assert result.per_query.loc["1", "dcg"] == pytest.approx(1 / LOG2_3)
+
+
+# --------------------------------------------------------------------------- refused inputs
+
+
+@pytest.mark.parametrize(
+    ("run", "qrels", "message"),
+    [
+        ("not a frame", QRELS, "DataFrame"),
+        (RUN.drop(columns="score"), QRELS, "score column"),
+        (RUN.drop(columns="doc"), QRELS, "doc"),
+        (RUN.iloc[:0], QRELS, "empty"),
+        (RUN, QRELS.drop(columns="relevance"), "relevance"),
+        (RUN, None, "relevance"),
+        (pd.concat([RUN, RUN.iloc[[2]]]), QRELS, r"row 5.*'A' a second time"),
+        (RUN, pd.concat([QRELS, QRELS.iloc[[1]]]), r"qrels row 5.*'B' a second time"),
+        (RUN.assign(score=[0.9, "high", 0.7, 0.6]), QRELS, r"row 2 .*'high' is not a number"),
+        (RUN.assign(score=[0.9, np.nan, 0.7, 0.6]), QRELS, r"row 2 .*score is empty"),
+        (RUN.assign(score=[0.9, np.inf, 0.7, 0.6]), QRELS, r"row 2 .*infinite"),
+        (RUN, QRELS.assign(relevance=[3, -1, 0, 1]), r"row 2 .*negative"),
+        (RUN, QRELS.assign(relevance=[3, np.nan, 0, 1]), r"row 2 .*empty"),
+        (RUN.assign(query=["q1", None, "q1", "q1"]), QRELS, r"row 2: the query id is empty"),
+        (RUN.assign(query="other"), QRELS, "No query of the run has any judgment"),
+    ],
+)
+def test_refused_inputs(run, qrels, message):
+    with pytest.raises(InvalidInput, match=message):
+        evaluate_run(run, qrels)
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ({"k": 0}, "positive whole number"),
+        ({"k": 2.5}, "positive whole number"),
+        ({"gain": "quadratic"}, "Unknown gain"),
+        ({"log_base": 1}, "greater than 1"),
+        ({"aggregate": "median"}, "Unknown aggregate"),
+        ({"zero_idcg": "nan"}, "Unknown zero_idcg rule"),
+        ({"missing": "drop"}, "Unknown missing-query rule"),
+        ({"ties": "random"}, "Unknown tie rule"),
+        ({"gain": {0: 0, 1: 1}}, "missing from the gain table"),
+    ],
+)
+def test_refused_options(option, message):
+    with pytest.raises(InvalidInput, match=message):
+        evaluate_run(RUN, QRELS, **option)
+
+
+def test_exponential_overflow_is_refused():
+    with pytest.raises(InvalidInput, match="overflows"):
+        evaluate_run(RUN, QRELS.assign(relevance=[3, 2000, 0, 1]))
+
+
+# --------------------------------------------------------------------------- ndcg_curve
+
+
+def test_curve_equals_evaluate_run_at_each_k():
+    curve = ndcg_curve(MULTI_RUN, MULTI_QRELS, ks=range(1, 8), gain="linear", missing="zero")
+    assert list(curve.columns) == ["k", "mean_ndcg", "ratio_of_sums", "n_queries"]
+    assert list(curve["k"]) == list(range(1, 8))
+    for row in curve.itertuples():
+        single = evaluate_run(MULTI_RUN, MULTI_QRELS, k=row.k, gain="linear", missing="zero")
+        assert row.mean_ndcg == pytest.approx(single.mean_ndcg, abs=1e-12)
+        assert row.ratio_of_sums == pytest.approx(single.ratio_of_sums, abs=1e-12)
+        assert row.n_queries == 3
+
+
+def test_curve_handles_average_ties_and_skip():
+    curve = ndcg_curve(TIES_RUN, TIES_QRELS, ks=[3, 1], ties="average", gain="linear", zero_idcg="skip")
+    assert list(curve["k"]) == [1, 3]
+    assert curve["mean_ndcg"].iloc[1] == pytest.approx((1 + 1 / LOG2_3 + 1 / 2) / TIES_IDCG, abs=1e-12)
+    assert curve["mean_ndcg"].iloc[0] == pytest.approx(1 / 2, abs=1e-12)  # mean gain 1 over ideal 2
+
+
+@pytest.mark.parametrize("ks", [[], [0, 3], "abc", None])
+def test_curve_refuses_bad_cutoffs(ks):
+    with pytest.raises(InvalidInput):
+        ndcg_curve(RUN, QRELS, ks=ks)
+
+
+def test_curve_refuses_zero_idcg_with_error_rule():
+    with pytest.raises(InvalidInput, match="q5"):
+        ndcg_curve(MULTI_RUN, MULTI_QRELS, ks=[1, 2], zero_idcg="error")
+
+
+# --------------------------------------------------------------------------- random runs
+
+
+def random_run(seed: int, *, n_queries: int = 6, pool: int = 25, tie_levels: int | None = 4):
+    """A random run and qrels: unjudged retrieved docs, unretrieved judged docs, ties."""
+    rng = np.random.default_rng(seed)
+    run_rows, qrels_rows = [], []
+    for q in range(n_queries):
+        retrieved = rng.choice(pool, size=rng.integers(1, 16), replace=False)
+        if tie_levels is None:
+            scores = rng.permutation(retrieved.size) + rng.random()
+        else:
+            scores = rng.integers(0, tie_levels, retrieved.size).astype(float)
+        run_rows += [(f"q{q}", f"d{d}", float(s)) for d, s in zip(retrieved, scores, strict=True)]
+        judged = rng.choice(pool, size=rng.integers(0, 12), replace=False)
+        qrels_rows += [(f"q{q}", f"d{d}", int(rng.integers(0, 4))) for d in judged]
+    qrels_rows.append(("q_missing", "d0", 2))
+    return (frame(run_rows, ["query", "doc", "score"]), frame(qrels_rows, ["query", "doc", "relevance"]))
+
+
+def per_query_lists(run, qrels, query):
+    rows = run[run["query"] == query]
+    judged = qrels[qrels["query"] == query]
+    grade_of = dict(zip(judged["doc"], judged["relevance"], strict=True))
+    grades = [grade_of.get(doc, 0) for doc in rows["doc"]]
+    return grades, rows["score"].to_numpy(), list(judged["relevance"]), list(rows["doc"])
+
+
+@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic", "stable"])
+@pytest.mark.parametrize("k", [None, 1, 3, 10])
+@pytest.mark.parametrize("seed", range(4))
+def test_equals_evaluate_scores_per_query(ties, k, seed):
+    run, qrels = random_run(seed)
+    result = evaluate_run(run, qrels, k=k, ties=ties)
+    assert len(result.per_query) > 0
+    for query, row in result.per_query.iterrows():
+        grades, scores, ideal, _ = per_query_lists(run, qrels, query)
+        # Runs: k=None means no cutoff on the ideal either, i.e. a k covering every judgment.
+        depth = k if k is not None else len(grades) + len(ideal)
+        expected = evaluate_scores(grades, scores, ties=ties, k=depth, ideal_relevances=ideal)
+        assert row["dcg"] == pytest.approx(expected.dcg, abs=1e-12)
+        assert row["idcg"] == pytest.approx(expected.idcg, abs=1e-12)
+        assert row["ndcg"] == pytest.approx(expected.ndcg, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_trec_eval_ties_equal_evaluate_in_doc_descending_order(seed):
+    run, qrels = random_run(seed)
+    result = evaluate_run(run, qrels, k=5, gain="exponential")
+    for query, row in result.per_query.iterrows():
+        grades, scores, ideal, docs = per_query_lists(run, qrels, query)
+        order = sorted(range(len(docs)), key=lambda i: (-scores[i], [-ord(c) for c in docs[i]]))
+        expected = evaluate([grades[i] for i in order], k=5, ideal_relevances=ideal)
+        assert row["ndcg"] == pytest.approx(expected.ndcg, abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    data=st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 7), st.integers(0, 3), st.integers(0, 3)),
+        min_size=1, max_size=25, unique_by=lambda t: (t[0], t[1]),
+    ),
+    extra=st.lists(st.tuples(st.integers(0, 2), st.integers(8, 10), st.integers(0, 3)), max_size=6,
+                   unique_by=lambda t: (t[0], t[1])),
+    k=st.one_of(st.none(), st.integers(1, 12)),
+    ties=st.sampled_from(["average", "optimistic", "pessimistic", "stable"]),
+    gain=st.sampled_from(["linear", "exponential"]),
+)
+def test_property_per_query_equals_list_evaluation(data, extra, k, ties, gain):
+    run = frame([(f"q{q}", f"d{d}", float(s)) for q, d, s, _ in data], ["query", "doc", "score"])
+    # Judge the retrieved docs with grade g (grade 0 entries stay unjudged half the time), plus extras.
+    judged = [(f"q{q}", f"d{d}", g) for q, d, _, g in data if g > 0 or d % 2 == 0]
+    judged += [(f"q{q}", f"d{d}", g) for q, d, g in extra]
+    if not judged:
+        return
+    qrels = frame(judged, ["query", "doc", "relevance"])
+    result = evaluate_run(run, qrels, k=k, ties=ties, gain=gain)
+    for query, row in result.per_query.iterrows():
+        grades, scores, ideal, _ = per_query_lists(run, qrels, query)
+        depth = k if k is not None else len(grades) + len(ideal)
+        expected = evaluate_scores(grades, scores, ties=ties, k=depth, ideal_relevances=ideal, gain=gain)
+        assert row["ndcg"] == pytest.approx(expected.ndcg, abs=1e-12)
+        assert row["dcg"] == pytest.approx(expected.dcg, abs=1e-12)
+
+
+# --------------------------------------------------------------------------- oracles
+
+
+def as_dicts(run, qrels):
+    run_dict, qrels_dict = {}, {}
+    for query, doc, score in run[["query", "doc", "score"]].itertuples(index=False):
+        run_dict.setdefault(query, {})[doc] = float(score)
+    for query, doc, grade in qrels[["query", "doc", "relevance"]].itertuples(index=False):
+        qrels_dict.setdefault(query, {})[doc] = int(grade)
+    return run_dict, qrels_dict
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("seed", range(12))
+def test_oracle_pytrec_eval_ndcg_cut(seed):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    run, qrels = random_run(seed, n_queries=8)  # many score ties: trec_eval breaks them by doc id
+    run_dict, qrels_dict = as_dicts(run, qrels)
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, {"ndcg_cut.1,3,5,10", "ndcg"})
+    reference = evaluator.evaluate(run_dict)
+    for k, measure in [(1, "ndcg_cut_1"), (3, "ndcg_cut_3"), (5, "ndcg_cut_5"), (10, "ndcg_cut_10"), (None, "ndcg")]:
+        result = evaluate_run(run, qrels, k=k, gain="linear", ties="trec_eval")
+        expected = {query: values[measure] for query, values in reference.items()}
+        got = result.per_query["ndcg"].to_dict()
+        assert set(got) == set(expected)
+        for query, value in expected.items():
+            assert got[query] == pytest.approx(value, abs=1e-12), (k, query)
+        assert result.mean_ndcg == pytest.approx(np.mean(list(expected.values())), abs=1e-12)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("seed", range(6))
+def test_oracle_ranx(seed):
+    ranx = pytest.importorskip("ranx")
+    run, qrels = random_run(seed, n_queries=8, tie_levels=None)  # ranx's tie order is its own: no ties here
+    run_dict, qrels_dict = as_dicts(run, qrels)
+    # ranx needs the same queries on both sides: keep judged queries that the run retrieved for.
+    common = sorted(set(run_dict) & set(qrels_dict))
+    ranx_qrels = ranx.Qrels({q: qrels_dict[q] for q in common})
+    ranx_run = ranx.Run({q: run_dict[q] for q in common})
+    for metric, gain in [("ndcg", "linear"), ("ndcg_burges", "exponential")]:
+        for k in (3, 10):
+            expected = ranx.evaluate(ranx_qrels, ranx_run, f"{metric}@{k}", return_mean=False)
+            result = evaluate_run(run, qrels, k=k, gain=gain)
+            got = result.per_query["ndcg"].reindex(common).to_numpy()
+            np.testing.assert_allclose(got, np.asarray(expected, dtype=float), rtol=0, atol=1e-12)
