@@ -22,5 +22,11 @@ for column, (status, count) in zip(summary[1:], counts.items(), strict=True):
     column.metric(lessons.STATUS_BADGES[status][0], count)
 
 shown = lessons.worked_example_filters(examples)
+if not shown:
+    st.info("No example matches these filters.")
+source = None
 for example in shown:
+    if example.source != source:  # the examples come grouped by document
+        source = example.source
+        st.header(f"Document {source[:3]}", anchor=f"document-{source[:3]}")
     lessons.example_card(example, examples.index(example))

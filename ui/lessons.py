@@ -201,7 +201,7 @@ def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
     try:
         result = evaluate_walk(walk, settings)
     except ndcg_core.InvalidInput as error:
-        st.error(f"This list cannot be evaluated with the current settings: {error}", icon="⚠️")
+        st.error(f"This list cannot be evaluated with the current settings: {error}", icon=":material/warning:")
         return
     size = len(result.table)
     _clamp_position(size)
@@ -287,7 +287,7 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
         st.warning(
             f"Position {position} is past the cutoff k = {settings.k}: it does not count towards NDCG@{settings.k}. "
             "The running sums below continue so you can see what it would add.",
-            icon="✂️",
+            icon=":material/content_cut:",
         )
     ranking, ideal = st.columns(2, border=True)
     with ranking:
@@ -420,7 +420,7 @@ def lessons(settings: MetricSettings) -> None:
             try:
                 view(settings)
             except ndcg_core.InvalidInput as error:
-                st.error(str(error), icon="⚠️")
+                st.error(str(error), icon=":material/warning:")
 
 
 def lesson_kwargs(settings: MetricSettings, **overrides) -> dict:
@@ -433,7 +433,7 @@ def grades_field(label: str, default: tuple[float, ...], key: str, *, help: str 
     text = st.text_input(label, ", ".join(num(g) for g in default), key=key, help=help)
     pieces = [piece for piece in re.split(r"[,;\s]+", text.strip()) if piece]
     if not pieces:
-        st.error("Type at least one grade, e.g. 3, 2, 0, 1.", icon="⚠️")
+        st.error("Type at least one grade, e.g. 3, 2, 0, 1.", icon=":material/warning:")
         return None
     if len(pieces) > MAX_LESSON_LIST:
         st.error(f"Keep lesson lists short: at most {MAX_LESSON_LIST} grades (the Playground takes longer ones).")
@@ -442,7 +442,7 @@ def grades_field(label: str, default: tuple[float, ...], key: str, *, help: str 
         return [float(piece) for piece in pieces]
     except ValueError:
         bad = next(piece for piece in pieces if not _is_number(piece))
-        st.error(f"'{bad}' is not a number. Separate grades with commas, e.g. 3, 2, 0, 1.", icon="⚠️")
+        st.error(f"'{bad}' is not a number. Separate grades with commas, e.g. 3, 2, 0, 1.", icon=":material/warning:")
         return None
 
 
@@ -765,6 +765,7 @@ STATUS_BADGES = {
     "erratum": ("✗ erratum", "red"),
 }
 HEADLINE_METRICS = ("cg", "dcg", "idcg", "ndcg")
+FIGURE_VERDICTS = {"matches": "✓ matches", "matches after rounding": "≈ rounding", "erratum": "✗ erratum"}
 
 
 def metric_label(key: str) -> str:
@@ -804,7 +805,10 @@ def figures_frame(example) -> pd.DataFrame:
             "Reproduced here": [
                 reproduced_text(reproduced[key], printed.get(key) if key in example.stated else None) for key in keys
             ],
-            "Verdict": [per_figure.get(key, "—") if key in example.stated else "asked, not stated" for key in keys],
+            "Verdict": [
+                FIGURE_VERDICTS.get(per_figure.get(key, ""), "—") if key in example.stated else "not stated"
+                for key in keys
+            ],
         }
     )
 
@@ -862,15 +866,11 @@ def convention_text(example) -> str:
 def example_card(example, index: int) -> None:
     """One worked example: input, convention, stated vs reproduced figures, verdict, and buttons."""
     with st.container(border=True, key=f"example_card_{index}"):
-        title, badge = st.columns([4, 1.3], vertical_alignment="center")
-        title.subheader(example.title)
         label, colour = STATUS_BADGES.get(example.status, (example.status, "gray"))
-        with badge:
-            st.badge(label, color=colour)
-        st.caption("Source document:")
-        st.code(example.source, language=None)
+        st.markdown(f"### {plain(example.title)} &nbsp; :{colour}-badge[{label}]")
+        st.markdown(f"Source document: `{example.source}`")
         st.markdown(f"**Convention:** {convention_text(example)}")
-        left, right = st.columns([1, 1.2])
+        left, right = st.columns([1, 1.7])
         with left:
             st.markdown("**Input**")
             st.dataframe(example_input_frame(example), hide_index=True, width="stretch")
@@ -885,10 +885,11 @@ def example_card(example, index: int) -> None:
                 st.success("The document's figures are reproduced exactly.", icon=":material/check_circle:")
             if example.note:
                 st.caption(example.note)
-        open_col, walk_col, _ = st.columns([1, 1, 2])
-        if open_col.button("🎛️ Open in Playground", key=f"example_open_{index}", width="stretch"):
+        open_col, walk_col, _ = st.columns([1, 1.3, 1.7])
+        if open_col.button("Open in Playground", icon=":material/tune:", key=f"example_open_{index}", width="stretch"):
             _open_example_in_playground(example)
-        if walk_col.button("👣 Walk through step by step", key=f"example_walk_{index}", width="stretch"):
+        if walk_col.button("Walk through step by step", icon=":material/footprint:", key=f"example_walk_{index}",
+                           width="stretch"):
             open_walkthrough(example)
 
 

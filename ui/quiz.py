@@ -256,7 +256,7 @@ def current_seed() -> int:
     if seed is None:
         if from_url is not None:  # shown once: the URL gets a valid seed below
             st.warning(f"The link's seed could not be read (it must be a number from 0 to {MAX_SEED}), "
-                       "so new questions were drawn.", icon="🔗")
+                       "so new questions were drawn.", icon=":material/link:")
         seed = st.session_state.get(SEED_KEY)
         if seed is None:
             seed = fresh_seed()
@@ -307,7 +307,7 @@ def quiz_header(seed: int, questions: tuple[Question, ...]) -> None:
         st.metric("Score this session", f"{points:g} / {answered}", help="1 point per question; ½ for close answers.")
         st.caption(f"Answered {on_this_seed} of {len(questions)} questions of seed {seed}.")
     with right:
-        st.button("🎲 New questions", key="quiz_new", on_click=_new_questions, type="primary", width="stretch",
+        st.button("New questions", icon=":material/casino:", key="quiz_new", on_click=_new_questions, type="primary", width="stretch",
                   help="Draw a new seed (the score keeps counting).")
         with st.popover("Type a seed", width="stretch"):
             st.number_input("Seed", min_value=0, max_value=MAX_SEED, value=seed, step=1, key="quiz_seed_input",
@@ -332,13 +332,13 @@ def _playground_button(question: Question, order: tuple[int, ...] | None, label:
     link = playground_link(
         question.ranked_names(order), question.ranked_grades(order), settings=_question_settings(question)
     )
-    st.link_button(label, link, icon="🎛️", key=key)
+    st.link_button(label, link, icon=":material/tune:", key=key)
 
 
 def show_question(question: Question, seed: int) -> None:
     """Draw one question; once answered, show the verdict, the reasoning and a Playground link."""
     answer = session_answers().get((seed, question.number))
-    with st.container(border=True):
+    with st.container(border=True, key=f"quiz_question_{question.number}"):
         heading, badge = st.columns([5, 1], vertical_alignment="center")
         heading.subheader(f"Question {question.number} · {question.title}")
         with badge:

@@ -1,0 +1,72 @@
+"""Teaching pages in a real browser: worked example -> Playground, stepping, answering a quiz question."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import ndcg_core
+from tests.browser.conftest import screenshot, wait_for_app
+from ui import quiz
+
+pytestmark = pytest.mark.browser
+
+
+def open_page(tab, url: str) -> None:
+    """Open a deep link. The first visit to a fresh server goes through the app's root, because until
+    app.py has run once Streamlit treats pages/ as legacy pages and does not know the url paths."""
+    root = url.split("/", 3)
+    tab.goto("/".join(root[:3]) + "/")
+    wait_for_app(tab)
+    tab.goto(url)
+    wait_for_app(tab)
+
+
+def test_open_003_worked_example_in_playground(page, app_url):
+    open_page(page, f"{app_url}/worked-examples")
+    page.get_by_text("Worked examples", exact=True).first.wait_for()
+    screenshot(page, "teaching_worked_examples")
+    index = next(
+        i for i, e in enumerate(ndcg_core.WORKED_EXAMPLES)
+        if e.source == "003_f44d929bf8cc7fa4.txt" and e.extra_documents
+    )
+    card = page.locator(f".st-key-example_card_{index}")
+    card.get_by_role("button", name=re.compile("Open in Playground")).click()
+    # The Playground is the default page, so its address is the app's root.
+    page.wait_for_url(lambda url: "worked-examples" not in url and "extra=" in url, timeout=30_000)
+    page.get_by_role("heading", name="Playground").first.wait_for(timeout=30_000)
+    wait_for_app(page)
+    metrics = page.locator("[data-testid='stMetric']")
+    ndcg = metrics.filter(has_text=re.compile("NDCG"))
+    ndcg.first.wait_for(timeout=30_000)
+    assert "0.785" in ndcg.first.inner_text()
+    screenshot(page, "teaching_playground_from_003")
+
+
+def test_step_through_three_positions(page, app_url):
+    open_page(page, f"{app_url}/step-by-step")
+    page.get_by_text("Position i = 1 of", exact=False).wait_for()
+    for position in (2, 3, 4):
+        page.get_by_role("button", name="Next ▶").click()
+        page.get_by_text(f"Position i = {position} of", exact=False).wait_for(timeout=15_000)
+        wait_for_app(page)
+    assert "pos=4" in page.url
+    screenshot(page, "teaching_step_by_step")
+
+
+def test_answer_one_quiz_question(page, app_url):
+    seed = 42
+    open_page(page, f"{app_url}/quiz?seed={seed}")
+    page.get_by_text(f"Seed {seed}", exact=False).first.wait_for()
+    question = quiz.generate_quiz(seed)[0]
+    assert question.kind == "compare"
+    screenshot(page, "teaching_quiz")
+    card = page.locator(".st-key-quiz_question_1")
+    card.get_by_text(f"Ranking {question.best_answer()}", exact=True).last.click()
+    wait_for_app(page)
+    card.get_by_role("button", name="Check").click()
+    page.get_by_text("Correct!", exact=False).wait_for(timeout=15_000)
+    score = page.locator("[data-testid='stMetric']").filter(has_text="Score this session")
+    assert "1 / 1" in score.inner_text()
+    screenshot(page, "teaching_quiz_answered")
