@@ -1,0 +1,197 @@
+"""Each CONVENTIONS preset against the library it names, on random inputs.
+
+Every library is called for real: scikit-learn's ndcg_score, pytrec_eval's
+RelevanceEvaluator, ranx's evaluate, a LightGBM Booster evaluating its
+``init_score`` (no tree trained), an XGBoost Booster with 0 rounds evaluating
+its ``base_margin``, and torchmetrics' retrieval_normalized_dcg.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from ndcg_core import CONVENTIONS, Convention, evaluate
+
+pytestmark = pytest.mark.oracle
+
+CASES = range(25)
+
+
+def random_list(seed: int, *, ties: bool = True, max_grade: int = 4):
+    """Integer grades, integer-valued scores (exact in float32), a cutoff, extra judgments, document ids."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 30))
+    grades = rng.integers(0, max_grade + 1, n)
+    if seed % 7 == 3:
+        grades[:] = 0  # no relevant document: the zero-IDCG rule decides
+    scores = rng.integers(0, 5 if ties else 10 * n, n).astype(float)
+    if not ties:
+        scores = rng.permutation(n).astype(float)
+    k = None if seed % 4 == 0 else int(rng.integers(1, n + 4))
+    extra = rng.integers(0, max_grade + 1, int(rng.integers(0, 6)))
+    # ids of varying length, so string order differs from number order ("d9" > "d10")
+    ids = [f"d{int(x)}" for x in rng.choice(1000, size=n, replace=False)]
+    return grades, scores, k, extra, ids
+
+
+def test_contract_keys_and_fields():
+    assert {"sklearn", "trec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm", "xgboost", "torchmetrics"} <= set(
+        CONVENTIONS
+    )
+    for key, convention in CONVENTIONS.items():
+        assert isinstance(convention, Convention)
+        assert convention.key == key
+        assert convention.gain in ("linear", "exponential")
+        assert convention.ties in ("average", "stable", "doc_id_descending")
+        assert convention.ideal in ("ranking", "all_judged")
+        assert convention.zero_idcg in ("zero", "one")
+        assert convention.label and convention.library and convention.reason
+        assert "\n" not in convention.reason
+
+
+def test_given_order_without_scores():
+    # scores=None evaluates the list as given, with the preset's gain
+    assert CONVENTIONS["sklearn"].evaluate([3, 2, 3, 0, 1], k=5).ndcg == pytest.approx(
+        evaluate([3, 2, 3, 0, 1], k=5, gain="linear").ndcg
+    )
+    assert CONVENTIONS["lightgbm"].evaluate([3, 2, 3, 0, 1], k=5).ndcg == pytest.approx(
+        evaluate([3, 2, 3, 0, 1], k=5, gain="exponential").ndcg
+    )
+
+
+def test_ranking_ideal_ignores_extra_judgments_and_all_judged_uses_them():
+    sklearn_like = CONVENTIONS["sklearn"].evaluate([1, 0], ideal_relevances=[1, 0, 3])
+    trec_like = CONVENTIONS["trec_eval"].evaluate([1, 0], ideal_relevances=[1, 0, 3])
+    assert sklearn_like.ndcg == 1.0
+    # trec_eval without a cutoff keeps every judged document in the ideal list: [3, 1, 0]
+    assert trec_like.idcg == pytest.approx(3 + 1 / np.log2(3))
+    assert trec_like.k is None
+
+
+def test_trec_eval_ties_by_document_id_descending():
+    convention = CONVENTIONS["trec_eval"]
+    # "b" > "a": b ranks first among the tied scores
+    assert convention.evaluate([0, 3], [1.0, 1.0], doc_ids=["a", "b"]).ndcg == 1.0
+    assert convention.evaluate([3, 0], [1.0, 1.0], doc_ids=["a", "b"]).ndcg < 1.0
+    # string order, not number order: "d9" > "d10"
+    assert convention.evaluate([0, 3], [1.0, 1.0], doc_ids=["d10", "d9"]).ndcg == 1.0
+
+
+# ---------------------------------------------------------------- library calls
+
+
+def sklearn_ndcg(grades, scores, k, extra, ids):
+    from sklearn.metrics import ndcg_score
+
+    return ndcg_score([grades], [scores], k=k)
+
+
+def trec_eval_ndcg(grades, scores, k, extra, ids):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels = {"q": {**{d: int(g) for d, g in zip(ids, grades, strict=True)},
+                   **{f"x{j}": int(g) for j, g in enumerate(extra)}}}
+    run = {"q": {d: float(s) for d, s in zip(ids, scores, strict=True)}}
+    measure = "ndcg" if k is None else f"ndcg_cut.{k}"
+    values = pytrec_eval.RelevanceEvaluator(qrels, {measure}).evaluate(run)["q"]
+    return values[measure.replace(".", "_")]
+
+
+def ranx_ndcg(metric):
+    def call(grades, scores, k, extra, ids):
+        ranx = pytest.importorskip("ranx")
+        qrels = ranx.Qrels({"q": {**{d: int(g) for d, g in zip(ids, grades, strict=True)},
+                                  **{f"x{j}": int(g) for j, g in enumerate(extra)}}})
+        run = ranx.Run({"q": {d: float(s) for d, s in zip(ids, scores, strict=True)}})
+        return ranx.evaluate(qrels, run, metric if k is None else f"{metric}@{k}")
+
+    return call
+
+
+def lightgbm_ndcg(grades, scores, k, extra, ids):
+    lgb = pytest.importorskip("lightgbm")
+    features = np.zeros((len(grades), 1))
+    dataset = lgb.Dataset(features, label=grades, group=[len(grades)], init_score=scores, params={"verbosity": -1})
+    params = {"objective": "lambdarank", "metric": "ndcg", "ndcg_eval_at": [k or len(grades)], "verbosity": -1}
+    booster = lgb.Booster(params, dataset)  # no boosting round: the scores are the init_score
+    return booster.eval_train()[0][2]
+
+
+def xgboost_ndcg(minus: bool):
+    def call(grades, scores, k, extra, ids):
+        xgb = pytest.importorskip("xgboost")
+        matrix = xgb.DMatrix(np.zeros((len(grades), 1)), label=grades, base_margin=scores)
+        matrix.set_group([len(grades)])
+        metric = f"ndcg@{k or len(grades)}" + ("-" if minus else "")
+        booster = xgb.train({"objective": "rank:ndcg", "eval_metric": metric}, matrix, num_boost_round=0)
+        return float(booster.eval(matrix).rsplit(":", 1)[1])
+
+    return call
+
+
+def torchmetrics_ndcg(grades, scores, k, extra, ids):
+    torch = pytest.importorskip("torch")
+    functional = pytest.importorskip("torchmetrics.functional.retrieval")
+    value = functional.retrieval_normalized_dcg(
+        torch.tensor(scores, dtype=torch.float32), torch.tensor(grades, dtype=torch.long), top_k=k
+    )
+    return float(value)
+
+
+# key -> (library call, whether ties are deterministic in the library, tolerance)
+LIBRARIES = {
+    "sklearn": (sklearn_ndcg, True, 1e-12),
+    "trec_eval": (trec_eval_ndcg, True, 1e-12),
+    "ranx_ndcg": (ranx_ndcg("ndcg"), False, 1e-12),
+    "ranx_ndcg_burges": (ranx_ndcg("ndcg_burges"), False, 1e-12),
+    "lightgbm": (lightgbm_ndcg, True, 1e-12),
+    "xgboost": (xgboost_ndcg(minus=False), True, 1e-12),  # exact with float32-representable scores
+    "xgboost_minus": (xgboost_ndcg(minus=True), True, 1e-12),
+    "torchmetrics": (torchmetrics_ndcg, True, 2e-6),  # float32 arithmetic
+}
+
+
+def test_every_preset_has_a_library_check():
+    assert set(LIBRARIES) == set(CONVENTIONS)
+
+
+@pytest.mark.parametrize("seed", CASES)
+@pytest.mark.parametrize("key", sorted(LIBRARIES))
+def test_preset_matches_library(key, seed):
+    call, deterministic_ties, tolerance = LIBRARIES[key]
+    grades, scores, k, extra, ids = random_list(seed, ties=deterministic_ties)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = call(grades, scores, k, extra, ids)
+    ours = CONVENTIONS[key].evaluate(grades, scores, k=k, ideal_relevances=[*grades, *extra], doc_ids=ids)
+    assert ours.ndcg == pytest.approx(expected, rel=tolerance, abs=tolerance)
+
+
+@pytest.mark.parametrize("key", sorted(LIBRARIES))
+def test_zero_idcg_rule_matches_library(key):
+    call, _, tolerance = LIBRARIES[key]
+    grades, scores = np.array([0, 0, 0]), np.array([3.0, 2.0, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = call(grades, scores, 3, np.array([], dtype=int), ["a", "b", "c"])
+    assert expected == {"zero": 0.0, "one": 1.0}[CONVENTIONS[key].zero_idcg]
+    assert CONVENTIONS[key].evaluate(grades, scores, k=3).ndcg == expected
+
+
+@pytest.mark.parametrize("key", ["lightgbm", "xgboost"])
+def test_stable_tie_order_matches_library_on_long_tied_lists(key):
+    call, _, tolerance = LIBRARIES[key]
+    rng = np.random.default_rng(7)
+    grades = rng.integers(0, 5, 200)
+    scores = rng.integers(0, 3, 200).astype(float)  # large tied groups
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = call(grades, scores, 20, np.array([], dtype=int), [])
+    assert CONVENTIONS[key].evaluate(grades, scores, k=20).ndcg == pytest.approx(expected, abs=tolerance)
+    # and it differs from the averaged rule, so the test can tell them apart
+    from ndcg_core import evaluate_scores
+
+    averaged = evaluate_scores(grades, scores, k=20, ties="average").ndcg
+    assert abs(averaged - expected) > 1e-4
