@@ -118,7 +118,7 @@ def read_table(source, *, progress: ProgressCallback = None) -> pd.DataFrame:
     header = next(csv.reader([first_line.strip()], delimiter=separator))
     names = _column_names(header)
     numeric = tuple(name for name in ("relevance", "score", "rank") if name in names)
-    frame = _fast_table(text, separator, names, numeric)
+    frame = _fast_table(text, separator, header, names, numeric)
     if frame is None:
         frame = _careful_table(text, separator, names, progress)
     elif progress is not None:
@@ -262,31 +262,46 @@ def _fast_whitespace(text: str, fields: tuple[str, ...], numeric: tuple[str, ...
         return None
     first_line = next((line for line in text.split("\n", 20) if line.strip()), "")
     separator = "\t" if "\t" in first_line and " " not in first_line.strip() else " "
-    dtypes = {name: (float if name in numeric else str) for name in fields}
-    frame = _try_pyarrow(text, sep=separator, header=None, names=list(fields), dtype=dtypes)
-    if frame is None or frame[list(fields)].isna().to_numpy().any():
+    # Without a header pyarrow names the columns f0, f1, ...: text columns must be typed as text while
+    # parsing, or an id such as 007 would be read as the number 7.
+    text_columns = {f"f{i}": str for i, name in enumerate(fields) if name not in numeric}
+    frame = _try_pyarrow(text, sep=separator, header=None, dtype=text_columns)
+    if frame is None or frame.shape[1] != len(fields):
         return None
-    if not all(np.isfinite(frame[name].to_numpy()).all() for name in numeric):
-        return None
-    return frame
+    frame.columns = list(fields)
+    return _typed_or_none(frame, fields, numeric, allow_empty=())
 
 
-def _fast_table(text: str, separator: str, names: list[str], numeric: tuple[str, ...]) -> pd.DataFrame | None:
+def _fast_table(text: str, separator: str, header: list[str], names: list[str],
+                numeric: tuple[str, ...]) -> pd.DataFrame | None:
     if not _looks_plain(text):
         return None
-    dtypes = {name: (float if name in numeric else str) for name in names}
-    frame = _try_pyarrow(text, sep=separator, header=0, names=names, dtype=dtypes)
-    if frame is None:
+    text_columns = {original: str for original, name in zip(header, names, strict=True) if name not in numeric}
+    frame = _try_pyarrow(text, sep=separator, header=0, dtype=text_columns)
+    if frame is None or [str(c) for c in frame.columns] != header:
         return None
-    if frame[["query", "doc"]].isna().to_numpy().any():
-        return None
-    extras = [name for name in names if name not in numeric and name not in ("query", "doc")]
-    frame[extras] = frame[extras].fillna("")
-    for name in numeric:
-        values = frame[name].to_numpy()
-        bad = np.isinf(values) if name == "relevance" else ~np.isfinite(values)
-        if bad.any():
+    frame.columns = names
+    return _typed_or_none(frame, names, numeric, allow_empty=("relevance",))
+
+
+def _typed_or_none(frame: pd.DataFrame, names, numeric, *, allow_empty) -> pd.DataFrame | None:
+    """The frame with float numeric columns, or None when anything needs the careful path."""
+    for name in names:
+        column = frame[name]
+        if name in numeric:
+            if not pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_bool_dtype(column.dtype):
+                return None  # a non-number somewhere (or an all-empty column)
+            values = column.to_numpy(dtype=float, na_value=np.nan)
+            if np.isinf(values).any() or (np.isnan(values).any() and name not in allow_empty):
+                return None
+            frame[name] = values
+        elif not pd.api.types.is_string_dtype(column.dtype):
             return None
+        elif name in ("query", "doc"):
+            if column.isna().any():
+                return None
+        else:
+            frame[name] = column.fillna("")
     return frame
 
 
@@ -294,7 +309,7 @@ def _try_pyarrow(text: str, **options) -> pd.DataFrame | None:
     try:
         return pd.read_csv(io.BytesIO(text.encode("utf-8")), engine="pyarrow", keep_default_na=False,
                            na_values=[""], **options)
-    except (ValueError, TypeError, ImportError, pd.errors.ParserError):
+    except (ValueError, TypeError, KeyError, ImportError, pd.errors.ParserError):
         # ParserError is a ValueError; a missing pyarrow is an ImportError.
         return None
 

@@ -1,0 +1,239 @@
+"""read_qrels, read_run, read_table: formats, sources, encodings, and every malformed case."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ndcg_core import InvalidInput, evaluate_run, read_qrels, read_run, read_table
+
+QRELS_TEXT = "q1 0 A 3\nq1 0 B 2\nq1 0 C 0\nq1 0 D 1\nq2 0 E 1\n"
+RUN_TEXT = "q1 Q0 B 1 0.9 sys\nq1 Q0 X 2 0.8 sys\nq1 Q0 A 3 0.7 sys\nq2 Q0 E 1 5 sys\n"
+
+
+# --------------------------------------------------------------------------- happy paths
+
+
+def test_read_qrels():
+    qrels = read_qrels(QRELS_TEXT.encode())
+    assert list(qrels.columns) == ["query", "doc", "relevance"]
+    assert qrels["query"].tolist() == ["q1"] * 4 + ["q2"]
+    assert qrels["doc"].tolist() == ["A", "B", "C", "D", "E"]
+    assert qrels["relevance"].tolist() == [3.0, 2.0, 0.0, 1.0, 1.0]
+    assert qrels["relevance"].dtype == float
+
+
+def test_read_run():
+    run = read_run(RUN_TEXT.encode())
+    assert list(run.columns) == ["query", "doc", "rank", "score", "tag"]
+    assert run["doc"].tolist() == ["B", "X", "A", "E"]
+    assert run["rank"].tolist() == [1, 2, 3, 1]
+    assert run["rank"].dtype == np.int64
+    assert run["score"].tolist() == [0.9, 0.8, 0.7, 5.0]
+    assert run["tag"].tolist() == ["sys"] * 4
+
+
+def test_files_feed_evaluate_run():
+    result = evaluate_run(read_run(RUN_TEXT.encode()), read_qrels(QRELS_TEXT.encode()), k=3, gain="linear")
+    assert result.per_query.loc["q1", "dcg"] == pytest.approx(2 + 3 / 2)
+    assert result.per_query.loc["q2", "ndcg"] == pytest.approx(1.0)
+
+
+def test_ids_stay_text():
+    qrels = read_qrels(b"007 0 0012 1\n1e5 0 NA 2\n")
+    assert qrels["query"].tolist() == ["007", "1e5"]
+    assert qrels["doc"].tolist() == ["0012", "NA"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "q1\t0\tA\t3\nq1\t0\tB\t2\n",  # tabs
+        "q1   0  A 3\n\n\nq1 0 B   2   \n",  # several spaces, blank lines, trailing spaces
+        "q1 0 A 3\r\nq1 0 B 2\r\n",  # Windows line ends
+        "  q1 0 A 3\nq1 0 B 2",  # leading spaces, no final newline
+    ],
+)
+def test_whitespace_variants(text):
+    qrels = read_qrels(text.encode())
+    assert qrels["doc"].tolist() == ["A", "B"]
+    assert qrels["relevance"].tolist() == [3.0, 2.0]
+
+
+def test_quotes_are_part_of_ids_in_trec_files():
+    qrels = read_qrels(b'q1 0 "A 1\nq1 0 B" 2\n')
+    assert qrels["doc"].tolist() == ['"A', 'B"']
+
+
+def test_sources(tmp_path):
+    path = tmp_path / "qrels.txt"
+    path.write_bytes(QRELS_TEXT.encode())
+    expected = read_qrels(QRELS_TEXT.encode())
+    handle = io.BytesIO(QRELS_TEXT.encode())
+    handle.read()  # like an UploadedFile already read once: getvalue() still gives everything
+    for source in (str(path), path, io.BytesIO(QRELS_TEXT.encode()), io.StringIO(QRELS_TEXT), handle,
+                   bytearray(QRELS_TEXT.encode())):
+        pd.testing.assert_frame_equal(read_qrels(source), expected)
+    with path.open("rb") as opened:
+        pd.testing.assert_frame_equal(read_qrels(opened), expected)
+
+
+def test_utf8_bom_and_latin1_fallback():
+    with_bom = read_qrels("\ufeffq1 0 café 1\n".encode())
+    assert with_bom["query"].tolist() == ["q1"] and with_bom["doc"].tolist() == ["café"]
+    latin1 = read_qrels("q1 0 café 1\n".encode("latin-1"))  # not valid UTF-8: read as Latin-1
+    assert latin1["doc"].tolist() == ["café"]
+
+
+def test_progress_reports_fractions_up_to_one():
+    seen: list[float] = []
+    read_run(RUN_TEXT.encode(), progress=seen.append)
+    assert seen and seen[-1] == 1.0 and all(0 <= f <= 1 for f in seen) and seen == sorted(seen)
+    seen.clear()
+    read_qrels(b"q1   0 A 1\n", progress=seen.append)  # careful path too
+    assert seen[-1] == 1.0
+
+
+def test_large_careful_path_reports_progress_in_chunks():
+    lines = "".join(f"q{i % 50}  0  d{i}  {i % 4}\n" for i in range(300_000))  # double spaces: careful path
+    seen: list[float] = []
+    qrels = read_qrels(lines.encode(), progress=seen.append)
+    assert len(qrels) == 300_000
+    assert len(seen) >= 3 and seen[-1] == 1.0
+
+
+def test_read_table_with_aliases_blank_grades_and_extra_columns():
+    table = read_table(b"QID,DocNo,rel,score,note\nq1,d1,2,0.5,first\nq1, d2 ,,0.4,\n")
+    assert list(table.columns) == ["query", "doc", "relevance", "score", "note"]
+    assert table["doc"].tolist() == ["d1", "d2"]
+    assert table["relevance"].iloc[0] == 2.0 and np.isnan(table["relevance"].iloc[1])
+    assert table["note"].tolist() == ["first", ""]
+
+
+@pytest.mark.parametrize(
+    ("content", "separator"),
+    [(b"query\tdoc\trelevance\trank\nq1\td1\t1\t1\n", "tab"), (b"query;doc;relevance;rank\nq1;d1;1;1\n", "semicolon")],
+)
+def test_read_table_separators(content, separator):
+    table = read_table(content)
+    assert table["rank"].tolist() == [1.0], separator
+
+
+def test_read_table_quoted_cells():
+    table = read_table(b'query,doc,relevance,score\nq1,"doc, with comma",1,0.5\n')
+    assert table["doc"].tolist() == ["doc, with comma"]
+
+
+def test_read_table_feeds_evaluate_run_without_qrels():
+    table = read_table(b"query,doc,relevance,score\nq1,B,2,0.9\nq1,X,,0.8\nq1,A,3,0.7\n")
+    result = evaluate_run(table, k=3, gain="linear")
+    assert result.value == pytest.approx((2 + 3 / 2) / (3 + 2 / np.log2(3)))
+
+
+# --------------------------------------------------------------------------- malformed files
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "empty"),
+        (b"  \n\n \t\n", "empty"),
+        (b"q1 0 A 1\nq1\x000 B", r"line 2: .*NUL byte.*binary"),
+        (b"PK\x03\x04\x00\x00", r"line 1: .*binary"),
+        (b"q1 0 A 1\n\nq1 0 B x\n", r"line 3: the relevance 'x' is not a number"),
+        (b"q1 0 A 1\nq1 0 B\n", r"line 2: found 3 field\(s\), expected 4"),
+        (b"q1 0 A 1\nq1 0 B 1 7\n", r"line 2: found 5 field\(s\), expected 4"),
+        (b"q1 Q0 A 1 0.5 run\n", r"line 1: found 6 field\(s\).*run file"),
+        (b"q1 0 A 1\nq1 0 B -1\n", r"line 2: the relevance -1 is negative"),
+        (b"q1 0 A 1\nq1  0 B -2\n", r"line 2: the relevance '-2' is negative"),
+        (b"q1 0 A inf\n", r"line 1: the relevance 'inf' is infinite"),
+        (b"q1 0 A nan\n", r"line 1: the relevance 'nan' is not a number"),
+        (b"q1 0 A 1\n\nq1 0 A 2\n", r"line 3: query 'q1' judged document 'A' a second time"),
+    ],
+)
+def test_malformed_qrels(content, message):
+    with pytest.raises(InvalidInput, match=message):
+        read_qrels(content)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"q1 0 A 1\n", r"line 1: found 4 field\(s\), expected 6.*qrels file"),
+        (b"q1 Q0 A 1 0.5 r\nq1 Q0 B 2 0.4\n", r"line 2: found 5 field\(s\), expected 6"),
+        (b"q1 Q0 A 1 high r\n", r"line 1: the score 'high' is not a number"),
+        (b"q1 Q0 A first 0.5 r\n", r"line 1: the rank 'first' is not a number"),
+        (b"q1 Q0 A 1.5 0.5 r\n", r"line 1: the rank 1.5 is not a whole number"),
+        (b"q1 Q0 A 1 0.5 r\nq1 Q0 B 2 -inf r\n", r"line 2: the score '-inf' is infinite"),
+        (b"q1 Q0 A 1 0.5 r\nq1 Q0 A 2 0.4 r\n", r"line 2: query 'q1' retrieved document 'A' a second time"),
+    ],
+)
+def test_malformed_run(content, message):
+    with pytest.raises(InvalidInput, match=message):
+        read_run(content)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"query,doc,score\nq1,d1,0.5\n", "no relevance column"),
+        (b"q1,d1,1,0.5\n", "no query, doc, relevance column"),
+        (b"query,doc,relevance\nq1,d1,1\n", "add a score column"),
+        (b"query,qid,doc,relevance,score\n", "both mean 'query'"),
+        (b"query,doc,relevance,score\n", "no data rows"),
+        (b"query,doc,relevance,score\nq1,d1,1,0.5\nq1,d2,x,0.4\n", r"line 3: the relevance 'x' is not a number"),
+        (b"query,doc,relevance,score\nq1,d1,-3,0.5\n", r"line 2: the relevance -3 is negative"),
+        (b"query,doc,relevance,score\nq1,d1,1,\n", r"line 2: the score is empty"),
+        (b"query,doc,relevance,score\n\nq1,d1,1,0.5\nq1,,1,0.4\n", r"line 4: the doc cell is empty"),
+        (b"query,doc,relevance,score\nq1,d1,1,0.5,9\n", r"line 2: the line has more cells than the header"),
+        (b"query,doc,relevance,score\nq1,d1,1,0.5\nq1,d2,1,0.4,9,9\n", r"line 3 has 6 cells, expected 4"),
+        (b"query,doc,relevance,rank\nq1,d1,1,1\nq1,d1,2,2\n", r"line 3: query 'q1' listed document 'd1' a second"),
+        (b'query,doc,relevance,score\nq1,"d 1",1,nan\n', r"line 2: the score 'nan' is not a number"),
+        (b"query,doc,relevance,score\nq1,d1\x00,1,0.5\n", r"line 2: .*binary"),
+    ],
+)
+def test_malformed_table(content, message):
+    with pytest.raises(InvalidInput, match=message):
+        read_table(content)
+
+
+@pytest.mark.parametrize("source", [42, None, ["q1 0 A 1"]])
+def test_unsupported_sources(source):
+    with pytest.raises(InvalidInput, match="path"):
+        read_qrels(source)
+
+
+def test_missing_path(tmp_path):
+    with pytest.raises(InvalidInput, match="does not exist"):
+        read_run(tmp_path / "nope.txt")
+    with pytest.raises(InvalidInput, match="folder"):
+        read_run(tmp_path)
+
+
+# --------------------------------------------------------------------------- oracle: pytrec_eval's own parsers
+
+
+@pytest.mark.oracle
+def test_files_agree_with_pytrec_eval_parsers_and_scores():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(7)
+    run_lines, qrels_lines = [], []
+    for q in range(20):
+        docs = rng.choice(200, size=30, replace=False)
+        scores = np.round(rng.normal(size=30), 2)  # rounding makes ties
+        run_lines += [f"q{q} Q0 doc{d} {r} {s} tag" for r, (d, s) in enumerate(zip(docs, scores, strict=True), 1)]
+        judged = rng.choice(200, size=25, replace=False)
+        qrels_lines += [f"q{q} 0 doc{d} {rng.integers(0, 4)}" for d in judged]
+    run_text, qrels_text = "\n".join(run_lines) + "\n", "\n".join(qrels_lines) + "\n"
+    run, qrels = read_run(run_text.encode()), read_qrels(qrels_text.encode())
+    reference_run = pytrec_eval.parse_run(io.StringIO(run_text))
+    reference_qrels = pytrec_eval.parse_qrel(io.StringIO(qrels_text))
+    assert sum(map(len, reference_run.values())) == len(run)
+    assert sum(map(len, reference_qrels.values())) == len(qrels)
+    reference = pytrec_eval.RelevanceEvaluator(reference_qrels, {"ndcg_cut.10"}).evaluate(reference_run)
+    result = evaluate_run(run, qrels, k=10, gain="linear")
+    for query, values in reference.items():
+        assert result.per_query.loc[query, "ndcg"] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
