@@ -21,6 +21,7 @@ import numbers
 from collections.abc import Iterable, Mapping
 
 import numpy as np
+import pandas as pd
 
 GAIN_NAMES = ("linear", "exponential")
 ZERO_IDCG_RULES = ("zero", "one", "skip", "error")
@@ -110,6 +111,8 @@ def _check_real(value: object, *, position: int, what: str, hint: str) -> None:
     where = f"{what}: position {position}"
     if isinstance(value, (bool, np.bool_)):
         raise InvalidInput(f"{where} is {value!r}, a True/False value, not a number. {hint}")
+    if value is None or value is pd.NA:
+        raise InvalidInput(f"{where} is {value!s} (missing), which is not a number. {hint}")
     if not isinstance(value, (numbers.Real, np.number)) or isinstance(value, np.complexfloating):
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
         kind = "text" if isinstance(value, str) else type(value).__name__
