@@ -318,17 +318,18 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
             r"\ \text{(IDCG = 0: the sidebar's zero-IDCG rule decides)}"
         )
 
-    chart_left, chart_right = st.columns(2)
-    chart_left.plotly_chart(
+    # Full width: legible on a projector, and the charts' legends need the room.
+    st.plotly_chart(
         charts.contribution_chart(table, k=settings.k, highlight=position), width="stretch",
         key="step_contribution_chart",
     )
-    chart_right.plotly_chart(
+    st.plotly_chart(
         charts.cumulative_chart(table, k=settings.k, highlight=position), width="stretch",
         key="step_cumulative_chart",
     )
     st.markdown("**The whole table so far** (the highlighted row is position i)")
-    st.dataframe(_progress_frame(walk, result, position), hide_index=True, width="stretch")
+    st.dataframe(_progress_frame(walk, result, position), hide_index=True, width="stretch",
+                 column_config=PROGRESS_COLUMNS)
 
 
 def _side_view(
@@ -359,12 +360,12 @@ def _progress_frame(walk: WalkList, result: ndcg_core.ListResult, position: int)
         {
             "i": table["rank"].astype(int),
             "Document": list(walk.names),
-            "Grade": table["relevance"],
+            "Grade": [num(g) for g in table["relevance"]],
             "Gain": table["gain"],
             "Discount": table["discount"],
             "Contribution": table["contribution"],
             "DCG@i": table["cumulative_dcg"],
-            "Ideal grade": table["ideal_relevance"],
+            "Ideal grade": [num(g) for g in table["ideal_relevance"]],
             "Ideal contribution": table["ideal_contribution"],
             "IDCG@i": table["cumulative_idcg"],
             "NDCG@i": table["ndcg_at_rank"],
@@ -378,23 +379,26 @@ def _progress_frame(walk: WalkList, result: ndcg_core.ListResult, position: int)
             return ["color: #9CA3AF"] * len(row)
         return [""] * len(row)
 
-    numeric = [column for column in frame.columns if column not in ("i", "Document")]
-    return frame.style.apply(shade, axis=1).format({column: "{:.3f}" for column in numeric}).format(
-        {"Grade": "{:g}", "Ideal grade": "{:g}"}
-    )
+    return frame.style.apply(shade, axis=1)
+
+
+PROGRESS_COLUMNS = {
+    column: st.column_config.NumberColumn(format="%.3f")
+    for column in ("Gain", "Discount", "Contribution", "DCG@i", "Ideal contribution", "IDCG@i", "NDCG@i")
+}
 
 
 # --- Lessons ----------------------------------------------------------------------------------------------
 
 LESSON_TITLES = (
     "1 · CG ignores order",
-    "2 · Why normalise DCG",
-    "3 · Ideal: binary vs graded",
+    "2 · Why normalise",
+    "3 · Binary vs graded",
     "4 · What k does",
-    "5 · Linear vs exponential gain",
-    "6 · Ideal from all judged documents",
+    "5 · Linear vs exp. gain",
+    "6 · All judged docs",
     "7 · Every grade 0",
-    "8 · Dataset NDCG, two ways",
+    "8 · Dataset NDCG",
 )
 # Lesson 4's list: NDCG@k falls from k = 1 to 2, then rises again (tests/test_step_by_step.py asserts it).
 DOWN_THEN_UP_GRADES = (3.0, 0.0, 3.0, 3.0, 0.0)
@@ -512,7 +516,7 @@ def lesson_normalise(settings: MetricSettings) -> None:
         "*(001_7b77f9f41f0adfb3.txt: 'DCG at 10 can be higher than DCG at 3 simply due to the length of the list'; "
         "003_f44d929bf8cc7fa4.txt.)*"
     )
-    short = (3.0, 2.0, 1.0)
+    short = (2.0, 1.0, 0.0)
     pattern = (1.0, 0.0, 2.0, 0.0, 3.0, 1.0, 0.0, 2.0, 1.0, 3.0)
     length = st.slider("Documents in query B's list", 3, len(pattern), 8, key="lesson_long_length")
     long = pattern[:length]
@@ -732,24 +736,25 @@ def lesson_dataset(settings: MetricSettings) -> None:
                 lists[query] = grades
     if len(lists) < len(defaults):
         return
-    results = {query: ndcg_core.evaluate(grades, **lesson_kwargs(settings)) for query, grades in lists.items()}
-    per_query = pd.DataFrame(
-        {
-            "dcg": [r.dcg for r in results.values()],
-            "idcg": [r.idcg for r in results.values()],
-            "ndcg": [r.ndcg for r in results.values()],
-        },
-        index=pd.Index(list(results), name="query"),
+    # The three lists as a tiny run (documents in ranked order, each judged), evaluated by ndcg_core.
+    run = pd.DataFrame(
+        [
+            (query, f"{query}-d{position}", position, grade)
+            for query, grades in lists.items()
+            for position, grade in enumerate(grades, start=1)
+        ],
+        columns=["query", "doc", "rank", "relevance"],
     )
-    gap = ndcg_core.aggregate_gap(per_query)
+    evaluated = ndcg_core.evaluate_run(run, **lesson_kwargs(settings))
+    per_query = evaluated.per_query[["dcg", "idcg", "ndcg"]]
     st.dataframe(per_query.round(3).rename(columns=str.upper), width="stretch")
     left, right = st.columns(2)
-    left.metric("Mean of per-query NDCG", num(gap.mean_ndcg), help="(NDCG₁ + NDCG₂ + NDCG₃) / 3")
-    right.metric("ΣDCG / ΣIDCG", num(gap.ratio_of_sums), delta=num(gap.ratio_of_sums - gap.mean_ndcg),
+    left.metric("Mean of per-query NDCG", num(evaluated.mean_ndcg), help="(NDCG₁ + NDCG₂ + NDCG₃) / 3")
+    right.metric("ΣDCG / ΣIDCG", num(evaluated.ratio_of_sums), delta=num(evaluated.ratio_of_sums - evaluated.mean_ndcg),
                  help="(DCG₁ + DCG₂ + DCG₃) / (IDCG₁ + IDCG₂ + IDCG₃)")
     st.latex(
-        r"\frac{1}{n}\sum_q NDCG_q = " + num(gap.mean_ndcg)
-        + r"\qquad \frac{\sum_q DCG_q}{\sum_q IDCG_q} = " + num(gap.ratio_of_sums)
+        r"\frac{1}{n}\sum_q NDCG_q = " + num(evaluated.mean_ndcg)
+        + r"\qquad \frac{\sum_q DCG_q}{\sum_q IDCG_q} = " + num(evaluated.ratio_of_sums)
     )
     st.caption(
         "The ratio of sums is a weighted mean of the NDCGs, each query weighted by its IDCG, so it leans towards "
