@@ -1,0 +1,172 @@
+"""Benchmark: evaluate_run on a ~1M-row synthetic run versus pytrec_eval and ranx.
+
+Usage (from the repository root)::
+
+    python bench/bench_run.py                 # 10,000 queries x 100 documents, NDCG@10
+    python bench/bench_run.py --queries 1000  # a quicker look
+
+What is timed, in one process, best of ``--repeats`` runs:
+
+* ``evaluate_run(run, qrels, k=10, gain="linear")`` with both DataFrames in
+  memory (query/doc ids as text): this includes validation, the join of the
+  run with the judgments, duplicate checks and sorting;
+* pytrec_eval ``RelevanceEvaluator.evaluate(run_dict)`` with the run as a
+  dict of dicts and the evaluator (holding the qrels) built beforehand;
+* ranx ``evaluate(qrels, run, "ndcg@10")`` with ``Qrels``/``Run`` built
+  beforehand and one warm-up call first (numba compiles on first use).
+
+The conventions match: linear gain (trec_eval's ndcg_cut and ranx's ndcg),
+ideal from all judgments, unjudged documents count 0, and scores are all
+distinct so no tie rule is involved. Per-query values must agree to 1e-12.
+A second comparison uses exponential gain against ranx's ndcg_burges.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ndcg_core import evaluate_run, ndcg_curve, read_qrels, read_run  # noqa: E402
+
+
+def synthetic(n_queries: int, depth: int, judged: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A run of n_queries x depth rows and graded qrels (grades 0-3).
+
+    About half of each query's judgments are for retrieved documents (spread
+    over the whole depth), the rest for documents the run never retrieved, so
+    the ideal list differs from the ranking's own grades.
+    """
+    rng = np.random.default_rng(seed)
+    query_of_row = np.repeat(np.arange(n_queries), depth)
+    # Documents from a large collection; unique inside a query.
+    doc_numbers = rng.integers(0, 20 * n_queries * depth, size=n_queries * depth)
+    run = pd.DataFrame(
+        {
+            "query": "q" + pd.Series(query_of_row).astype(str),
+            "doc": "d" + pd.Series(doc_numbers).astype(str),
+            "score": rng.random(n_queries * depth),
+        }
+    )
+    run = run.drop_duplicates(["query", "doc"], ignore_index=True)
+    retrieved_judged = run.groupby("query", sort=False).sample(frac=judged / 2 / depth, random_state=seed)
+    unretrieved = pd.DataFrame(
+        {
+            "query": "q" + pd.Series(np.repeat(np.arange(n_queries), judged // 2)).astype(str),
+            "doc": "u" + pd.Series(rng.integers(0, 10**9, size=n_queries * (judged // 2))).astype(str),
+        }
+    )
+    qrels = pd.concat([retrieved_judged[["query", "doc"]], unretrieved], ignore_index=True)
+    qrels = qrels.drop_duplicates(["query", "doc"], ignore_index=True)
+    qrels["relevance"] = rng.integers(0, 4, size=len(qrels))
+    return run, qrels
+
+
+def as_dicts(run: pd.DataFrame, qrels: pd.DataFrame) -> tuple[dict, dict]:
+    run_dict: dict[str, dict[str, float]] = {}
+    for query, doc, score in zip(run["query"].tolist(), run["doc"].tolist(), run["score"].tolist(), strict=True):
+        run_dict.setdefault(query, {})[doc] = score
+    qrels_dict: dict[str, dict[str, int]] = {}
+    for query, doc, grade in zip(qrels["query"].tolist(), qrels["doc"].tolist(), qrels["relevance"].tolist(),
+                                 strict=True):
+        qrels_dict.setdefault(query, {})[doc] = int(grade)
+    return run_dict, qrels_dict
+
+
+def best_of(repeats: int, call):
+    times, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = call()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queries", type=int, default=10_000)
+    parser.add_argument("--depth", type=int, default=100)
+    parser.add_argument("--judged", type=int, default=30, help="judgments per query (about half retrieved)")
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--skip-files", action="store_true", help="do not time read_run/read_qrels")
+    args = parser.parse_args()
+
+    import pytrec_eval
+    import ranx
+
+    run, qrels = synthetic(args.queries, args.depth, args.judged, args.seed)
+    print(f"run: {len(run):,} rows, {run['query'].nunique():,} queries; qrels: {len(qrels):,} judgments")
+    print(f"python {platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}, "
+          f"pytrec_eval-terrier, ranx {ranx.__version__ if hasattr(ranx, '__version__') else '?'}")
+    run_dict, qrels_dict = as_dicts(run, qrels)
+    k = args.k
+
+    # pytrec_eval: evaluator (qrels) built beforehand, run as dicts in memory.
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, {f"ndcg_cut.{k}"})
+    # ranx: Qrels/Run built beforehand; warm-up call compiles the numba kernels.
+    ranx_qrels, ranx_run = ranx.Qrels(qrels_dict), ranx.Run(run_dict)
+    ranx.evaluate(ranx_qrels, ranx_run, f"ndcg@{k}")
+    ranx.evaluate(ranx_qrels, ranx_run, f"ndcg_burges@{k}")
+    evaluate_run(run.head(1000), qrels, k=k, gain="linear")  # import-time work out of the way
+
+    ours_time, ours = best_of(args.repeats, lambda: evaluate_run(run, qrels, k=k, gain="linear"))
+    trec_time, trec = best_of(args.repeats, lambda: evaluator.evaluate(run_dict))
+    ranx_time, _ = best_of(args.repeats, lambda: ranx.evaluate(ranx_qrels, ranx_run, f"ndcg@{k}"))
+    burges_time, _ = best_of(args.repeats, lambda: ranx.evaluate(ranx_qrels, ranx_run, f"ndcg_burges@{k}"))
+    ours_exp_time, ours_exp = best_of(args.repeats, lambda: evaluate_run(run, qrels, k=k, gain="exponential"))
+    curve_time, curve = best_of(max(2, args.repeats // 2), lambda: ndcg_curve(run, qrels, ks=range(1, 21),
+                                                                              gain="linear"))
+
+    # Values: per query, to 1e-12.
+    trec_values = pd.Series({q: v[f"ndcg_cut_{k}"] for q, v in trec.items()})
+    ours_values = ours.per_query["ndcg"]
+    assert set(trec_values.index) == set(ours_values.index)
+    trec_gap = float((ours_values - trec_values.reindex(ours_values.index)).abs().max())
+    ranx_linear = pd.Series(ranx_run.scores[f"ndcg@{k}"])
+    ranx_burges = pd.Series(ranx_run.scores[f"ndcg_burges@{k}"])
+    ranx_gap = float((ours_values - ranx_linear.reindex(ours_values.index)).abs().max())
+    burges_gap = float((ours_exp.per_query["ndcg"] - ranx_burges.reindex(ours_values.index)).abs().max())
+    curve_gap = abs(float(curve.loc[curve["k"] == k, "mean_ndcg"].iloc[0]) - ours.mean_ndcg)
+    for name, gap in [("pytrec_eval", trec_gap), ("ranx ndcg", ranx_gap), ("ranx ndcg_burges", burges_gap),
+                      ("ndcg_curve", curve_gap)]:
+        assert gap <= 1e-12, f"{name} differs by {gap:g}"
+
+    print(f"\nNDCG@{k}, best of {args.repeats} (values agree to 1e-12; largest gap "
+          f"{max(trec_gap, ranx_gap, burges_gap):.1e}):")
+    print(f"  evaluate_run (linear)            {ours_time * 1000:8.1f} ms   mean NDCG {ours.mean_ndcg:.12f}")
+    print(f"  pytrec_eval evaluate (ndcg_cut)  {trec_time * 1000:8.1f} ms   -> evaluate_run is "
+          f"{trec_time / ours_time:.2f}x faster")
+    print(f"  ranx evaluate (ndcg)             {ranx_time * 1000:8.1f} ms   -> evaluate_run is "
+          f"{ranx_time / ours_time:.2f}x faster")
+    print(f"  evaluate_run (exponential)       {ours_exp_time * 1000:8.1f} ms")
+    print(f"  ranx evaluate (ndcg_burges)      {burges_time * 1000:8.1f} ms   -> evaluate_run is "
+          f"{burges_time / ours_exp_time:.2f}x faster")
+    print(f"  ndcg_curve k=1..20               {curve_time * 1000:8.1f} ms")
+
+    if not args.skip_files:
+        with tempfile.TemporaryDirectory() as folder:
+            run_path, qrels_path = Path(folder) / "run.txt", Path(folder) / "qrels.txt"
+            ranks = run.groupby("query", sort=False).cumcount() + 1
+            lines = run["query"] + " Q0 " + run["doc"] + " " + ranks.astype(str) + " " + run["score"].map(repr)
+            run_path.write_text((lines + " bench").str.cat(sep="\n") + "\n")
+            qrels_lines = qrels["query"] + " 0 " + qrels["doc"] + " " + qrels["relevance"].astype(str)
+            qrels_path.write_text(qrels_lines.str.cat(sep="\n") + "\n")
+            read_time, read = best_of(3, lambda: read_run(run_path))
+            qrels_time, _ = best_of(3, lambda: read_qrels(qrels_path))
+            assert len(read) == len(run)
+        print(f"  read_run ({len(run):,} lines)        {read_time * 1000:8.1f} ms")
+        print(f"  read_qrels ({len(qrels):,} lines)      {qrels_time * 1000:8.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
