@@ -20,7 +20,13 @@ show_url_warning()
 if message := state.url_warning():
     st.warning(message, icon=":material/link_off:")
 
-result = ndcg_core.evaluate(list(ranking.grades), ideal_relevances=ranking.ideal_relevances(), **settings.kwargs())
+try:
+    result = ndcg_core.evaluate(list(ranking.grades), ideal_relevances=ranking.ideal_relevances(), **settings.kwargs())
+except ndcg_core.InvalidInput as error:  # e.g. the "refuse" zero-IDCG rule on a list without relevant documents
+    st.error(f"NDCG cannot be computed with these settings: {error}", icon=":material/error:")
+    st.caption("Change the rule in the sidebar, or give a document a positive grade here:")
+    playground_view.ranking_editor(ranking)
+    st.stop()
 widgets.metric_cards(result, playground_view.previous_metrics(ranking, settings, result))
 playground_view.order_buttons()
 

@@ -54,6 +54,14 @@ def drag(at, perm, *, token=None):
     return at.run()
 
 
+def open_playground(query_params: dict | None = None):
+    """The app as a visitor opens it: app.py (sidebar, navigation) on its default page, the Playground.
+
+    (AppTest's switch_page drops the sidebar from the element tree, so the default page is used directly.)
+    """
+    return run_page(None, query_params=query_params)
+
+
 def click(at, kind: str):
     at.button(key=f"playground_{kind}").click()
     return at.run()
@@ -61,7 +69,7 @@ def click(at, kind: str):
 
 @pytest.fixture
 def at():
-    page = run_page("playground")
+    page = open_playground()
     assert not page.exception, page.exception
     return page
 
@@ -136,7 +144,7 @@ def test_invalid_grade_shows_an_error_and_keeps_the_last_valid_ranking(at, value
 
 def test_grade_missing_from_custom_gain_table_is_named():
     custom = MetricSettings(gain="custom", gain_table=((0, 0), (1, 1), (2, 3), (3, 7)))
-    at = run_page("playground", query_params={"gain": "custom", "gt": "0:0,1:1,2:3,3:7"})
+    at = open_playground({"gain": "custom", "gt": "0:0,1:1,2:3,3:7"})
     assert shown_metrics(at) == expected_metrics(G, gain=custom.gain_spec())
     edit(at, edited={0: {"Grade": 5}})
     assert "missing from the gain table" in at.error[0].value
@@ -204,7 +212,7 @@ def test_shuffle_is_a_permutation_and_reset_restores(at):
 
 def test_extra_judged_documents_of_document_003():
     # 003_f44d929bf8cc7fa4.txt: D1..D6 graded 3,2,3,0,1,2 (linear gain), plus judged D7 = 3 and D8 = 2: nDCG = 0.785.
-    at = run_page("playground", query_params={
+    at = open_playground({
         "docs": "D1:3,D2:2,D3:3,D4:0,D5:1,D6:2", "extra": "D7:3,D8:2", "gain": "linear",
     })
     assert not at.exception and not at.warning
@@ -228,7 +236,7 @@ def test_share_link_round_trip():
     )
     assert link.startswith("/playground?")
     params = dict(parse_qsl(urlsplit(link).query))
-    at = run_page("playground", query_params=params)
+    at = open_playground(params)
     assert not at.exception and not at.warning
     assert ranking(at) == state.Ranking(("a,b", "c:d", "é ö"), (2.0, 0.0, 1.5), ("x",), (4.0,))
     assert shown_metrics(at) == expected_metrics([2, 0, 1.5], k=3, ideal=[2, 0, 1.5, 4], gain="linear", log_base=10)
@@ -248,7 +256,7 @@ def test_page_mirrors_edits_to_the_url(at):
      "A:1," * 2000 + "A:1", "x" * 40_000 + ":1"],
 )
 def test_malformed_links_fall_back_to_the_example_with_a_warning(docs):
-    at = run_page("playground", query_params={"docs": docs})
+    at = open_playground({"docs": docs})
     assert not at.exception
     assert any("could not be used" in warning.value for warning in at.warning)
     assert ranking(at) == state.DEFAULT_RANKING
@@ -256,7 +264,7 @@ def test_malformed_links_fall_back_to_the_example_with_a_warning(docs):
 
 
 def test_markup_in_link_names_is_kept_as_text():
-    at = run_page("playground", query_params={"docs": "%3Cb%3Ehi%3C%2Fb%3E:2,D2:1"})
+    at = open_playground({"docs": "%3Cb%3Ehi%3C%2Fb%3E:2,D2:1"})
     assert not at.exception and not at.warning
     assert ranking(at).names[0] == "<b>hi</b>"
     assert not any("<b>hi</b>" in md.value for md in at.markdown)
@@ -270,7 +278,7 @@ def test_playground_list_and_open_contract(at):
 
 def test_ten_thousand_documents_stay_usable():
     big = state.Ranking(tuple(f"doc{i}" for i in range(10_000)), tuple(float(i % 5) for i in range(10_000)))
-    at = run_page("playground")
+    at = open_playground()
     at.session_state[state.RANKING_KEY] = big
     at.run()
     assert not at.exception

@@ -1,13 +1,14 @@
 """Shared Streamlit code for the pages: settings sidebar, widgets, charts, URL state."""
 
 
-def _leave_legacy_pages_mode() -> None:
-    """Make deep links such as /playground?docs=... run through app.py.
+def ensure_app_shell() -> None:
+    """Make every run go through app.py (page config, sidebar settings, navigation).
 
     Streamlit treats an app with a ``pages/`` folder as a legacy (v1) multipage app until some run
-    calls ``st.navigation``. If the very first visit to a fresh server is a deep link, Streamlit runs
-    ``pages/<name>.py`` on its own: no sidebar settings, no page config, no navigation sections. Every
-    page imports ``ui``, so here we switch that mode off once and rerun, which runs app.py properly.
+    calls ``st.navigation``; in that mode a deep link such as /playground?docs=... on a fresh server
+    runs ``pages/playground.py`` on its own, without app.py's sidebar. AppTest re-enters that mode on
+    every ``run()``. Pages reach this through ``ui`` (at import and in ``current_settings``): it switches
+    the legacy mode off and reruns, so app.py runs properly. Costs nothing once the mode is off.
     """
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
@@ -19,4 +20,4 @@ def _leave_legacy_pages_mode() -> None:
         st.rerun()
 
 
-_leave_legacy_pages_mode()
+ensure_app_shell()

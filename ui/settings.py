@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ui import ensure_app_shell
 
 STATE_KEY = "settings"
 PENDING_KEY = "settings_pending"  # settings set after the sidebar was drawn
@@ -58,6 +59,7 @@ class MetricSettings:
 
 def current_settings() -> MetricSettings:
     """The session's settings (defaults until the sidebar has run)."""
+    ensure_app_shell()  # a page run without app.py (Streamlit's legacy pages/ mode) reruns through it
     return st.session_state.get(STATE_KEY, MetricSettings())
 
 
