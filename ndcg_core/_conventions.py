@@ -54,6 +54,12 @@ class Convention:
         The library call this preset reproduces.
     caveat : str or None
         Where the library's own result may differ (e.g. float32 arithmetic).
+    whole_grades : bool
+        The library only takes whole-number grades (it refuses or truncates 1.5),
+        so :meth:`evaluate` refuses them too rather than report a number the
+        library would never give.
+    max_grade : int or None
+        The largest grade the library accepts (LightGBM: 30, XGBoost: 31).
     """
 
     key: str
@@ -66,6 +72,8 @@ class Convention:
     reason: str
     call: str = ""
     caveat: str | None = None
+    whole_grades: bool = False
+    max_grade: int | None = None
 
     def evaluate(self, relevances, scores=None, *, k=None, ideal_relevances=None, doc_ids=None) -> ListResult:
         """NDCG of one list as this library computes it.
@@ -94,6 +102,7 @@ class Convention:
         settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": 2.0}
         grades = as_grades(relevances, what="relevances")
         ideal = ideal_relevances if self.ideal == "all_judged" else None
+        self._check_library_accepts(grades if ideal is None else np.concatenate([grades, as_grades(ideal, what="ideal_relevances")]))
         depth = k
         if k is None and ideal is not None:
             # the library's ideal list keeps every judged document, however short the ranking
@@ -105,6 +114,20 @@ class Convention:
         else:
             result = evaluate_scores(grades, scores, ties=self.ties, k=depth, ideal_relevances=ideal, **settings)
         return result if depth == k else replace(result, k=k)
+
+
+    def _check_library_accepts(self, grades: np.ndarray) -> None:
+        """Refuse grades the library itself refuses (or silently truncates)."""
+        if self.whole_grades and not np.array_equal(grades, np.floor(grades)):
+            fraction = float(grades[grades != np.floor(grades)][0])
+            raise InvalidInput(
+                f"{self.label} only takes whole-number grades (0, 1, 2, ...); it would refuse or truncate "
+                f"the grade {fraction:g}."
+            )
+        if self.max_grade is not None and grades.size and grades.max() > self.max_grade:
+            raise InvalidInput(
+                f"{self.label} accepts grades from 0 to {self.max_grade} only; got {grades.max():g}."
+            )
 
 
 def _evaluate_by_doc_id(grades, scores, doc_ids, *, k, ideal_relevances, gain, zero_idcg, log_base) -> ListResult:
@@ -154,6 +177,7 @@ _LIST = [
         reason="trec_eval uses the qrels grade as the gain, sorts equal scores by document id descending, "
         "builds the ideal from every judged document of the query, and gives 0 when nothing is relevant.",
         call="pytrec_eval.RelevanceEvaluator(qrels, {'ndcg_cut.k'}) (or {'ndcg'} without a cutoff)",
+        whole_grades=True,
     ),
     Convention(
         key="ranx_ndcg",
@@ -167,7 +191,8 @@ _LIST = [
         "query; when IDCG is 0 it divides by 1, so NDCG is 0.",
         call="ranx.evaluate(Qrels(qrels), Run(run), 'ndcg@k')",
         caveat="Inside score ties ranx's order comes from an unstable internal sort; with distinct scores it "
-        "matches exactly. ranx also drops grades below rel_lvl=1 (e.g. 0.5).",
+        "matches exactly. ranx reads grades as whole numbers (1.5 counts as 1).",
+        whole_grades=True,
     ),
     Convention(
         key="ranx_ndcg_burges",
@@ -180,7 +205,8 @@ _LIST = [
         reason="ranx's ndcg_burges is the Burges formulation (gain = 2^grade - 1), otherwise as ranx's ndcg.",
         call="ranx.evaluate(Qrels(qrels), Run(run), 'ndcg_burges@k')",
         caveat="Inside score ties ranx's order comes from an unstable internal sort; with distinct scores it "
-        "matches exactly. ranx also drops grades below rel_lvl=1 (e.g. 0.5).",
+        "matches exactly. ranx reads grades as whole numbers (1.5 counts as 1).",
+        whole_grades=True,
     ),
     Convention(
         key="lightgbm",
@@ -195,6 +221,8 @@ _LIST = [
         call="lgb.Booster({'objective': 'lambdarank', 'metric': 'ndcg', 'ndcg_eval_at': [k]}, "
         "lgb.Dataset(X, label, group, init_score=scores)).eval_train()",
         caveat="LightGBM needs whole-number grades from 0 to 30 (its default label_gain table).",
+        whole_grades=True,
+        max_grade=30,
     ),
     Convention(
         key="xgboost",
@@ -208,7 +236,9 @@ _LIST = [
         "the group's own labels, and scores a group with no relevant document as 1.",
         call="xgb.train({'eval_metric': 'ndcg@k'}, DMatrix(X, label, base_margin=scores), 0).eval(dmatrix)",
         caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 may tie there; "
-        "it needs whole-number grades below 32 with exponential gain.",
+        "it needs whole-number grades up to 31 with exponential gain.",
+        whole_grades=True,
+        max_grade=31,
     ),
     Convention(
         key="xgboost_minus",
@@ -222,6 +252,8 @@ _LIST = [
         "instead of 1; everything else is as 'ndcg@k'.",
         call="xgb.train({'eval_metric': 'ndcg@k-'}, ...)",
         caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 may tie there.",
+        whole_grades=True,
+        max_grade=31,
     ),
     Convention(
         key="torchmetrics",

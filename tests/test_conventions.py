@@ -195,3 +195,41 @@ def test_stable_tie_order_matches_library_on_long_tied_lists(key):
 
     averaged = evaluate_scores(grades, scores, k=20, ties="average").ndcg
     assert abs(averaged - expected) > 1e-4
+
+
+@pytest.mark.parametrize(
+    ("key", "grades", "words"),
+    [
+        ("lightgbm", [31, 0], "0 to 30"),
+        ("lightgbm", [1.5, 0], "whole-number"),
+        ("xgboost", [32, 0], "0 to 31"),
+        ("xgboost_minus", [0.5, 1], "whole-number"),
+        ("trec_eval", [2.5, 1], "whole-number"),
+        ("ranx_ndcg", [1.5, 0], "whole-number"),
+    ],
+)
+def test_grades_the_library_refuses_are_refused(key, grades, words):
+    from ndcg_core import InvalidInput
+
+    call, _, _ = LIBRARIES[key]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if key == "trec_eval":
+            pytrec_eval = pytest.importorskip("pytrec_eval")
+            with pytest.raises(Exception, match="integer"):  # noqa: B017
+                pytrec_eval.RelevanceEvaluator({"q": {"a": grades[0], "b": grades[1]}}, {"ndcg"})
+        elif key == "ranx_ndcg":
+            # ranx does not refuse: it truncates 1.5 to 1, a number for a different input
+            assert call(np.array(grades), np.array([1.0, 2.0]), 2, [], ["a", "b"]) == pytest.approx(
+                call(np.floor(grades), np.array([1.0, 2.0]), 2, [], ["a", "b"])
+            )
+        else:
+            with pytest.raises(Exception):  # noqa: B017 - each library raises its own error type
+                call(np.array(grades), np.array([1.0, 2.0]), 2, np.array([], dtype=int), ["a", "b"])
+    with pytest.raises(InvalidInput, match=words):
+        CONVENTIONS[key].evaluate(grades, [1.0, 2.0], k=2)
+
+
+def test_float_grades_are_fine_where_the_library_takes_them():
+    for key in ("sklearn", "torchmetrics"):
+        assert 0 < CONVENTIONS[key].evaluate([1.5, 0.5], [1.0, 2.0]).ndcg < 1
