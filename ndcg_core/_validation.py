@@ -69,6 +69,8 @@ def _as_number_array(values: object, *, what: str, hint: str, nan_hint: str) -> 
     if values is None or isinstance(values, (str, bytes, Mapping)):
         shown = "nothing (None)" if values is None else f"{type(values).__name__} {values!r}"[:80]
         raise InvalidInput(f"{what} must be a list of numbers, got {shown}.")
+    if isinstance(values, (set, frozenset)):
+        raise InvalidInput(f"{what} must be an ordered list of numbers, got a set (a set has no order).")
     if hasattr(values, "to_numpy"):  # pandas Series / Index: keep its dtype for the fast path
         values = values.to_numpy()
     if isinstance(values, np.ndarray):

@@ -42,6 +42,7 @@ def test_invalid_input_is_a_value_error():
         (None, ["list of numbers", "None"]),
         (7, ["list of numbers", "int"]),
         ({0: 1}, ["list of numbers", "dict"]),
+        ({3, 1, 2}, ["ordered list", "set"]),
         ([], ["empty"]),
     ],
 )
