@@ -61,7 +61,7 @@ def gain_latex(grade: float, gain_value: float, settings: MetricSettings) -> str
 def gain_words(settings: MetricSettings) -> str:
     return {
         "exponential": "exponential gain 2^grade − 1",
-        "linear": "linear gain (gain = grade)",
+        "linear": "linear gain: gain = grade",
         "custom": "the custom gain table",
     }[settings.gain]
 
@@ -886,6 +886,9 @@ def example_card(example, index: int) -> None:
                 st.error(f"**Erratum.** {example.erratum}", icon=":material/error:")
             elif example.status == "matches after rounding":
                 st.info("The document rounds intermediate or final figures; rounded the same way, they agree.", icon=":material/info:")
+            elif not example.stated:
+                st.info("The document gives no figure here; the one above is computed by this app.",
+                        icon=":material/info:")
             else:
                 st.success("The document's figures are reproduced exactly.", icon=":material/check_circle:")
             if example.note:
