@@ -1,0 +1,102 @@
+"""Real browser: upload the sample TREC files on the Dataset page, a conventions case, the Compare page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import ndcg_core
+from tests.browser.conftest import screenshot, wait_for_app
+
+pytestmark = pytest.mark.browser
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+def open_page(tab, app_url: str, path: str) -> None:
+    tab.goto(f"{app_url}/{path}")
+    wait_for_app(tab)
+
+
+def tall_screenshot(tab, name: str, height: int = 2400) -> None:
+    """Streamlit scrolls inside its main container, so a full-page shot needs a tall viewport."""
+    size = tab.viewport_size
+    tab.set_viewport_size({"width": size["width"], "height": height})
+    wait_for_app(tab)
+    tab.wait_for_timeout(3000)  # plotly charts draw after the script finishes
+    screenshot(tab, name)
+    tab.set_viewport_size(size)
+
+
+def metric_value(tab, label: str) -> str:
+    metric = tab.locator("[data-testid='stMetric']").filter(has_text=label).first
+    return metric.locator("[data-testid='stMetricValue']").inner_text().strip()
+
+
+def choose(tab, select_label: str, option: str) -> None:
+    """Pick an option of a Streamlit selectbox by its visible label."""
+    tab.locator("[data-testid='stSelectbox']").filter(has_text=select_label).first.click()
+    tab.get_by_role("option", name=option).click()
+    wait_for_app(tab)
+
+
+def test_upload_sample_qrels_and_run_shows_dataset_ndcg(page, app_url):
+    open_page(page, app_url, "dataset")
+    assert metric_value(page, "Mean of per-query NDCG")  # the bundled sample is shown first
+    tall_screenshot(page, "dataset_sample", 3000)
+
+    page.get_by_text("TREC qrels + run").click()
+    wait_for_app(page)
+    inputs = page.locator("[data-testid='stFileUploader'] input[type='file']")
+    inputs.nth(0).set_input_files(str(DATA / "sample.qrels"))
+    inputs.nth(1).set_input_files(str(DATA / "run_neural.txt"))
+    expected = ndcg_core.evaluate_run(ndcg_core.read_run(DATA / "run_neural.txt"), ndcg_core.read_qrels(DATA / "sample.qrels"))
+    page.get_by_text(re.compile(r"Data: sample\.qrels, run_neural\.txt")).wait_for(timeout=30_000)
+    wait_for_app(page)
+    assert metric_value(page, "Mean of per-query NDCG") == f"{expected.mean_ndcg:.4f}"
+    assert metric_value(page, "Ratio of sums") == f"{expected.ratio_of_sums:.4f}"
+    assert page.get_by_text("Why the two figures differ here.").is_visible()
+    tall_screenshot(page, "dataset_uploaded")
+
+
+def test_malformed_upload_shows_line_number_and_keeps_data(page, app_url, tmp_path):
+    open_page(page, app_url, "dataset")
+    before = metric_value(page, "Mean of per-query NDCG")
+    broken = tmp_path / "broken_run.txt"
+    broken.write_text("401 Q0 DOC1 1 3.5 tag\n401 Q0 DOC2 2 not-a-number tag\n")
+    page.get_by_text("TREC qrels + run").click()
+    wait_for_app(page)
+    inputs = page.locator("[data-testid='stFileUploader'] input[type='file']")
+    inputs.nth(0).set_input_files(str(DATA / "sample.qrels"))
+    inputs.nth(1).set_input_files(str(broken))
+    alert = page.locator("[data-testid='stAlertContentError']").first
+    alert.wait_for(timeout=30_000)
+    assert "line 2" in alert.inner_text() and "Nothing was replaced" in alert.inner_text()
+    assert metric_value(page, "Mean of per-query NDCG") == before
+    assert page.locator("[data-testid='stException']").count() == 0
+    screenshot(page, "dataset_refused")
+
+
+def test_conventions_all_zero_case_shows_different_values(page, app_url):
+    open_page(page, app_url, "conventions")
+    choose(page, "Case", "All-zero query: 0 in scikit-learn, 1 in LightGBM")
+    page.get_by_text("The conventions give 2 different values, from 0.0000 to 1.0000.").wait_for(timeout=20_000)
+    tall_screenshot(page, "conventions_all_zero", 1400)
+    choose(page, "Case", "Tied scores: trec_eval decides by document id")
+    page.get_by_text(re.compile(r"The conventions give \d different values")).wait_for(timeout=20_000)
+    tall_screenshot(page, "conventions_ties", 1400)
+
+
+def test_compare_pages_render(page, app_url):
+    open_page(page, app_url, "compare")
+    page.get_by_text(re.compile("Ranking A has the higher DCG")).first.wait_for(timeout=20_000)
+    tall_screenshot(page, "compare_lists", 2600)
+    page.get_by_text("Two runs on the data set").click()
+    wait_for_app(page)
+    page.get_by_text(re.compile(r"Neural is better on \d+ of \d+ queries")).first.wait_for(timeout=30_000)
+    tall_screenshot(page, "compare_runs", 2000)
+    page.get_by_role("tab", name="Slide summary").click()
+    page.wait_for_timeout(800)
+    tall_screenshot(page, "compare_slide", 1000)
+    assert page.locator("[data-testid='stException']").count() == 0
