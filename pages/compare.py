@@ -12,22 +12,37 @@ from ui.state import playground_list
 from ui.widgets import metric_cards
 
 show_url_warning()
-st.title("Compare rankers")
 settings = current_settings()
 MODES = {"lists": "Two rankings of the same documents", "runs": "Two runs on the data set"}
-mode = st.radio("Compare", list(MODES), format_func=MODES.get, horizontal=True, key="compare_mode")
+# Widgets not drawn in a run lose their state; re-assigning keeps the choices while the slide view hides them.
+for persistent in ("compare_mode", "compare_run_a", "compare_run_b", "compare_n_boot", "compare_seed", "compare_confidence"):
+    if persistent in st.session_state:
+        st.session_state[persistent] = st.session_state[persistent]
+slide_view = st.session_state.get("compare_mode") == "runs" and st.session_state.get("compare_slide", False)
+if slide_view:
+    heading, switch = st.columns([5, 1], vertical_alignment="bottom")  # slide_summary writes the heading
+    switch.toggle("Slide view", key="compare_slide")
+    mode = "runs"
+else:
+    st.title("Compare rankers")
+    left, right = st.columns([4, 1], vertical_alignment="bottom")
+    mode = left.radio("Compare", list(MODES), format_func=MODES.get, horizontal=True, key="compare_mode")
+    if mode == "runs":
+        right.toggle("Slide view", key="compare_slide", help="One clean screen for a slide: big numbers and one chart.")
 
 
 def two_rankings() -> None:
     view.ensure_documents()
     names_now, grades_now, _, _ = playground_list()
+    # Buttons act through callbacks: they change the state before the next run starts, so every element of
+    # that run already shows the result (and a rerun in between cannot lose the click).
     buttons = st.columns(5)
-    if buttons[0].button("Use the Playground's documents", key="compare_from_playground", disabled=not names_now):
-        view.reset_documents(names_now, grades_now)
-        st.rerun()
-    if buttons[1].button("Back to the example", key="compare_example"):
-        view.reset_documents(view.EXAMPLE_DOCS["document"], view.EXAMPLE_DOCS["grade"], view.EXAMPLE_ORDERS)
-        st.rerun()
+    buttons[0].button("Playground list", key="compare_from_playground", disabled=not names_now,
+                      help="Load the Playground's documents and grades into both rankings.",
+                      on_click=view.reset_documents, args=(names_now, grades_now))
+    buttons[1].button("Example", key="compare_example", help="Back to the example of eight documents.",
+                      on_click=view.reset_documents,
+                      args=(view.EXAMPLE_DOCS["document"], view.EXAMPLE_DOCS["grade"], view.EXAMPLE_ORDERS))
 
     with st.expander("Judged documents (shared by both rankings): edit names and grades, add or delete rows", expanded=False):
         edited = st.data_editor(
@@ -56,14 +71,12 @@ def two_rankings() -> None:
         st.session_state[key] = order
         orders[side] = order
 
-    if buttons[2].button("A: ideal order", key="compare_ideal_a"):
-        orders["A"] = st.session_state[view.ORDER_KEYS["A"]] = view.ideal_order(documents)
-    if buttons[3].button("B: ideal order", key="compare_ideal_b"):
-        orders["B"] = st.session_state[view.ORDER_KEYS["B"]] = view.ideal_order(documents)
-    if buttons[4].button("Swap A and B", key="compare_swap"):
-        orders = {"A": orders["B"], "B": orders["A"]}
-        for side, key in view.ORDER_KEYS.items():
-            st.session_state[key] = orders[side]
+    ideal = view.ideal_order(documents)
+    buttons[2].button("A: ideal", key="compare_ideal_a", help="Put ranking A in the ideal order.",
+                      on_click=view.set_order, args=("A", ideal))
+    buttons[3].button("B: ideal", key="compare_ideal_b", help="Put ranking B in the ideal order.",
+                      on_click=view.set_order, args=("B", ideal))
+    buttons[4].button("Swap A ↔ B", key="compare_swap", on_click=view.swap_orders)
 
     options = settings.kwargs()
     all_grades = documents["grade"].tolist()
@@ -76,44 +89,63 @@ def two_rankings() -> None:
         st.error(f"These rankings cannot be evaluated with the current settings: {error}", icon="⚠️")
         return
 
+    # Full-width card rows (four cards in half a page would truncate the numbers)
+    st.markdown("**Ranking A**")
+    metric_cards(results["A"])
+    st.markdown("**Ranking B** (deltas are B − A)")
+    metric_cards(results["B"], previous=results["A"])
     columns = st.columns(2)
     for column, side in zip(columns, ("A", "B"), strict=True):
         with column:
             st.subheader(f"Ranking {side}")
-            metric_cards(results[side], previous=results["A"] if side == "B" else None)
             order = orders[side]
             ranked_list(order, [grade_of[n] for n in order], results[side].table["contribution"].tolist(),
                         key=f"compare_list_{side}", k=settings.k)
             st.plotly_chart(contribution_chart(results[side].table, k=settings.k), key=f"compare_chart_{side}")
-    if settings.k is None:
-        st.caption("Deltas on B's cards are B − A. The ideal list is all judged documents sorted by grade (the same for A and B).")
+    st.caption("The ideal list is all judged documents sorted by grade: the same for A and B, so IDCG is equal.")
     st.subheader("Which positions make the difference")
     frame = view.position_differences(results["A"], results["B"], orders["A"], orders["B"])
     st.text(view.difference_sentence(frame, results["A"], results["B"]))
     st.plotly_chart(view.difference_chart(frame), key="compare_difference_chart")
 
 
-def two_runs() -> None:
+def run_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
+    """The run pickers and bootstrap options (drawn only outside the slide view; their keys persist)."""
+    pick = st.columns([2, 2, 1, 1, 1])
+    name_a = pick[0].selectbox("System A (baseline)", run_names, index=0, key="compare_run_a")
+    name_b = pick[1].selectbox("System B (challenger)", run_names, index=1, key="compare_run_b")
+    n_boot = pick[2].number_input("Resamples", 1_000, 100_000, 10_000, step=1_000, key="compare_n_boot",
+                                  help="Bootstrap resamples of the queries.")
+    seed = pick[3].number_input("Seed", 0, 2**31 - 1, 0, key="compare_seed", help="Seed of the bootstrap (numpy).")
+    confidence = pick[4].selectbox("Confidence", [0.90, 0.95, 0.99], index=1, format_func="{:.0%}".format,
+                                   key="compare_confidence")
+    return name_a, name_b, int(n_boot), int(seed), float(confidence)
+
+
+def saved_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
+    state = st.session_state
+    name_a = state.get("compare_run_a", run_names[0])
+    name_b = state.get("compare_run_b", run_names[1])
+    return (name_a, name_b, int(state.get("compare_n_boot", 10_000)), int(state.get("compare_seed", 0)),
+            float(state.get("compare_confidence", 0.95)))
+
+
+def two_runs(slide_view: bool) -> None:
     dataset = dataset_view.current_dataset()
     run_names = list(dataset.runs)
-    st.text(f"Data: {dataset.label}")
     if len(run_names) < 2:
         st.info(
             "The current data set has a single run. Upload two or more runs on the Dataset page, or switch back to "
             "the bundled sample (BM25 and neural runs).", icon="ℹ️",
         )
-        if st.button("Use the bundled sample", key="compare_use_sample"):
-            dataset_view.set_dataset(dataset_view.sample_dataset())
-            st.rerun()
+        st.button("Use the bundled sample", key="compare_use_sample", on_click=dataset_view.use_sample)
         return
-    pick = st.columns([2, 2, 1, 1, 1])
-    name_a = pick[0].selectbox("System A (baseline)", run_names, index=0, key="compare_run_a")
-    name_b = pick[1].selectbox("System B (challenger)", run_names, index=1, key="compare_run_b")
-    n_boot = pick[2].number_input("Bootstrap resamples", 1_000, 100_000, 10_000, step=1_000, key="compare_n_boot")
-    seed = pick[3].number_input("Seed", 0, 2**31 - 1, 0, key="compare_seed")
-    confidence = pick[4].selectbox("Confidence", [0.90, 0.95, 0.99], index=1, format_func="{:.0%}".format,
-                                   key="compare_confidence")
-    if name_a == name_b:
+    if slide_view:
+        name_a, name_b, n_boot, seed, confidence = saved_choices(run_names)
+    else:
+        st.text(f"Data: {dataset.label}")
+        name_a, name_b, n_boot, seed, confidence = run_choices(run_names)
+    if name_a == name_b or name_a not in run_names or name_b not in run_names:
         st.warning("Pick two different runs.", icon="⚖️")
         return
     ties = st.session_state.get("dataset_ties", "trec_eval")
@@ -124,63 +156,72 @@ def two_runs() -> None:
             result_a = dataset_view.evaluate(dataset, name_a, options)
             result_b = dataset_view.evaluate(dataset, name_b, options)
             comparison = ndcg_core.compare_runs(result_a.per_query["ndcg"], result_b.per_query["ndcg"],
-                                                n_boot=int(n_boot), seed=int(seed), confidence=float(confidence))
+                                                n_boot=n_boot, seed=seed, confidence=confidence)
     except ndcg_core.InvalidInput as error:
         st.error(f"These runs cannot be compared with the current settings: {error}", icon="⚠️")
         return
     metric = "NDCG" if settings.k is None else f"NDCG@{settings.k}"
     sentence = view.verdict(comparison, name_a=name_a, name_b=name_b, metric=metric)
-    slide = view.slide_chart(comparison, name_a=name_a, name_b=name_b, metric=metric)
+    if slide_view:
+        slide_summary(comparison, name_a=name_a, name_b=name_b, metric=metric, sentence=sentence)
+    else:
+        details(comparison, result_a, result_b, name_a=name_a, name_b=name_b, metric=metric, sentence=sentence,
+                ties=ties, missing=missing)
 
-    details, summary = st.tabs(["Details", "Slide summary"])
-    with details:
+
+def details(comparison, result_a, result_b, *, name_a, name_b, metric, sentence, ties, missing) -> None:
+    with st.container(border=True):
         st.text(sentence)
-        cards = st.columns(5)
-        cards[0].metric(f"Mean {metric}: A", f"{comparison.mean_a:.4f}")
-        cards[1].metric(f"Mean {metric}: B", f"{comparison.mean_b:.4f}", delta=f"{comparison.mean_difference:+.4f}")
-        cards[2].metric("B better", comparison.wins)
-        cards[3].metric("Tied", comparison.ties)
-        cards[4].metric("A better", comparison.losses)
-        st.text(
-            f"A = {name_a}, B = {name_b}. Compared on the {comparison.n_queries} queries both runs were evaluated on "
-            f"(settings: {settings.describe()}; tied scores: {ties}; missing queries: {missing})."
-        )
-        left, right = st.columns(2)
-        left.plotly_chart(view.differences_histogram(comparison, name_a=name_a, name_b=name_b, metric=metric),
-                          key="compare_differences")
-        right.plotly_chart(view.bootstrap_chart(comparison), key="compare_bootstrap")
-        table = (
-            result_a.per_query[["ndcg"]].rename(columns={"ndcg": "A"})
-            .join(result_b.per_query[["ndcg"]].rename(columns={"ndcg": "B"}), how="inner")
-            .assign(difference=lambda frame: frame["B"] - frame["A"])
-            .rename_axis("query").reset_index()
-        )
-        st.dataframe(table, hide_index=True, key="compare_table", column_config={
-            "query": st.column_config.TextColumn("Query"),
-            "A": st.column_config.NumberColumn(f"A: {metric}", format="%.4f"),
-            "B": st.column_config.NumberColumn(f"B: {metric}", format="%.4f"),
-            "difference": st.column_config.NumberColumn("B − A", format="%+.4f"),
-        })
-        st.download_button("Download per-query comparison (CSV)", table.to_csv(index=False).encode(),
-                           file_name="per_query_comparison.csv", mime="text/csv", key="compare_download")
-    with summary:
-        st.header(f"{view.plain(name_b)} vs {view.plain(name_a)}")
-        big = st.columns(3)
-        big[0].metric(f"Mean {metric}", f"{comparison.mean_b:.3f}", delta=f"{comparison.mean_difference:+.3f} vs A")
-        big[1].metric(f"Queries where {view.plain(name_b)} is better", f"{comparison.wins} of {comparison.n_queries}")
-        big[2].metric(f"{comparison.confidence:.0%} CI of the mean gain",
-                      f"{comparison.ci_low:+.3f} to {comparison.ci_high:+.3f}")
-        st.plotly_chart(slide, key="compare_slide_chart", config=view.modebar_config("ndcg_comparison"))
-        st.text(sentence)
-        if view.png_export_available():
-            st.download_button("Download the chart as PNG (1600×900)", data=lambda: view.png_bytes(slide),
-                               file_name="ndcg_comparison.png", mime="image/png", key="compare_png", on_click="ignore")
-        else:
-            st.caption("PNG export needs Chrome/Chromium for kaleido, which is not available on this server: use the "
-                       "camera icon in the chart's toolbar (Download plot as PNG, 1600×900 at 2x).")
+    cards = st.columns(5)
+    cards[0].metric(f"Mean {metric}: A", f"{comparison.mean_a:.4f}")
+    cards[1].metric(f"Mean {metric}: B", f"{comparison.mean_b:.4f}", delta=f"{comparison.mean_difference:+.4f}")
+    cards[2].metric("B better", comparison.wins)
+    cards[3].metric("Tied", comparison.ties)
+    cards[4].metric("A better", comparison.losses)
+    st.text(
+        f"A = {name_a}, B = {name_b}. Compared on the {comparison.n_queries} queries both runs were evaluated on "
+        f"(settings: {settings.describe()}; tied scores: {ties}; missing queries: {missing})."
+    )
+    left, right = st.columns(2)
+    left.plotly_chart(view.differences_histogram(comparison, name_a=name_a, name_b=name_b, metric=metric),
+                      key="compare_differences")
+    right.plotly_chart(view.bootstrap_chart(comparison), key="compare_bootstrap")
+    table = (
+        result_a.per_query[["ndcg"]].rename(columns={"ndcg": "A"})
+        .join(result_b.per_query[["ndcg"]].rename(columns={"ndcg": "B"}), how="inner")
+        .assign(difference=lambda frame: frame["B"] - frame["A"])
+        .rename_axis("query").reset_index()
+    )
+    st.dataframe(table, hide_index=True, key="compare_table", column_config={
+        "query": st.column_config.TextColumn("Query"),
+        "A": st.column_config.NumberColumn(f"A: {metric}", format="%.4f"),
+        "B": st.column_config.NumberColumn(f"B: {metric}", format="%.4f"),
+        "difference": st.column_config.NumberColumn("B − A", format="%+.4f"),
+    })
+    st.download_button("Download per-query comparison (CSV)", table.to_csv(index=False).encode(),
+                       file_name="per_query_comparison.csv", mime="text/csv", key="compare_download")
+
+
+def slide_summary(comparison, *, name_a, name_b, metric, sentence) -> None:
+    """One screen for a slide: three large numbers and one chart, with a PNG of the chart."""
+    heading.header(f"{view.plain(name_b)} vs {view.plain(name_a)}: {metric}")
+    big = st.columns(3)
+    big[0].metric(f"Mean {metric} of {view.plain(name_b)}", f"{comparison.mean_b:.3f}",
+                  delta=f"{comparison.mean_difference:+.3f} vs {view.plain(name_a)}")
+    big[1].metric(f"Queries where {view.plain(name_b)} is better", f"{comparison.wins} of {comparison.n_queries}")
+    big[2].metric(f"{comparison.confidence:.0%} CI of the mean gain", f"{comparison.ci_low:+.3f} to {comparison.ci_high:+.3f}")
+    slide = view.slide_chart(comparison, name_a=name_a, name_b=name_b, metric=metric)
+    st.plotly_chart(slide, key="compare_slide_chart", config=view.modebar_config("ndcg_comparison"))
+    st.text(sentence)
+    if view.png_export_available():
+        st.download_button("Download the chart as PNG (1600×900)", data=lambda: view.png_bytes(slide),
+                           file_name="ndcg_comparison.png", mime="image/png", key="compare_png", on_click="ignore")
+    else:
+        st.caption("PNG export needs Chrome/Chromium for kaleido, which is not available on this server: use the "
+                   "camera icon in the chart's toolbar (Download plot as PNG, 1600×900 at 2x).")
 
 
 if mode == "lists":
     two_rankings()
 else:
-    two_runs()
+    two_runs(slide_view)

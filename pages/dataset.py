@@ -18,8 +18,8 @@ st.caption(
 SOURCES = {"sample": "Bundled sample", "trec": "TREC qrels + run", "csv": "One CSV"}
 source = st.radio("Data", list(SOURCES), format_func=SOURCES.get, horizontal=True, key="dataset_source")
 if source == "sample":
-    if view.current_dataset().digest != "sample" and st.button("Switch back to the bundled sample", key="dataset_use_sample"):
-        view.set_dataset(view.sample_dataset())
+    if view.current_dataset().digest != "sample":
+        st.button("Switch back to the bundled sample", key="dataset_use_sample", on_click=view.use_sample)
 elif source == "trec":
     left, right = st.columns(2)
     qrels_file = left.file_uploader(
@@ -49,7 +49,7 @@ dataset = view.current_dataset()
 settings = current_settings()
 run_names = list(dataset.runs)
 top = st.columns([2, 2, 2])
-run_name = top[0].selectbox("Run", run_names, key="dataset_run") if len(run_names) > 1 else run_names[0]
+run_name = top[0].selectbox("Run", run_names, key="dataset_run", help="Each uploaded run file (or CSV) is one run.")
 ties = top[1].selectbox(
     "Tied scores", list(view.TIE_RULES), format_func=view.TIE_RULES.get, key="dataset_ties",
     help="How documents with equal scores are ordered. trec_eval sorts them by document id, descending.",
@@ -77,7 +77,7 @@ cards[0].metric(f"Mean of per-query {label}", f"{result.mean_ndcg:.4f}", help="(
 cards[1].metric("Ratio of sums ΣDCG / ΣIDCG", f"{result.ratio_of_sums:.4f}", help="Σ DCG_q / Σ IDCG_q: queries with a large IDCG weigh more.")
 cards[2].metric("Queries evaluated", f"{len(result.per_query)}")
 cards[3].metric(
-    "Retrieved documents unjudged", f"{result.unjudged_share:.1%}",
+    "Unjudged retrieved", f"{result.unjudged_share:.1%}",
     help=f"Share of the retrieved documents within {cutoff_note} that have no judgment (they count as grade 0).",
 )
 gap = ndcg_core.aggregate_gap(result.per_query)
@@ -122,6 +122,11 @@ selection = st.dataframe(
         "idcg": st.column_config.NumberColumn("IDCG", format="%.4f"),
         "n_retrieved": st.column_config.NumberColumn("Retrieved"),
         "n_judged_retrieved": st.column_config.NumberColumn("Judged & retrieved"),
+        "n_judged": st.column_config.NumberColumn("Judged", help="Judged documents of the query (the ideal list)."),
+        "n_relevant": st.column_config.NumberColumn("Relevant", help="Judged documents with a grade above 0."),
+        "n_unjudged_in_cutoff": st.column_config.NumberColumn(
+            "Unjudged in cutoff", help="Retrieved documents within the cutoff without a judgment (counted as grade 0)."
+        ),
     },
 )
 st.download_button(
@@ -139,8 +144,12 @@ if st.session_state.get("dataset_query") not in queries:
 query = st.selectbox("Open one query's ranking", queries, key="dataset_query", help="Or select a row of the table.")
 row = per_query[per_query["query"].astype(str) == query].iloc[0]
 st.text(f"Query {query}: {label} = {row['ndcg']:.4f}, DCG = {row['dcg']:.4f}, IDCG = {row['idcg']:.4f}")
-if st.button(f"Open query {query} in the Playground", key="dataset_open", type="primary"):
-    names, grades, extra_names, extra_grades = view.query_ranking(dataset, run_name, query, ties=ties)
+# The click is recorded by a callback and acted on here, so a rerun in between cannot lose it.
+st.button(f"Open query {query} in the Playground", key="dataset_open", type="primary",
+          on_click=view.request_open, args=(query,))
+requested = view.take_open_request()
+if requested is not None and requested in queries:
+    names, grades, extra_names, extra_grades = view.query_ranking(dataset, run_name, requested, ties=ties)
     open_in_playground(names, grades, extra_names=extra_names, extra_grades=extra_grades,
                        settings=view.playground_settings(settings, len(names) + len(extra_names)))
 st.caption(

@@ -160,9 +160,16 @@ def test_swapped_runs_verdict_names_the_better_one():
 def test_slide_summary_has_big_numbers_chart_and_png():
     at = run_page("compare")
     at.radio(key="compare_mode").set_value("runs").run()
-    labels = [m.label for m in at.metric]
-    assert "Queries where Neural is better" in labels
-    assert any(label.startswith("95% CI") for label in labels)
+    at.selectbox(key="compare_confidence").set_value(0.99).run()
+    at.toggle(key="compare_slide").set_value(True).run()
+    assert not at.exception, at.exception
+    assert not at.main.radio and not at.main.selectbox  # one clean screen: the controls are hidden
+    assert at.header[0].value == "Neural vs BM25: NDCG"
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Queries where Neural is better"].endswith(" of 59")
+    assert "99% CI of the mean gain" in shown  # the choice made before switching to the slide is kept
+    assert len(at.get("plotly_chart")) == 1
+    assert " is better on " in verdict_text(at)
     downloads = [element for element in at.get("download_button") if "PNG" in element.proto.label]
     captions = [c.value for c in at.caption if "PNG" in c.value]
     assert downloads or captions  # a real PNG button when kaleido + Chromium work, else the toolbar instructions
@@ -176,3 +183,15 @@ def test_png_export_renders_the_slide_chart():
     comparison = ndcg_core.compare_runs([0.1, 0.5, 0.7], [0.3, 0.4, 0.9], n_boot=200)
     png = compare_view.png_bytes(compare_view.slide_chart(comparison, name_a="A", name_b="B", metric="NDCG"))
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+
+
+def test_leaving_the_slide_view_restores_the_controls():
+    at = run_page("compare")
+    at.radio(key="compare_mode").set_value("runs").run()
+    at.selectbox(key="compare_run_a").set_value("Neural")
+    at.selectbox(key="compare_run_b").set_value("BM25").run()
+    at.toggle(key="compare_slide").set_value(True).run()
+    assert at.header[0].value == "BM25 vs Neural: NDCG"
+    at.toggle(key="compare_slide").set_value(False).run()
+    assert at.radio(key="compare_mode").value == "runs"
+    assert at.selectbox(key="compare_run_a").value == "Neural"

@@ -36,7 +36,7 @@ def assert_headline(at, expected: ndcg_core.RunResult, label: str = "NDCG") -> N
     assert shown[f"Mean of per-query {label}"] == f"{expected.mean_ndcg:.4f}"
     assert shown["Ratio of sums ΣDCG / ΣIDCG"] == f"{expected.ratio_of_sums:.4f}"
     assert shown["Queries evaluated"] == str(len(expected.per_query))
-    assert shown["Retrieved documents unjudged"] == f"{expected.unjudged_share:.1%}"
+    assert shown["Unjudged retrieved"] == f"{expected.unjudged_share:.1%}"
 
 
 def per_query_table(at):

@@ -51,6 +51,17 @@ def reset_documents(names: Sequence[str], grades: Sequence[float], orders: dict[
     st.session_state.pop("compare_docs_editor", None)
 
 
+def set_order(side: str, order: list[str]) -> None:
+    """Button callback: put ranking ``side`` in ``order``."""
+    st.session_state[ORDER_KEYS[side]] = list(order)
+
+
+def swap_orders() -> None:
+    """Button callback: ranking A becomes B and B becomes A."""
+    state = st.session_state
+    state[ORDER_KEYS["A"]], state[ORDER_KEYS["B"]] = state[ORDER_KEYS["B"]], state[ORDER_KEYS["A"]]
+
+
 def ensure_documents() -> None:
     if DOCS_KEY not in st.session_state:
         reset_documents(EXAMPLE_DOCS["document"], EXAMPLE_DOCS["grade"], EXAMPLE_ORDERS)
@@ -207,8 +218,8 @@ def bootstrap_chart(comparison: ndcg_core.Comparison) -> go.Figure:
     fig.add_vline(x=0, line={"color": PALETTE["text"], "width": 1})
     fig.add_annotation(x=(c.ci_low + c.ci_high) / 2, y=1.0, yref="paper", yanchor="bottom", showarrow=False,
                        text=f"{c.confidence:.0%} CI {c.ci_low:+.3f} to {c.ci_high:+.3f}")
-    return _layout(fig, title=f"Bootstrap: mean difference over {c.n_boot:,} resamples of the queries (seed {c.seed})",
-                   x_title="mean difference (B − A)", y_title="resamples")
+    return _layout(fig, title=f"Bootstrap: {c.n_boot:,} resamples of the queries",
+                   x_title="mean difference (B − A) in a resample", y_title="resamples")
 
 
 def slide_chart(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metric: str) -> go.Figure:
@@ -226,15 +237,16 @@ def slide_chart(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, m
     )
     fig.add_hrect(y0=c.ci_low, y1=c.ci_high, fillcolor=PALETTE["ideal"], opacity=0.25, line_width=0)
     fig.add_hline(y=c.mean_difference, line={"color": PALETTE["actual"], "dash": "dash", "width": 3})
-    fig.add_annotation(
-        x=1, xref="paper", xanchor="right", y=c.mean_difference, yanchor="bottom", showarrow=False,
-        text=f"mean {c.mean_difference:+.3f} ({c.confidence:.0%} CI {c.ci_low:+.3f} to {c.ci_high:+.3f})",
-        font={"size": 16, "color": PALETTE["actual"]},
+    fig.add_annotation(  # top left: the sorted bars are lowest there, so the label hides nothing
+        x=0.01, xref="paper", xanchor="left", y=1.0, yref="paper", yanchor="top", showarrow=False, align="left",
+        text=(f"<b>mean difference {c.mean_difference:+.3f}</b> (dashed line)<br>"
+              f"{c.confidence:.0%} CI {c.ci_low:+.3f} to {c.ci_high:+.3f} (shaded band)"),
+        font={"size": 16, "color": PALETTE["actual"]}, bgcolor="rgba(255,255,255,0.9)",
     )
     fig.add_hline(y=0, line={"color": PALETTE["text"], "width": 1})
     _layout(fig, title=f"{name_b} vs {name_a}: {metric} difference on each of {c.n_queries} queries",
             x_title=f"queries, sorted ({name_b} better on {c.wins}, {name_a} better on {c.losses}, {c.ties} tied)",
-            y_title=f"{metric}: {name_b} − {name_a}", height=440)
+            y_title=f"{metric}: {name_b} − {name_a}", height=430)
     fig.update_xaxes(showticklabels=False)
     fig.update_layout(showlegend=False)
     return fig

@@ -201,6 +201,23 @@ def load_uploads(kind: str, qrels_file, run_files: list) -> None:
     set_dataset(LoadedDataset(label=label, qrels=qrels, runs=runs, digest=content_digest("|".join(digests).encode()), source=source))
 
 
+def use_sample() -> None:
+    """Button callback: back to the bundled sample."""
+    set_dataset(sample_dataset())
+
+
+OPEN_KEY = "dataset_open_request"
+
+
+def request_open(query: str) -> None:
+    """Button callback: remember which query to open in the Playground (acted on by the page's next run)."""
+    st.session_state[OPEN_KEY] = query
+
+
+def take_open_request() -> str | None:
+    return st.session_state.pop(OPEN_KEY, None)
+
+
 def _check_fit(qrels: pd.DataFrame | None, runs: dict[str, pd.DataFrame]) -> None:
     if qrels is not None:
         judged = set(qrels["query"].unique())
@@ -347,7 +364,8 @@ def histogram_chart(ndcg: pd.Series, *, mean: float, label: str) -> go.Figure:
         x=mean, y=1.0, yref="paper", text=f"mean {mean:.3f}", showarrow=False, xanchor="right", yanchor="bottom",
         font={"size": 14, "color": PALETTE["discount"]},
     )
-    _layout(fig, title=f"Per-query {label} ({values.size} queries)", x_title=label, y_title="number of queries")
+    _layout(fig, title=f"Per-query {label} ({values.size} queries)", x_title=label, y_title="number of queries", height=400)
+    fig.update_layout(showlegend=False, margin={"b": 90})
     fig.update_xaxes(range=[0, 1.0], dtick=0.1)
     return fig
 
@@ -369,7 +387,9 @@ def curve_chart(curve_frame: pd.DataFrame, *, k: int | None) -> go.Figure:
     if k is not None and 1 <= k <= CURVE_DEPTH:
         fig.add_vline(x=k, line={"color": PALETTE["text"], "dash": "dot", "width": 2})
         fig.add_annotation(x=k, y=0.0, yref="paper", text=f"k = {k}", showarrow=False, xanchor="left", yanchor="bottom")
-    _layout(fig, title="Dataset NDCG@k for k = 1..20", x_title="cutoff k", y_title="NDCG@k")
+    _layout(fig, title="Dataset NDCG@k for k = 1..20", x_title="cutoff k", y_title="NDCG@k", height=400)
+    fig.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0.0},
+                      margin={"b": 90})
     fig.update_xaxes(dtick=1, range=[0.5, CURVE_DEPTH + 0.5])
     fig.update_yaxes(range=[0, 1.02])
     return fig
