@@ -252,12 +252,12 @@ def _controls(size: int, playing: bool) -> None:
     previous, slider, following, play = st.columns([1.2, 6, 1.2, 1.4], vertical_alignment="bottom")
     position = int(st.session_state[POSITION_KEY])
     previous.button(
-        "◀ Previous", key="step_previous", on_click=_move, args=(-1, size), disabled=position <= 1,
-        width="stretch",
+        "Previous", icon=":material/arrow_back:", key="step_previous", on_click=_move, args=(-1, size),
+        disabled=position <= 1, width="stretch",
     )
     following.button(
-        "Next ▶", key="step_next", on_click=_move, args=(1, size), disabled=position >= size,
-        width="stretch",
+        "Next", icon=":material/arrow_forward:", icon_position="right", key="step_next", on_click=_move,
+        args=(1, size), disabled=position >= size, width="stretch",
     )
     with slider:
         if size > 1:
@@ -268,7 +268,8 @@ def _controls(size: int, playing: bool) -> None:
         else:
             st.caption("The list has a single position.")
     play.button(
-        "⏸ Pause" if playing else "▶ Autoplay", key="step_play", on_click=_toggle_play, args=(size,),
+        "Pause" if playing else "Autoplay", icon=":material/pause:" if playing else ":material/play_arrow:",
+        key="step_play", on_click=_toggle_play, args=(size,),
         type="primary" if playing else "secondary", width="stretch",
         help=f"Advance one position every {AUTOPLAY_SECONDS:g} s; stops at the last position.",
     )

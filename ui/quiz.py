@@ -261,6 +261,7 @@ def current_seed() -> int:
         if seed is None:
             seed = fresh_seed()
     st.session_state[SEED_KEY] = seed
+    st.session_state["quiz_seed_input"] = seed  # the 'type a seed' box follows (it is drawn after this)
     if st.query_params.get("seed") != str(seed):
         st.query_params["seed"] = str(seed)
     return seed
@@ -278,6 +279,7 @@ def fresh_seed(avoid: int | None = None) -> int:
 def _new_questions() -> None:
     seed = fresh_seed(avoid=st.session_state.get(SEED_KEY))
     st.session_state[SEED_KEY] = seed
+    st.session_state["quiz_seed_input"] = seed
     st.query_params["seed"] = str(seed)
 
 
