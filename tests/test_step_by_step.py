@@ -121,3 +121,19 @@ def test_lesson_grades_field_reports_unreadable_input():
     assert any("'x' is not a number" in e.value for e in at.error)
     at.text_input(key="lesson_gain_grades").input("3, -1, 1").run()
     assert any("negative" in e.value for e in at.error)
+
+
+def test_long_playground_list_shows_a_window_of_the_table():
+    from ui.state import make_ranking
+
+    at = run_page("step_by_step")
+    grades = [float(g % 4) for g in range(3_000)]
+    at.session_state["playground"] = make_ranking([f"d{i}" for i in range(3_000)], grades)
+    at.run()
+    at.slider(key="step_position").set_value(1_500).run()
+    assert not at.exception
+    window = next(df.value for df in at.dataframe if "NDCG@i" in df.value.columns)
+    assert len(window) == 2 * lessons.PROGRESS_WINDOW + 1
+    assert 1_500 in window["i"].tolist()
+    row = ndcg_core.evaluate(grades).table.iloc[1_499]
+    assert any(f"DCG@1500 = DCG@1499 + {lessons.num(row['contribution'])}" in text for text in latex(at))

@@ -249,7 +249,7 @@ def _toggle_play(size: int) -> None:
 
 
 def _controls(size: int, playing: bool) -> None:
-    previous, slider, following, play = st.columns([1.2, 6, 1.2, 1.4], vertical_alignment="bottom")
+    previous, slider, following, play = st.columns([1.5, 5.4, 1.3, 1.5], vertical_alignment="bottom")
     position = int(st.session_state[POSITION_KEY])
     previous.button(
         "Previous", icon=":material/arrow_back:", key="step_previous", on_click=_move, args=(-1, size),
@@ -328,7 +328,10 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
         charts.cumulative_chart(table, k=settings.k, highlight=position), width="stretch",
         key="step_cumulative_chart",
     )
-    st.markdown("**The whole table so far** (the highlighted row is position i)")
+    if len(table) > 2 * PROGRESS_WINDOW + 1:
+        st.markdown(f"**The table around position {position}** (the highlighted row is position i)")
+    else:
+        st.markdown("**The whole table so far** (the highlighted row is position i)")
     st.dataframe(_progress_frame(walk, result, position), hide_index=True, width="stretch",
                  column_config=PROGRESS_COLUMNS)
 
@@ -355,12 +358,19 @@ def _side_view(
         )
 
 
+PROGRESS_WINDOW = 25  # rows shown either side of position i in long lists
+
+
 def _progress_frame(walk: WalkList, result: ndcg_core.ListResult, position: int):
     table = result.table
+    # Long lists: only the rows around position i (a 10,000-row styled table would be slow to send).
+    start = max(0, position - 1 - PROGRESS_WINDOW)
+    stop = min(len(table), position + PROGRESS_WINDOW)
+    table = table.iloc[start:stop]
     frame = pd.DataFrame(
         {
             "i": table["rank"].astype(int),
-            "Document": list(walk.names),
+            "Document": list(walk.names[start:stop]),
             "Grade": [num(g) for g in table["relevance"]],
             "Gain": table["gain"],
             "Discount": table["discount"],
