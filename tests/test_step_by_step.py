@@ -124,11 +124,11 @@ def test_lesson_grades_field_reports_unreadable_input():
 
 
 def test_long_playground_list_shows_a_window_of_the_table():
-    from ui.state import make_ranking
+    from ui.state import RANKING_KEY, make_ranking
 
     at = run_page("step_by_step")
     grades = [float(g % 4) for g in range(3_000)]
-    at.session_state["playground"] = make_ranking([f"d{i}" for i in range(3_000)], grades)
+    at.session_state[RANKING_KEY] = make_ranking([f"d{i}" for i in range(3_000)], grades)
     at.run()
     at.slider(key="step_position").set_value(1_500).run()
     assert not at.exception
