@@ -137,3 +137,27 @@ def test_long_playground_list_shows_a_window_of_the_table():
     assert 1_500 in window["i"].tolist()
     row = ndcg_core.evaluate(grades).table.iloc[1_499]
     assert any(f"DCG@1500 = DCG@1499 + {lessons.num(row['contribution'])}" in text for text in latex(at))
+
+
+def test_names_are_shown_as_text_and_all_zero_lists_are_explained():
+    from ui.state import RANKING_KEY, make_ranking
+
+    at = run_page("step_by_step")
+    at.session_state[RANKING_KEY] = make_ranking(["**bold** <b>x</b> $y$", "D2"], [0.0, 0.0])
+    at.run()
+    assert not at.exception
+    texts = " ".join(md.value for md in at.markdown)
+    assert r"\*\*bold\*\* \<b\>x\</b\> \$y\$" in texts
+    assert any("IDCG = 0" in text for text in latex(at))
+    at.selectbox(key="settings_zero_idcg").set_value("error").run()
+    assert not at.exception
+    assert any("cannot be evaluated" in e.value for e in at.error)
+
+
+def test_custom_gain_table_and_natural_log():
+    at = run_page("step_by_step")
+    at.radio(key="settings_gain").set_value("custom").run()
+    at.radio(key="settings_log_base").set_value("e").run()
+    assert not at.exception
+    assert any(r"\text{table}(3) = 7" in text for text in latex(at))
+    assert any(r"\ln(1 + 1) = 0.693" in text for text in latex(at))
