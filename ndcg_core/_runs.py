@@ -379,26 +379,42 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
 
     n_run = len(run_queries)
     query_codes, query_names = pd.factorize(pd.concat([run_queries, judged_queries], ignore_index=True))
-    doc_codes, doc_names = pd.factorize(pd.concat([run_docs, judged_docs], ignore_index=True))
     query_names = np.asarray(query_names, dtype=object)
-    n_queries, n_docs = query_names.size, max(len(doc_names), 1)
-    # One int64 key per (query, doc) pair; both factors are < 2**31 for any realistic input.
-    pair = query_codes.astype(np.int64) * n_docs + doc_codes
-    run_pair, judged_pair = pair[:n_run], pair[n_run:]
+    n_queries = query_names.size
     run_query_all, judged_query = query_codes[:n_run], query_codes[n_run:]
+    run_doc, judged_doc, n_docs = _doc_codes(run_docs, run_query_all, judged_docs, judged_query, n_queries)
 
-    _refuse_duplicates(run_pair, run_queries, run_docs, "The run", "retrieves document")
-    if qrels is not None:
-        _refuse_duplicates(judged_pair, judged_queries, judged_docs, "The qrels", "judges document")
+    # A repeated (query, doc) pair needs a document retrieved more than once, so only those rows
+    # are compared pair by pair (usually a small share of the run).
+    retrieved_again = np.bincount(run_doc, minlength=n_docs) > 1
+    suspects = np.flatnonzero(retrieved_again[run_doc])
+    repeat = _first_duplicate(_pair_keys(run_query_all[suspects], run_doc[suspects], n_docs))
+    if repeat is not None:
+        _refuse_duplicate(int(suspects[repeat]), run_queries, run_docs, "The run", "retrieves document")
 
-    judged_gain = gains_of(grades, gain) if grades.size else np.zeros(0)
-    # Grade of each retrieved document: look its pair up among the sorted judgments.
+    # Judgments sorted by (query, doc) key: finds repeated judgments and serves the look-ups below.
+    judged_pair = _pair_keys(judged_query, judged_doc, n_docs)
     judged_order = np.argsort(judged_pair, kind="stable")
     sorted_pairs = judged_pair[judged_order]
-    slot = np.minimum(np.searchsorted(sorted_pairs, run_pair), max(sorted_pairs.size - 1, 0))
-    run_is_judged = sorted_pairs[slot] == run_pair if sorted_pairs.size else np.zeros(n_run, dtype=bool)
-    run_grade = np.where(run_is_judged, grades[judged_order][slot] if grades.size else 0.0, 0.0)
-    run_gain_all = np.where(run_is_judged, judged_gain[judged_order][slot] if grades.size else 0.0, 0.0)
+    repeated = sorted_pairs[1:] == sorted_pairs[:-1]
+    if repeated.any():
+        _refuse_duplicate(int(judged_order[1:][repeated].min()), judged_queries, judged_docs, "The qrels",
+                          "judges document")
+
+    judged_gain = gains_of(grades, gain) if grades.size else np.zeros(0)
+    # Grade of each retrieved document: only documents judged for some query can match a judgment.
+    judged_anywhere = np.zeros(n_docs, dtype=bool)
+    judged_anywhere[judged_doc] = True
+    candidates = np.flatnonzero(judged_anywhere[run_doc])
+    candidate_pair = _pair_keys(run_query_all[candidates], run_doc[candidates], n_docs)
+    slot = np.minimum(np.searchsorted(sorted_pairs, candidate_pair), max(sorted_pairs.size - 1, 0))
+    found = sorted_pairs[slot] == candidate_pair if sorted_pairs.size else np.zeros(candidates.size, dtype=bool)
+    hit_rows, hit_judgments = candidates[found], judged_order[slot[found]]
+    run_is_judged = np.zeros(n_run, dtype=bool)
+    run_is_judged[hit_rows] = True
+    run_grade, run_gain_all = np.zeros(n_run), np.zeros(n_run)
+    run_grade[hit_rows] = grades[hit_judgments]
+    run_gain_all[hit_rows] = judged_gain[hit_judgments]
 
     judged = np.bincount(judged_query, minlength=n_queries) > 0
     in_run = np.bincount(run_query_all, minlength=n_queries) > 0
@@ -436,13 +452,57 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     )
 
 
-def _refuse_duplicates(pairs: np.ndarray, queries: pd.Series, docs: pd.Series, name: str, verb: str) -> None:
-    duplicate = _first_duplicate(pairs)
-    if duplicate is not None:
-        raise InvalidInput(
-            f"{name} row {duplicate + 1}: query {queries.iloc[duplicate]!r} {verb} {docs.iloc[duplicate]!r} "
-            "a second time. Each (query, doc) pair may appear only once."
-        )
+_BLOCK_ROWS = 50_000
+
+
+def _doc_codes(run_docs: pd.Series, run_query: np.ndarray, judged_docs: pd.Series, judged_query: np.ndarray,
+               n_queries: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Integer codes for document ids: within a query, equal codes exactly when the ids are equal.
+
+    Pairs are only ever compared inside one query, so the ids are encoded
+    block by block of whole queries (about 50,000 rows each) instead of in
+    one table for the whole run: each hash table then stays small enough for
+    the CPU cache, which makes encoding a million distinct ids about three
+    times faster. Codes are still unique across blocks. The loop is over
+    blocks, a handful for a million rows, never over queries or rows.
+    """
+    code_type = np.uint16 if n_queries <= np.iinfo(np.uint16).max else np.int64
+    grouped = run_query.size < 2 or bool((run_query[1:] >= run_query[:-1]).all())
+    run_order = np.arange(run_query.size) if grouped else np.argsort(run_query.astype(code_type), kind="stable")
+    judged_order = np.argsort(judged_query.astype(code_type), kind="stable")
+    run_in_order = run_docs if grouped else run_docs.take(run_order).reset_index(drop=True)
+    judged_in_order = judged_docs.take(judged_order).reset_index(drop=True)
+
+    run_start = np.r_[0, np.cumsum(np.bincount(run_query, minlength=n_queries))]
+    judged_start = np.r_[0, np.cumsum(np.bincount(judged_query, minlength=n_queries))]
+    rows_before = run_start + judged_start  # rows of queries with a smaller code
+    cuts = np.unique(np.r_[0, np.searchsorted(rows_before, np.arange(_BLOCK_ROWS, rows_before[-1], _BLOCK_ROWS)),
+                           n_queries])
+
+    run_codes, judged_codes = np.empty(run_query.size, np.int64), np.empty(judged_query.size, np.int64)
+    offset = 0
+    for first, last in zip(cuts[:-1], cuts[1:], strict=True):
+        run_rows = slice(run_start[first], run_start[last])
+        judged_rows = slice(judged_start[first], judged_start[last])
+        block = pd.concat([run_in_order.iloc[run_rows], judged_in_order.iloc[judged_rows]], ignore_index=True)
+        codes, uniques = pd.factorize(block)
+        n_block_run = run_rows.stop - run_rows.start
+        run_codes[run_order[run_rows]] = codes[:n_block_run] + offset
+        judged_codes[judged_order[judged_rows]] = codes[n_block_run:] + offset
+        offset += len(uniques)
+    return run_codes, judged_codes, max(offset, 1)
+
+
+def _pair_keys(query: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
+    """One int64 per (query, doc) pair; the codes are far below 2**31 for any input that fits in memory."""
+    return query.astype(np.int64) * n_docs + doc
+
+
+def _refuse_duplicate(row: int, queries: pd.Series, docs: pd.Series, name: str, verb: str) -> None:
+    raise InvalidInput(
+        f"{name} row {row + 1}: query {queries.iloc[row]!r} {verb} {docs.iloc[row]!r} "
+        "a second time. Each (query, doc) pair may appear only once."
+    )
 
 
 def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries: int) -> np.ndarray:
@@ -453,9 +513,12 @@ def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries
     radix sort for 16-bit keys). Rows with equal (query, value) are then
     reordered by the tie rule, touching only tied rows.
     """
-    by_value = np.argsort(-value)
-    code_type = np.uint16 if n_queries <= np.iinfo(np.uint16).max else np.int64
-    order = by_value[np.argsort(query.astype(code_type)[by_value], kind="stable")]
+    if _already_ranked(query, value):
+        order = np.arange(query.size)  # e.g. a TREC run file: grouped by query, best score first
+    else:
+        by_value = np.argsort(-value)
+        code_type = np.uint16 if n_queries <= np.iinfo(np.uint16).max else np.int64
+        order = by_value[np.argsort(query.astype(code_type)[by_value], kind="stable")]
     sorted_query, sorted_value = query[order], value[order]
     tied_next = (sorted_query[1:] == sorted_query[:-1]) & (sorted_value[1:] == sorted_value[:-1])
     if not tied_next.any():
@@ -481,6 +544,14 @@ def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries
     order = order.copy()
     order[slots] = members[reorder]
     return order
+
+
+def _already_ranked(query: np.ndarray, value: np.ndarray) -> bool:
+    """True when rows are grouped by query (codes count up from first appearance) with values descending."""
+    if query.size < 2:
+        return True
+    same_query = query[1:] == query[:-1]
+    return bool((query[1:] >= query[:-1]).all() and (value[1:] <= value[:-1])[same_query].all())
 
 
 def _positions(sorted_query: np.ndarray) -> np.ndarray:

@@ -378,6 +378,10 @@ def test_property_per_query_equals_list_evaluation(data, extra, k, ties, gain):
     if not judged:
         return
     qrels = frame(judged, ["query", "doc", "relevance"])
+    if not set(run["query"]) & set(qrels["query"]):
+        with pytest.raises(InvalidInput, match="No query of the run has any judgment"):
+            evaluate_run(run, qrels, k=k, ties=ties, gain=gain)
+        return
     result = evaluate_run(run, qrels, k=k, ties=ties, gain=gain)
     for query, row in result.per_query.iterrows():
         grades, scores, ideal, _ = per_query_lists(run, qrels, query)
@@ -433,3 +437,21 @@ def test_oracle_ranx(seed):
             result = evaluate_run(run, qrels, k=k, gain=gain)
             got = result.per_query["ndcg"].reindex(common).to_numpy()
             np.testing.assert_allclose(got, np.asarray(expected, dtype=float), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_block_wise_id_encoding_matches_one_block(monkeypatch, shuffle):
+    """Document ids are encoded in blocks of whole queries; tiny blocks must give the same result."""
+    import ndcg_core._runs as runs_module
+
+    run, qrels = random_run(11, n_queries=30)
+    if shuffle:  # rows not grouped by query
+        run = run.sample(frac=1, random_state=3).reset_index(drop=True)
+    expected = evaluate_run(run, qrels, k=5, missing="zero")
+    monkeypatch.setattr(runs_module, "_BLOCK_ROWS", 7)
+    small_blocks = evaluate_run(run, qrels, k=5, missing="zero")
+    pd.testing.assert_frame_equal(small_blocks.per_query, expected.per_query)
+    with pytest.raises(InvalidInput, match="a second time"):
+        evaluate_run(pd.concat([run, run.iloc[[len(run) // 2]]], ignore_index=True), qrels)
+    with pytest.raises(InvalidInput, match="qrels row .* a second time"):
+        evaluate_run(run, pd.concat([qrels, qrels.iloc[[len(qrels) // 2]]], ignore_index=True))
