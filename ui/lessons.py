@@ -282,6 +282,7 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
     log = log_symbol(settings.log_base)
     name = walk.names[position - 1]
     ideal_name = ideal_names(walk)[position - 1]
+    ideal_note = " (judged, but not in the ranking)" if ideal_name in walk.extra_names else ""
 
     st.subheader(f"Position i = {position} of {len(table)}")
     if not bool(row["in_cutoff"]):
@@ -302,6 +303,7 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
             "Ideal ranking", ideal_name, row["ideal_relevance"], row["ideal_gain"], row["discount"],
             row["ideal_contribution"], row["cumulative_idcg"],
             None if previous_row is None else previous_row["cumulative_idcg"], "IDCG", position, settings, log,
+            note=ideal_note,
         )
     ndcg_value = row["ndcg_at_rank"]
     st.markdown(
@@ -339,8 +341,9 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
 def _side_view(
     heading: str, name: str, grade: float, gain_value: float, discount: float, contribution: float,
     running: float, previous_running: float | None, metric: str, position: int, settings: MetricSettings, log: str,
+    note: str = "",
 ) -> None:
-    st.markdown(f"**{heading}** · position {position}: document **{plain(name)}**")
+    st.markdown(f"**{heading}** · position {position}: document **{plain(name)}**{note}")
     st.markdown(
         f"Grade **{num(grade)}** → gain **{num(gain_value)}** ({gain_words(settings)}). "
         f"Divided by the discount log{settings.log_base}({position} + 1) = **{num(discount)}**, it contributes "
