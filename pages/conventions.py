@@ -4,6 +4,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import conventions_view as view
+from ui.compare_view import plain
 from ui.settings import current_settings, show_url_warning
 
 show_url_warning()
@@ -17,7 +18,7 @@ CASE_TITLES = {key: case.title for key, case in view.CASES.items()} | {view.CUST
 case_key = st.selectbox("Case", list(CASE_TITLES), format_func=CASE_TITLES.get, key="conventions_case")
 case = view.CASES.get(case_key)
 if case is not None:
-    st.info(case.lesson, icon="💡")
+    st.info(case.lesson, icon=":material/lightbulb:")
 
 # The editor's base is the chosen case (or the last valid custom input); it is keyed by case so switching resets it.
 base_key = f"conventions_base_{case_key}"
@@ -51,7 +52,6 @@ st.subheader(f"NDCG under each library's convention, at {cutoff}")
 labels = {
     "library": "Library", "ndcg": "NDCG" if given.scores_2 is None else "NDCG, ranker 1", "ndcg_2": "NDCG, ranker 2",
     "better": "Better ranker", "gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives",
-    "reason": "Why",
 }
 st.dataframe(view.styled(table, labels), hide_index=True, key="conventions_table")
 values = table["ndcg"].dropna().round(4).unique()
@@ -64,5 +64,7 @@ if "better" in table:
         winners = table.loc[table["better"] == ranker, "library"].tolist()
         if winners:
             st.text(f"{ranker.capitalize()} wins under: {', '.join(winners)}.")
+with st.expander("Why each library computes it this way"):
+    st.markdown("\n".join(f"- **{plain(label)}**: {plain(reason)}" for label, reason in view.reasons()))
 st.caption("Highlighted (orange, bold) = differs from the most common value in its column. The sidebar's gain and "
            "zero-IDCG settings do not apply here: each library's own convention does.")

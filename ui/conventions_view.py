@@ -16,6 +16,7 @@ import ndcg_core
 INPUT_COLUMNS = ["document", "grade", "score", "score_2", "ranked"]
 SETTING_COLUMNS = {"gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives"}
 IDEAL_WORDS = {"ranking": "the ranked list only", "all_judged": "all judged documents"}
+TIE_WORDS = {"average": "gains averaged", "stable": "input order", "doc_id_descending": "doc id, Z→A"}
 ZERO_WORDS = {"zero": "0", "one": "1", "skip": "skipped", "error": "error"}
 HIGHLIGHT = "background-color: #FFE8B3; font-weight: 700"  # light orange: readable, not the only cue (see caption)
 
@@ -57,7 +58,7 @@ CASES: dict[str, Case] = {case.key: case for case in (
     Case(
         key="ties",
         title="Tied scores: trec_eval decides by document id",
-        lesson="Two pairs of documents have equal scores. trec_eval (and pytrec_eval, ranx) put the tied documents "
+        lesson="Two pairs of documents have equal scores. trec_eval (and pytrec_eval) puts the tied documents "
         "in descending document-id order, so here the non-relevant B07 goes above the grade-3 A12; scikit-learn "
         "averages the gains of a tied group instead; libraries that sort stably keep the input order.",
         documents=("A12", "B07", "C33", "D01"), grades=(3, 0, 1, 2), scores=(0.9, 0.9, 0.4, 0.4),
@@ -132,7 +133,8 @@ def _scores(column: pd.Series, what: str) -> list[float] | None:
 
 
 def conventions_table(given: CheckedInput, *, k: int | None) -> pd.DataFrame:
-    """One row per preset in ndcg_core.CONVENTIONS: the NDCG it reports and the settings that define it."""
+    """One row per preset in ndcg_core.CONVENTIONS: the NDCG it reports and the settings that define it
+    (the one-line reasons are listed under the table by :func:`reasons`)."""
     rows = []
     for convention in ndcg_core.CONVENTIONS.values():
         row = {"library": convention.label}
@@ -141,12 +143,16 @@ def conventions_table(given: CheckedInput, *, k: int | None) -> pd.DataFrame:
             row["ndcg_2"] = _ndcg(convention, given, given.scores_2, k=k)
             row["better"] = _better(row["ndcg"], row["ndcg_2"])
         row["gain"] = convention.gain
-        row["ties"] = convention.ties
+        row["ties"] = TIE_WORDS.get(convention.ties, convention.ties)
         row["ideal"] = IDEAL_WORDS.get(convention.ideal, convention.ideal)
         row["zero_idcg"] = ZERO_WORDS.get(convention.zero_idcg, convention.zero_idcg)
-        row["reason"] = convention.reason
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def reasons() -> list[tuple[str, str]]:
+    """(label, one-line reason) of every convention."""
+    return [(convention.label, convention.reason) for convention in ndcg_core.CONVENTIONS.values()]
 
 
 def _ndcg(convention, given: CheckedInput, scores: list[float] | None, *, k: int | None) -> float:
@@ -177,7 +183,7 @@ def differing(column: pd.Series) -> pd.Series:
 
 def styled(table: pd.DataFrame, labels: dict[str, str]):
     """Styler with readable headers, highlighting cells that differ from the majority in their column."""
-    columns = [labels[c] for c in table.columns if c not in ("library", "reason")]
+    columns = [labels[c] for c in table.columns if c != "library"]
     formats = {labels[c]: "{:.4f}" for c in ("ndcg", "ndcg_2") if c in table}
     return (
         table.rename(columns=labels).style

@@ -96,7 +96,19 @@ def test_compare_pages_render(page, app_url):
     wait_for_app(page)
     page.get_by_text(re.compile(r"Neural is better on \d+ of \d+ queries")).first.wait_for(timeout=30_000)
     tall_screenshot(page, "compare_runs", 2000)
-    page.get_by_role("tab", name="Slide summary").click()
-    page.wait_for_timeout(800)
-    tall_screenshot(page, "compare_slide", 1000)
+    page.get_by_text("Slide view").click()
+    wait_for_app(page)
+    page.get_by_text("Queries where Neural is better").wait_for(timeout=20_000)
+    page.get_by_text("Download the chart as PNG").wait_for(timeout=30_000)  # after the one-off kaleido probe
+    wait_for_app(page)
+    page.wait_for_timeout(1500)
+    screenshot(page, "compare_slide")  # the 1400x900 viewport: the slide must fit one screen
+    chart = page.locator("[data-testid='stPlotlyChart']")
+    assert chart.count() == 1
+    box = chart.first.bounding_box()
+    assert box["y"] + box["height"] <= 900, "the slide's chart must fit on one screen"
+    with page.expect_download() as download_info:
+        page.get_by_text("Download the chart as PNG").click()
+    png = download_info.value.path().read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert page.locator("[data-testid='stException']").count() == 0
