@@ -234,6 +234,19 @@ def ranking_frame(question: Question, order: tuple[int, ...] | None = None, *, w
     return frame
 
 
+def past_cutoff_greyed(frame: pd.DataFrame, k: int):
+    """Grey out the rows past the cutoff (they do not count towards NDCG@k)."""
+    def shade(row: pd.Series) -> list[str]:
+        return ["color: #9CA3AF; background-color: #F3F4F6"] * len(row) if row["Rank"] > k else [""] * len(row)
+
+    return frame.style.apply(shade, axis=1)
+
+
+def _show_ranking(question: Question, order: tuple[int, ...] | None = None, *, with_numbers: bool = False) -> None:
+    st.dataframe(past_cutoff_greyed(ranking_frame(question, order, with_numbers=with_numbers), question.k),
+                 hide_index=True, width="stretch")
+
+
 def why_text(question: Question, order: tuple[int, ...] | None = None, label: str = "") -> str:
     """'NDCG@3 = DCG@3 / IDCG@3 = 5.631 / 6.392 = 0.881' with ndcg_core's numbers."""
     result = question.result(order)
@@ -351,13 +364,20 @@ def show_question(question: Question, seed: int) -> None:
         {"compare": _compare, "estimate": _estimate, "reorder": _reorder}[question.kind](question, seed, answer)
 
 
+def _cutoff_hint(question: Question) -> str:
+    if question.k >= len(question.names):
+        return ""
+    return f" Greyed rows are past the cutoff k = {question.k} and do not count."
+
+
 def _compare(question: Question, seed: int, answer: Answer | None) -> None:
-    st.markdown(f"Two rankings of the same {len(question.names)} documents. **Which has the higher NDCG@{question.k}?**")
+    st.markdown(f"Two rankings of the same {len(question.names)} documents. **Which has the higher NDCG@{question.k}?**"
+                + _cutoff_hint(question))
     left, right = st.columns(2)
     for column, label, order in ((left, "A", question.order), (right, "B", question.other_order)):
         with column:
             st.markdown(f"**Ranking {label}**")
-            st.dataframe(ranking_frame(question, order), hide_index=True, width="stretch")
+            _show_ranking(question, order)
     choice_key = _widget_key(seed, question, "choice")
     st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=choice_key, disabled=answer is not None,
              format_func=lambda label: f"Ranking {label}")
@@ -373,8 +393,10 @@ def _compare(question: Question, seed: int, answer: Answer | None) -> None:
     st.caption("Both share the same ideal list, so the ranking with the larger DCG@k wins.")
     with st.expander("Per-position numbers"):
         left, right = st.columns(2)
-        left.dataframe(ranking_frame(question, question.order, with_numbers=True), hide_index=True)
-        right.dataframe(ranking_frame(question, question.other_order, with_numbers=True), hide_index=True)
+        with left:
+            _show_ranking(question, question.order, with_numbers=True)
+        with right:
+            _show_ranking(question, question.other_order, with_numbers=True)
     links = st.columns(2)
     with links[0]:
         _playground_button(question, question.order, "Open ranking A in the Playground", _widget_key(seed, question, "link_a"))
@@ -393,8 +415,8 @@ def _answer_compare(question: Question, seed: int) -> None:
 
 def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
     st.markdown(f"**Estimate NDCG@{question.k}** of this ranking (full marks within {ESTIMATE_FULL:g}, "
-                f"half within {ESTIMATE_HALF:g}).")
-    st.dataframe(ranking_frame(question), hide_index=True)
+                f"half within {ESTIMATE_HALF:g})." + _cutoff_hint(question))
+    _show_ranking(question)
     st.slider("Your estimate", 0.0, 1.0, 0.5, 0.01, key=_widget_key(seed, question, "guess"),
               disabled=answer is not None)
     if answer is None:
@@ -410,7 +432,7 @@ def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
     st.caption("Ideal order of the grades: " + ", ".join(f"{g:g}" for g in ideal.ideal_relevances)
                + f"; IDCG@{question.k} sums the first {question.k} of them, each divided by log₂(i + 1).")
     with st.expander("Per-position numbers"):
-        st.dataframe(ranking_frame(question, with_numbers=True), hide_index=True)
+        _show_ranking(question, with_numbers=True)
     _playground_button(question, None, "Open this question in the Playground", _widget_key(seed, question, "link"))
 
 
@@ -458,7 +480,7 @@ def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
             ranked_list(question.ranked_names(order), question.ranked_grades(order),
                         question.result(order).table["contribution"].tolist(), key=widget_key, k=question.k)
         else:
-            st.dataframe(ranking_frame(question, order), hide_index=True)
+            _show_ranking(question, order)
     with right:
         st.metric("Moves so far", moves)
         if answer is None:
@@ -477,10 +499,11 @@ def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
     _, winner = best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
     shortest = tuple(question.order[j] for j in winner)
     st.markdown(
-        "**Why:** the highest NDCG@k needs the top grades in the top k positions, highest first: "
-        + why_text(question, shortest, "best") + ". One shortest way ends with: "
+        f"**Why:** NDCG@{question.k} is highest when the top {question.k} positions hold the highest grades, best "
+        f"first; the order of the rest does not matter. The best order reaches {why_text(question, shortest)}. "
+        f"One way to get there in {fewest} moves:"
     )
-    st.dataframe(ranking_frame(question, shortest), hide_index=True)
+    _show_ranking(question, shortest)
     _playground_button(question, None, "Open the starting list in the Playground", _widget_key(seed, question, "link"))
 
 
