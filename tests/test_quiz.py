@@ -10,6 +10,7 @@ import ndcg_core
 from tests.conftest import run_page
 from ui import quiz
 from ui.ranked_list import current_token
+from ui.state import playground_link
 
 
 def ndcg_of(question: quiz.Question, order) -> float:
@@ -88,7 +89,10 @@ def test_page_shows_the_seeds_questions_and_scores_a_compare_answer():
     why = " ".join(md.value for md in at.markdown)
     assert f"{a.ndcg:.3f}" in why and f"{b.ndcg:.3f}" in why
     links = [button.proto.url for button in at.get("link_button")]
-    assert any(link.startswith("/playground?") and f"k={compare.k}" in link for link in links)
+    names = ",".join(f"{n}:{g:g}" for n, g in zip(compare.ranked_names(), compare.ranked_grades(), strict=True))
+    expected = playground_link(compare.ranked_names(), compare.ranked_grades(), settings=quiz._question_settings(compare))
+    assert expected in links
+    assert f"k={compare.k}" in expected and f"gain={compare.gain}" in expected and names in expected
 
 
 def test_estimate_and_wrong_answer_update_the_score():
