@@ -378,10 +378,8 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
         grades = _numbers(qrels, "relevance", "The qrels", non_negative=True)
 
     n_run = len(run_queries)
-    query_codes, query_names = pd.factorize(pd.concat([run_queries, judged_queries], ignore_index=True))
-    query_names = np.asarray(query_names, dtype=object)
+    run_query_all, judged_query, query_names = _query_codes(run_queries, judged_queries)
     n_queries = query_names.size
-    run_query_all, judged_query = query_codes[:n_run], query_codes[n_run:]
     run_doc, judged_doc, n_docs = _doc_codes(run_docs, run_query_all, judged_docs, judged_query, n_queries)
 
     # A repeated (query, doc) pair needs a document retrieved more than once, so only those rows
@@ -421,14 +419,20 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
 
     # Rows of judged queries only: unjudged queries are reported, not scored.
     keep_rows = judged[run_query_all]
-    rows = np.flatnonzero(keep_rows)
-    order = _order_rows(
-        run_query_all[rows], order_value[rows], run_grade[rows], run_docs, rows, ties, n_queries
-    )
-    sorted_rows = rows[order]
-    run_query = run_query_all[sorted_rows]
+    if keep_rows.all():  # the usual case: no copies needed
+        rows = np.arange(n_run)
+        order = _order_rows(run_query_all, order_value, run_grade, run_docs, rows, ties, n_queries)
+    else:
+        rows = np.flatnonzero(keep_rows)
+        order = _order_rows(run_query_all[rows], order_value[rows], run_grade[rows], run_docs, rows, ties, n_queries)
+    if order is None and rows.size == n_run:  # already ranked, no ties, every query judged: no copies
+        sorted_rows, run_query, run_gain, run_judged = rows, run_query_all, run_gain_all, run_is_judged
+    elif order is None:
+        sorted_rows, run_query, run_gain, run_judged = rows, run_query_all[rows], run_gain_all[rows], run_is_judged[rows]
+    else:
+        sorted_rows = rows[order]
+        run_query, run_gain, run_judged = run_query_all[sorted_rows], run_gain_all[sorted_rows], run_is_judged[sorted_rows]
     position = _positions(run_query)
-    run_gain = run_gain_all[sorted_rows]
     if ties == "average":
         run_gain = _tie_averaged(run_query, order_value[sorted_rows], run_gain)
 
@@ -441,15 +445,34 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
         run_query=run_query,
         run_position=position,
         run_gain=run_gain,
-        run_judged=run_is_judged[sorted_rows],
+        run_judged=run_judged,
         ideal_query=ideal_query,
         ideal_position=_positions(ideal_query),
         ideal_gain=judged_gain[ideal_order],
         n_judged=np.bincount(judged_query, minlength=n_queries),
         n_relevant=np.bincount(judged_query, weights=grades > 0, minlength=n_queries).astype(np.int64),
         n_retrieved=np.bincount(run_query_all, minlength=n_queries),
-        n_judged_retrieved=np.bincount(run_query_all, weights=run_is_judged, minlength=n_queries).astype(np.int64),
+        n_judged_retrieved=np.bincount(run_query_all[run_is_judged], minlength=n_queries),
     )
+
+
+def _query_codes(run_queries: pd.Series, judged_queries: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Integer codes for query ids (run queries first, in order of appearance) and the ids by code.
+
+    A run is usually grouped by query; then only the first id of each group
+    is hashed, together with the judgments' ids.
+    """
+    n_run = len(run_queries)
+    if n_run > 1:
+        changes = (run_queries.iloc[1:].reset_index(drop=True) != run_queries.iloc[:-1].reset_index(drop=True))
+        starts = np.flatnonzero(np.r_[True, changes.to_numpy(dtype=bool)])
+        heads = run_queries.iloc[starts].reset_index(drop=True)
+        codes, names = pd.factorize(pd.concat([heads, judged_queries], ignore_index=True))
+        if (codes[: starts.size] == np.arange(starts.size)).all():  # no query id in two separate groups
+            run_codes = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, n_run]))
+            return run_codes, codes[starts.size:], np.asarray(names, dtype=object)
+    codes, names = pd.factorize(pd.concat([run_queries, judged_queries], ignore_index=True))
+    return codes[:n_run], codes[n_run:], np.asarray(names, dtype=object)
 
 
 _BLOCK_ROWS = 50_000
@@ -505,24 +528,27 @@ def _refuse_duplicate(row: int, queries: pd.Series, docs: pd.Series, name: str, 
     )
 
 
-def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries: int) -> np.ndarray:
-    """Permutation ordering rows by query, then value descending, then the tie rule.
+def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries: int) -> np.ndarray | None:
+    """Permutation ordering rows by query, then value descending, then the tie rule (None: keep as is).
 
     Two fast passes instead of one multi-key lexsort: a quicksort on the
     values, then a stable sort on the small-integer query codes (numpy uses a
     radix sort for 16-bit keys). Rows with equal (query, value) are then
     reordered by the tie rule, touching only tied rows.
     """
-    if _already_ranked(query, value):
-        order = np.arange(query.size)  # e.g. a TREC run file: grouped by query, best score first
+    order = None
+    if _already_ranked(query, value):  # e.g. a TREC run file: grouped by query, best score first
+        sorted_query, sorted_value = query, value
     else:
         by_value = np.argsort(-value)
         code_type = np.uint16 if n_queries <= np.iinfo(np.uint16).max else np.int64
         order = by_value[np.argsort(query.astype(code_type)[by_value], kind="stable")]
-    sorted_query, sorted_value = query[order], value[order]
+        sorted_query, sorted_value = query[order], value[order]
     tied_next = (sorted_query[1:] == sorted_query[:-1]) & (sorted_value[1:] == sorted_value[:-1])
     if not tied_next.any():
         return order
+    if order is None:
+        order = np.arange(query.size)
     tied = np.zeros(order.size, dtype=bool)
     tied[1:] |= tied_next
     tied[:-1] |= tied_next
@@ -575,8 +601,9 @@ def _tie_averaged(sorted_query, sorted_value, gains) -> np.ndarray:
 
 def _ideal_order(query: np.ndarray, grades: np.ndarray) -> np.ndarray:
     """Judgments ordered by query, then grade descending."""
-    by_grade = np.argsort(-grades, kind="stable")
-    return by_grade[np.argsort(query[by_grade], kind="stable")]
+    by_grade = np.argsort(-grades)  # the order among equal grades does not change IDCG
+    code_type = np.uint16 if query.size == 0 or query.max() <= np.iinfo(np.uint16).max else np.int64
+    return by_grade[np.argsort(query.astype(code_type)[by_grade], kind="stable")]
 
 
 def _cumulative_by_position(query, position, gain, n_queries: int, depth: int, log_base: float) -> np.ndarray:

@@ -404,10 +404,13 @@ def as_dicts(run, qrels):
 
 
 @pytest.mark.oracle
+@pytest.mark.parametrize("ranked", [False, True])
 @pytest.mark.parametrize("seed", range(12))
-def test_oracle_pytrec_eval_ndcg_cut(seed):
+def test_oracle_pytrec_eval_ndcg_cut(seed, ranked):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     run, qrels = random_run(seed, n_queries=8)  # many score ties: trec_eval breaks them by doc id
+    if ranked:  # as in a TREC run file: grouped by query, best score first (the no-sort fast path)
+        run = run.sort_values(["query", "score"], ascending=[True, False], ignore_index=True)
     run_dict, qrels_dict = as_dicts(run, qrels)
     evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, {"ndcg_cut.1,3,5,10", "ndcg"})
     reference = evaluator.evaluate(run_dict)
