@@ -14,6 +14,9 @@ from ui.widgets import metric_cards
 show_url_warning()
 settings = current_settings()
 MODES = {"lists": "Two rankings of the same documents", "runs": "Two runs on the data set"}
+dataset_view.restore_from_url({"compare_mode": ("compare", list(MODES))})
+if "compare_slide" not in st.session_state and st.query_params.get("slide") == "1":
+    st.session_state["compare_slide"] = True
 # Widgets not drawn in a run lose their state; re-assigning keeps the choices while the slide view hides them.
 for persistent in ("compare_mode", "compare_run_a", "compare_run_b", "compare_n_boot", "compare_seed", "compare_confidence"):
     if persistent in st.session_state:
@@ -221,6 +224,7 @@ def slide_summary(comparison, *, name_a, name_b, metric, sentence) -> None:
                    "camera icon in the chart's toolbar (Download plot as PNG, 1600×900 at 2x).")
 
 
+dataset_view.mirror_to_url({"compare": mode, "slide": "1" if mode == "runs" and st.session_state.get("compare_slide") else None})
 if mode == "lists":
     two_rankings()
 else:

@@ -5,6 +5,7 @@ import streamlit as st
 import ndcg_core
 from ui import conventions_view as view
 from ui.compare_view import plain
+from ui.dataset_view import mirror_to_url, restore_from_url
 from ui.settings import current_settings, show_url_warning
 
 show_url_warning()
@@ -15,7 +16,9 @@ st.caption(
 )
 
 CASE_TITLES = {key: case.title for key, case in view.CASES.items()} | {view.CUSTOM: "Your own input"}
+restore_from_url({"conventions_case": ("case", list(CASE_TITLES))})
 case_key = st.selectbox("Case", list(CASE_TITLES), format_func=CASE_TITLES.get, key="conventions_case")
+mirror_to_url({"case": case_key})
 case = view.CASES.get(case_key)
 if case is not None:
     st.info(case.lesson, icon=":material/lightbulb:")

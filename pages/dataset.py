@@ -48,6 +48,10 @@ view.show_load_error()
 dataset = view.current_dataset()
 settings = current_settings()
 run_names = list(dataset.runs)
+view.restore_from_url({
+    "dataset_run": ("run", run_names), "dataset_ties": ("ties", list(view.TIE_RULES)),
+    "dataset_missing": ("missing", list(view.MISSING_RULES)),
+})
 top = st.columns([2, 2, 2])
 run_name = top[0].selectbox("Run", run_names, key="dataset_run", help="Each uploaded run file (or CSV) is one run.")
 ties = top[1].selectbox(
@@ -141,7 +145,11 @@ if selected_rows and selected_rows != st.session_state.get("dataset_table_applie
 st.session_state["dataset_table_applied"] = selected_rows
 if st.session_state.get("dataset_query") not in queries:
     st.session_state.pop("dataset_query", None)
+view.restore_from_url({"dataset_query": ("query", queries)})
 query = st.selectbox("Open one query's ranking", queries, key="dataset_query", help="Or select a row of the table.")
+# Share links name the run, rules and query; they reproduce the page for the bundled sample (uploads stay private).
+view.mirror_to_url({"run": run_name, "ties": ties, "missing": missing, "query": query} if dataset.digest == "sample"
+                   else {"run": None, "ties": None, "missing": None, "query": None})
 row = per_query[per_query["query"].astype(str) == query].iloc[0]
 st.text(f"Query {query}: {label} = {row['ndcg']:.4f}, DCG = {row['dcg']:.4f}, IDCG = {row['idcg']:.4f}")
 # The click is recorded by a callback and acted on here, so a rerun in between cannot lose it.

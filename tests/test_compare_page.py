@@ -195,3 +195,11 @@ def test_leaving_the_slide_view_restores_the_controls():
     at.toggle(key="compare_slide").set_value(False).run()
     assert at.radio(key="compare_mode").value == "runs"
     assert at.selectbox(key="compare_run_a").value == "Neural"
+
+
+def test_share_link_opens_the_slide_view():
+    at = run_page("compare", query_params={"compare": "runs", "slide": "1"})
+    assert not at.exception, at.exception
+    assert at.header[0].value == "Neural vs BM25: NDCG"
+    lists = run_page("compare", query_params={"compare": "nonsense"})
+    assert not lists.exception and lists.radio(key="compare_mode").value == "lists"

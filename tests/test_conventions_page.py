@@ -139,3 +139,13 @@ def test_custom_input_and_bad_edit_keeps_previous():
     assert any("every ranked document" in e.value for e in at.error)
     assert results(at)[LABELS["sklearn"]]["NDCG"] == before  # previous valid input still shown
     np.testing.assert_equal(len(at.dataframe[1].value), len(ndcg_core.CONVENTIONS))
+
+
+def test_case_is_mirrored_to_the_url_and_restored_from_it():
+    at = open_case("ideal")
+    assert at.query_params["case"] == ["ideal"] or at.query_params["case"] == "ideal"
+    linked = run_page("conventions", query_params={"case": "all_zero"})
+    assert linked.selectbox(key="conventions_case").value == "all_zero"
+    assert results(linked)[LABELS["lightgbm"]]["NDCG"] == 1.0
+    broken = run_page("conventions", query_params={"case": "<script>"})
+    assert not broken.exception and broken.selectbox(key="conventions_case").value == "equal"

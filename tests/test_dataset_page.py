@@ -239,3 +239,15 @@ def test_query_ranking_follows_trec_eval_tie_order():
     group = run[(run["query"] == tied["query"]) & (run["score"] == tied["score"])]["doc"].tolist()
     positions = [names.index(doc) for doc in sorted(group, reverse=True)]
     assert positions == sorted(positions)  # descending document id inside the tie, as trec_eval
+
+
+def test_share_link_restores_run_rules_and_query():
+    at = run_page("dataset", query_params={"run": "Neural", "ties": "pessimistic", "query": "405", "k": "10"})
+    assert not at.exception, at.exception
+    assert_headline(at, reference(NEURAL, k=10, ties="pessimistic"), "NDCG@10")
+    assert at.selectbox(key="dataset_query").value == "405"
+    params = {name: at.query_params[name] for name in ("run", "ties", "missing", "query")}
+    flat = {name: value[0] if isinstance(value, list) else value for name, value in params.items()}
+    assert flat == {"run": "Neural", "ties": "pessimistic", "missing": "ignore", "query": "405"}
+    bad = run_page("dataset", query_params={"run": "nope", "query": "<b>x</b>"})
+    assert not bad.exception and bad.selectbox(key="dataset_run").value == "BM25"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -238,6 +238,28 @@ def show_load_error() -> None:
     failed = st.session_state.get(ERROR_KEY)
     if failed:
         st.error(f"{failed[1]}\n\nNothing was replaced: the page still shows {current_dataset().label}.", icon="⚠️")
+
+
+# --- share links ---------------------------------------------------------------------------------------------
+
+def restore_from_url(fields: dict[str, tuple[str, Sequence[str]]]) -> None:
+    """On a session's first visit, take widget values from the URL: ``{state key: (param, allowed values)}``.
+
+    Anything not in the allowed values is ignored (a malformed link falls back to the default)."""
+    for key, (param, allowed) in fields.items():
+        value = st.query_params.get(param)
+        if key not in st.session_state and value is not None and value in allowed:
+            st.session_state[key] = value
+
+
+def mirror_to_url(values: dict[str, str | None]) -> None:
+    """Write ``{param: value}`` to the URL (None removes the parameter), so the address is a share link."""
+    for param, value in values.items():
+        if value is None:
+            if param in st.query_params:
+                del st.query_params[param]
+        elif st.query_params.get(param) != value:
+            st.query_params[param] = value
 
 
 # --- evaluation ----------------------------------------------------------------------------------------------
