@@ -85,36 +85,49 @@ def _highlight(fig: go.Figure, highlight: int | None, n_shown: int) -> None:
         fig.add_vrect(x0=highlight - 0.5, x1=highlight + 0.5, fillcolor=PALETTE["highlight"], opacity=0.15, line_width=0)
 
 
-def _bar_colours(colour: str, counted: np.ndarray) -> list[str]:
-    return [colour if inside else PALETTE["muted"] for inside in counted]
+def _split_bars(
+    fig: go.Figure, shown: pd.DataFrame, y: str, *, name: str, colour: str, group: str, hover: str,
+    customdata: np.ndarray, pattern: dict | None = None, past_legend: bool = False,
+) -> None:
+    """One bar trace for the counted positions and a grey one for those past k, sharing one slot per rank."""
+    counted = shown["in_cutoff"].to_numpy()
+    for inside in (True, False):
+        mask = counted == inside
+        if not mask.any():
+            continue
+        marker = {"color": colour if inside else PALETTE["muted"], "line": {"width": 0}}
+        if pattern:
+            marker["pattern"] = pattern
+        fig.add_bar(
+            x=shown["rank"].to_numpy()[mask], y=shown[y].to_numpy()[mask], customdata=customdata[mask],
+            name=name if inside else "past k (not counted)", legendgroup=name if inside else "past",
+            showlegend=inside or past_legend, offsetgroup=group, marker=marker,
+            hovertemplate=hover + ("" if inside else "<br><i>past k: not counted</i>"),
+        )
 
 
 def contribution_chart(table: pd.DataFrame, *, k: int | None = None, highlight: int | None = None) -> go.Figure:
     """Bars of gain / discount at each rank, the ranking's next to the ideal list's; past k greyed."""
     shown = _visible(table, k)
-    rank = shown["rank"].to_numpy()
-    counted = shown["in_cutoff"].to_numpy()
     fig = go.Figure()
-    fig.add_bar(
-        x=rank, y=shown["contribution"], name="Your ranking",
-        marker={"color": _bar_colours(PALETTE["actual"], counted), "line": {"width": 0}},
-        customdata=np.column_stack([shown["relevance"], shown["gain"], shown["discount"], counted]),
-        hovertemplate=(
+    _split_bars(
+        fig, shown, "contribution", name="Your ranking", colour=PALETTE["actual"], group="actual",
+        customdata=np.column_stack([shown["relevance"], shown["gain"], shown["discount"]]),
+        hover=(
             "Rank %{x}<br>grade %{customdata[0]:g} → gain %{customdata[1]:.4g}<br>"
             "÷ discount %{customdata[2]:.4f}<br><b>contribution %{y:.4f}</b><extra>your ranking</extra>"
         ),
+        past_legend=True,
     )
-    fig.add_bar(
-        x=rank, y=shown["ideal_contribution"], name="Ideal ranking",
-        marker={"color": _bar_colours(PALETTE["ideal"], counted), "pattern": {"shape": "/", "fgcolor": "#FFFFFF"}},
+    _split_bars(
+        fig, shown, "ideal_contribution", name="Ideal ranking", colour=PALETTE["ideal"], group="ideal",
         customdata=np.column_stack([shown["ideal_relevance"], shown["ideal_gain"], shown["discount"]]),
-        hovertemplate=(
+        pattern={"shape": "/", "fgcolor": "#FFFFFF", "fgopacity": 0.6},
+        hover=(
             "Rank %{x}<br>ideal grade %{customdata[0]:g} → gain %{customdata[1]:.4g}<br>"
             "÷ discount %{customdata[2]:.4f}<br><b>contribution %{y:.4f}</b><extra>ideal</extra>"
         ),
     )
-    if not counted.all():
-        fig.add_bar(x=[None], y=[None], name="past k (not counted)", marker={"color": PALETTE["muted"]}, hoverinfo="skip")
     fig.update_layout(barmode="group")
     _highlight(fig, highlight, len(shown))
     return _layout(
@@ -170,16 +183,15 @@ def decomposition_chart(table: pd.DataFrame, *, k: int | None = None, highlight:
     """Gain (bars, left axis) and discount log_b(i + 1) (line, right axis): contribution = gain ÷ discount."""
     shown = _visible(table, k)
     rank = shown["rank"].to_numpy()
-    counted = shown["in_cutoff"].to_numpy()
     fig = go.Figure()
-    fig.add_bar(
-        x=rank, y=shown["gain"], name="gain g(grade)",
-        marker={"color": _bar_colours(PALETTE["gain"], counted)},
+    _split_bars(
+        fig, shown, "gain", name="gain g(grade)", colour=PALETTE["gain"], group="gain",
         customdata=np.column_stack([shown["relevance"], shown["discount"], shown["contribution"]]),
-        hovertemplate=(
+        hover=(
             "Rank %{x}: grade %{customdata[0]:g}<br>gain %{y:.4g} ÷ discount %{customdata[1]:.4f}"
             "<br>= contribution %{customdata[2]:.4f}<extra></extra>"
         ),
+        past_legend=True,
     )
     fig.add_scatter(
         x=rank, y=shown["discount"], name="discount log_b(i+1) (right axis)", yaxis="y2",

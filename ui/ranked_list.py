@@ -75,6 +75,12 @@ export default function ({ data, parentElement, setStateValue }) {
     root.className = "rl-root";
     parentElement.appendChild(root);
   }
+  // Reruns caused by other widgets resend the same data: keep the DOM (and any drag in progress) untouched.
+  const signature = JSON.stringify(data);
+  if (parentElement.__rankedListSignature === signature && root.firstChild && !root.classList.contains("pending")) {
+    return undefined;
+  }
+  parentElement.__rankedListSignature = signature;
   root.classList.remove("pending");
   root.replaceChildren();
 

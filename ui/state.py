@@ -7,6 +7,7 @@ with :func:`playground_link`.
 
 URL format (compact, human-readable): ``docs=D1:3,D2:1`` and ``extra=D7:3`` where each name is
 percent-encoded (so commas and colons inside names survive) and each grade is a plain number.
+The Playground is the default page, so its links are '/?gain=...&docs=...'.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ INITIAL_KEY = "playground_initial"
 REVISION_KEY = "playground_revision"
 WARNING_KEY = "playground_url_warning"
 PLAYGROUND_PAGE = "pages/playground.py"
-PLAYGROUND_URL = "/playground"
+# The Playground is the app's default page, which Streamlit serves at the root: "/playground" would show
+# "Page not found" (before running the main page anyway), so links point at "/".
+PLAYGROUND_URL = "/"
 
 MAX_LINK_DOCUMENTS = 1_000  # a link with more documents is refused (and the page stops mirroring to the URL)
 MAX_PARAM_CHARS = 30_000  # browsers and proxies get unreliable beyond ~32 k characters of URL
@@ -198,7 +201,7 @@ def playground_link(
     extra_grades: Sequence[float] = (),
     settings: MetricSettings | None = None,
 ) -> str:
-    """A relative URL ('/playground?...') that opens the Playground on this list and these settings."""
+    """A root-relative URL ('/?docs=...') that opens the Playground (the default page) on this list and settings."""
     params = settings_to_params(settings if settings is not None else current_settings())
     params.update(ranking_params(make_ranking(names, grades, extra_names, extra_grades)))
     return f"{PLAYGROUND_URL}?{urlencode(params, safe=':,')}"
