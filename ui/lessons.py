@@ -249,30 +249,29 @@ def _toggle_play(size: int) -> None:
 
 
 def _controls(size: int, playing: bool) -> None:
-    previous, slider, following, play = st.columns([1.5, 5.4, 1.3, 1.5], vertical_alignment="bottom")
     position = int(st.session_state[POSITION_KEY])
-    previous.button(
-        "Previous", icon=":material/arrow_back:", key="step_previous", on_click=_move, args=(-1, size),
-        disabled=position <= 1, width="stretch",
-    )
-    following.button(
-        "Next", icon=":material/arrow_forward:", icon_position="right", key="step_next", on_click=_move,
-        args=(1, size), disabled=position >= size, width="stretch",
-    )
-    with slider:
-        if size > 1:
-            st.slider(
-                "Position i", min_value=1, max_value=size, key=POSITION_KEY,
-                on_change=lambda: st.session_state.__setitem__(USER_MOVED_KEY, True),
-            )
-        else:
-            st.caption("The list has a single position.")
-    play.button(
-        "Pause" if playing else "Autoplay", icon=":material/pause:" if playing else ":material/play_arrow:",
-        key="step_play", on_click=_toggle_play, args=(size,),
-        type="primary" if playing else "secondary", width="stretch",
-        help=f"Advance one position every {AUTOPLAY_SECONDS:g} s; stops at the last position.",
-    )
+    # A row that wraps on narrow screens (projectors are often 1024 px wide), then the slider below it.
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.button(
+            "Previous", icon=":material/arrow_back:", key="step_previous", on_click=_move, args=(-1, size),
+            disabled=position <= 1,
+        )
+        st.button(
+            "Next", icon=":material/arrow_forward:", icon_position="right", key="step_next", on_click=_move,
+            args=(1, size), disabled=position >= size, type="primary",
+        )
+        st.button(
+            "Pause" if playing else "Autoplay", icon=":material/pause:" if playing else ":material/play_arrow:",
+            key="step_play", on_click=_toggle_play, args=(size,),
+            help=f"Advance one position every {AUTOPLAY_SECONDS:g} s; stops at the last position.",
+        )
+    if size > 1:
+        st.slider(
+            "Position i", min_value=1, max_value=size, key=POSITION_KEY,
+            on_change=lambda: st.session_state.__setitem__(USER_MOVED_KEY, True),
+        )
+    else:
+        st.caption("The list has a single position.")
 
 
 def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: MetricSettings, position: int) -> None:
