@@ -41,6 +41,7 @@ def test_open_003_worked_example_in_playground(page, app_url):
     ndcg = metrics.filter(has_text=re.compile("NDCG"))
     ndcg.first.wait_for(timeout=30_000)
     assert "0.785" in ndcg.first.inner_text()
+    ndcg.first.scroll_into_view_if_needed()  # the metric cards, not wherever the previous page was scrolled
     screenshot(page, "teaching_playground_from_003")
 
 
