@@ -9,7 +9,9 @@ Formats
 * table (CSV): a header row naming the columns ``query``, ``doc``,
   ``relevance`` and ``score`` and/or ``rank`` (see :data:`COLUMN_ALIASES` for
   accepted alternative names), separated by commas, tabs or semicolons.
-  An empty relevance cell means "not judged".
+  An empty relevance cell means "not judged"; a row whose score and rank
+  cells are empty is a judged document the run did not retrieve (it enters
+  the ideal list only, as in trec_eval).
 
 TREC files are whitespace separated (spaces or tabs, any number); blank lines
 are skipped. Ids are kept as text exactly as written (``007`` stays
@@ -109,8 +111,9 @@ def read_table(source, *, progress: ProgressCallback = None) -> pd.DataFrame:
     is detected from the header line (comma, tab or semicolon). Returns the
     columns ``query``, ``doc`` (text, surrounding spaces removed),
     ``relevance`` (float; NaN where the cell is empty, meaning "not judged"),
-    ``score`` and/or ``rank`` (float), then any other columns as text. A
-    (query, doc) pair listed twice is refused.
+    ``score`` and/or ``rank`` (float; NaN on rows of judged documents that
+    were not retrieved), then any other columns as text. A (query, doc) pair
+    listed twice is refused. ``evaluate_run(table)`` understands all of this.
     """
     text = _read_text(source, "table")
     first_line = next((line for line in text.split("\n") if line.strip()), "")
@@ -138,6 +141,7 @@ def read_table(source, *, progress: ProgressCallback = None) -> pd.DataFrame:
     for column in ("score", "rank"):
         if column in frame.columns:
             result[column] = _checked_numbers(frame, text, "table", column, header=True)
+    _check_retrieval_cells(result, text)
     extras = {name: frame[name] for name in frame.columns if name not in result}
     table = pd.DataFrame({**result, **extras})
     _refuse_duplicate_pairs(table, text, "table", "listed", header=True)
@@ -281,7 +285,7 @@ def _fast_table(text: str, separator: str, header: list[str], names: list[str],
     if frame is None or [str(c) for c in frame.columns] != header:
         return None
     frame.columns = names
-    return _typed_or_none(frame, names, numeric, allow_empty=("relevance",))
+    return _typed_or_none(frame, names, numeric, allow_empty=("relevance", "score", "rank"))
 
 
 def _typed_or_none(frame: pd.DataFrame, names, numeric, *, allow_empty) -> pd.DataFrame | None:
@@ -341,7 +345,7 @@ def _careful_table(text: str, separator: str, names: list[str], progress: Progre
     for column in ("relevance", "score", "rank"):
         if column in frame.columns:
             frame[column] = _numeric(frame[column], text, "table", column, non_negative=column == "relevance",
-                                     allow_empty=column == "relevance", header=True)
+                                     allow_empty=True, header=True)
     return frame
 
 
@@ -431,6 +435,27 @@ def _numeric(values: pd.Series, text: str, what: str, column: str, *, non_negati
         problem = (f"the {column} {raw!r} is negative; negative grades make NDCG unbounded, so they are refused "
                    "(use 0 for 'not relevant')")
     raise InvalidInput(f"{what}, line {_line_of(text, row, header=header)}: {problem}.")
+
+
+def _check_retrieval_cells(columns: dict, text: str) -> None:
+    """Empty score and rank cells mark a judged document the run did not retrieve; it needs a grade."""
+    order = [name for name in ("score", "rank") if name in columns]
+    empty = np.column_stack([np.isnan(columns[name]) for name in order])
+    partly = empty.any(axis=1) & ~empty.all(axis=1)
+    if partly.any():
+        row = int(np.flatnonzero(partly)[0])
+        raise InvalidInput(
+            f"table, line {_line_of(text, row, header=True)}: the score or the rank is empty but not both. Fill both, "
+            "or leave both empty for a judged document the run did not retrieve."
+        )
+    orphan = empty.all(axis=1) & np.isnan(columns["relevance"])
+    if orphan.any():
+        row = int(np.flatnonzero(orphan)[0])
+        missing = " and ".join(order)
+        raise InvalidInput(
+            f"table, line {_line_of(text, row, header=True)}: the {missing} and the relevance are empty. "
+            f"A retrieved document needs a {order[0]}; a judged document the run did not retrieve needs a relevance."
+        )
 
 
 def _column_names(header: list[str]) -> list[str]:

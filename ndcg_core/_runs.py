@@ -132,8 +132,10 @@ def evaluate_run(
     run : DataFrame
         Columns ``query``, ``doc`` and ``score`` (higher is better) or
         ``rank`` (1 is best); when both exist, ``score`` is used, as in
-        trec_eval. When ``qrels`` is None the run also needs ``relevance``
-        (an empty/NaN relevance then means "not judged").
+        trec_eval. When ``qrels`` is None the run also needs ``relevance``:
+        an empty (NaN) relevance means "not judged", and a row with a
+        relevance but no score (no rank) is a judged document the run did
+        not retrieve (it only enters the ideal list).
     qrels : DataFrame, optional
         Columns ``query``, ``doc``, ``relevance`` (non-negative numbers).
     k : positive int or None, keyword-only
@@ -364,15 +366,35 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
 
     run_queries, run_docs = _ids(run, "query", "The run"), _ids(run, "doc", "The run")
     # Higher first: a score as it is, a rank negated (rank 1 first).
-    by_score = "score" in run.columns
-    order_value = _numbers(run, "score", "The run") if by_score else -_numbers(run, "rank", "The run")
+    order_column = "score" if "score" in run.columns else "rank"
+    order_value = _numbers(run, order_column, "The run", allow_missing=qrels is None)
+    if order_column == "rank":
+        order_value = -order_value
 
+    # Row numbers (0-based, in the given frames) of the run rows and the judgments, for messages.
+    run_row_numbers = judged_row_numbers = None
     if qrels is None:
+        # One table: a row with a grade is a judgment; a row with a score (rank) was retrieved.
         grades = _numbers(run, "relevance", "The run", allow_missing=True, non_negative=True)
-        judged_rows = ~np.isnan(grades)
+        judged_rows, retrieved = ~np.isnan(grades), ~np.isnan(order_value)
+        if not (judged_rows | retrieved).all():
+            row = int(np.flatnonzero(~(judged_rows | retrieved))[0])
+            raise InvalidInput(
+                f"The run row {row + 1} (query {run_queries.iloc[row]!r}, doc {run_docs.iloc[row]!r}) has neither a "
+                f"{order_column} nor a relevance: give it a {order_column} if it was retrieved, a relevance if it "
+                "was judged, or both."
+            )
+        judged_row_numbers = np.flatnonzero(judged_rows)
         judged_queries = run_queries[judged_rows].reset_index(drop=True)
         judged_docs = run_docs[judged_rows].reset_index(drop=True)
         grades = grades[judged_rows]
+        if not retrieved.all():  # judged documents the run did not retrieve: judgments only
+            run_row_numbers = np.flatnonzero(retrieved)
+            run_queries = run_queries[retrieved].reset_index(drop=True)
+            run_docs = run_docs[retrieved].reset_index(drop=True)
+            order_value = order_value[retrieved]
+            if run_queries.empty:
+                raise InvalidInput(f"The run has no row with a {order_column}: nothing was retrieved.")
     else:
         judged_queries, judged_docs = _ids(qrels, "query", "The qrels"), _ids(qrels, "doc", "The qrels")
         grades = _numbers(qrels, "relevance", "The qrels", non_negative=True)
@@ -388,7 +410,8 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     suspects = np.flatnonzero(retrieved_again[run_doc])
     repeat = _first_duplicate(_pair_keys(run_query_all[suspects], run_doc[suspects], n_docs))
     if repeat is not None:
-        _refuse_duplicate(int(suspects[repeat]), run_queries, run_docs, "The run", "retrieves document")
+        _refuse_duplicate(int(suspects[repeat]), run_queries, run_docs, "The run", "retrieves document",
+                          run_row_numbers)
 
     # Judgments sorted by (query, doc) key: finds repeated judgments and serves the look-ups below.
     judged_pair = _pair_keys(judged_query, judged_doc, n_docs)
@@ -396,8 +419,8 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     sorted_pairs = judged_pair[judged_order]
     repeated = sorted_pairs[1:] == sorted_pairs[:-1]
     if repeated.any():
-        _refuse_duplicate(int(judged_order[1:][repeated].min()), judged_queries, judged_docs, "The qrels",
-                          "judges document")
+        _refuse_duplicate(int(judged_order[1:][repeated].min()), judged_queries, judged_docs,
+                          "The qrels" if qrels is not None else "The run", "judges document", judged_row_numbers)
 
     judged_gain = gains_of(grades, gain) if grades.size else np.zeros(0)
     # Grade of each retrieved document: only documents judged for some query can match a judgment.
@@ -521,9 +544,11 @@ def _pair_keys(query: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
     return query.astype(np.int64) * n_docs + doc
 
 
-def _refuse_duplicate(row: int, queries: pd.Series, docs: pd.Series, name: str, verb: str) -> None:
+def _refuse_duplicate(row: int, queries: pd.Series, docs: pd.Series, name: str, verb: str,
+                      row_numbers: np.ndarray | None) -> None:
+    shown = row + 1 if row_numbers is None else int(row_numbers[row]) + 1
     raise InvalidInput(
-        f"{name} row {row + 1}: query {queries.iloc[row]!r} {verb} {docs.iloc[row]!r} "
+        f"{name} row {shown}: query {queries.iloc[row]!r} {verb} {docs.iloc[row]!r} "
         "a second time. Each (query, doc) pair may appear only once."
     )
 

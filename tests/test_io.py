@@ -127,6 +127,15 @@ def test_read_table_quoted_cells():
     assert table["doc"].tolist() == ["doc, with comma"]
 
 
+def test_read_table_rows_without_score_are_judged_but_not_retrieved():
+    table = read_table(b"query,doc,relevance,score,rank\nq1,B,2,0.9,1\nq1,X,,0.8,2\nq1,A,3,0.7,3\nq1,D,1,,\n")
+    assert np.isnan(table["score"].iloc[3]) and np.isnan(table["rank"].iloc[3])
+    result = evaluate_run(table, k=3, gain="linear")
+    # D was not retrieved but is judged: it joins the ideal list (3, 2, 1).
+    assert result.value == pytest.approx((2 + 3 / 2) / (3 + 2 / np.log2(3) + 1 / 2))
+    assert result.per_query.loc["q1", "n_retrieved"] == 3
+
+
 def test_read_table_feeds_evaluate_run_without_qrels():
     table = read_table(b"query,doc,relevance,score\nq1,B,2,0.9\nq1,X,,0.8\nq1,A,3,0.7\n")
     result = evaluate_run(table, k=3, gain="linear")
@@ -186,7 +195,9 @@ def test_malformed_run(content, message):
         (b"query,doc,relevance,score\n", "no data rows"),
         (b"query,doc,relevance,score\nq1,d1,1,0.5\nq1,d2,x,0.4\n", r"line 3: the relevance 'x' is not a number"),
         (b"query,doc,relevance,score\nq1,d1,-3,0.5\n", r"line 2: the relevance -3 is negative"),
-        (b"query,doc,relevance,score\nq1,d1,1,\n", r"line 2: the score is empty"),
+        (b"query,doc,relevance,score\nq1,d1,1,0.5\nq1,d2,,\n", r"line 3: the score and the relevance are empty"),
+        (b"query,doc,relevance,score,rank\nq1,d1,1,0.5,\n", r"line 2: the score or the rank is empty but not both"),
+        (b'query,doc,relevance,score\nq1,"d1",1,0.5\nq1,d2,,\n', r"line 3: the score and the relevance are empty"),
         (b"query,doc,relevance,score\n\nq1,d1,1,0.5\nq1,,1,0.4\n", r"line 4: the doc cell is empty"),
         (b"query,doc,relevance,score\nq1,d1,1,0.5,9\n", r"line 2: the line has more cells than the header"),
         (b"query,doc,relevance,score\nq1,d1,1,0.5\nq1,d2,1,0.4,9,9\n", r"line 3 has 6 cells, expected 4"),

@@ -109,6 +109,20 @@ def test_relevance_column_when_qrels_is_none():
     assert result.per_query.loc["q1", "n_unjudged_in_cutoff"] == 1  # empty relevance = not judged
 
 
+def test_rows_without_score_are_judgments_only_when_qrels_is_none():
+    table = frame(
+        [("q1", "B", 0.9, 2), ("q1", "X", 0.8, np.nan), ("q1", "A", 0.7, 3), ("q1", "D", np.nan, 1)],
+        ["query", "doc", "score", "relevance"],
+    )
+    result = evaluate_run(table, k=3, gain="linear")
+    # D was not retrieved but is judged: ideal 3, 2, 1; ranking B(2), X(unjudged), A(3).
+    assert result.value == pytest.approx((2 + 3 / 2) / (3 + 2 / LOG2_3 + 1 / 2), abs=1e-12)
+    with pytest.raises(InvalidInput, match=r"row 2 .*neither a score nor a relevance"):
+        evaluate_run(table.assign(relevance=[2, np.nan, 3, 1], score=[0.9, np.nan, 0.7, np.nan]))
+    with pytest.raises(InvalidInput, match=r"The run row 4: query 'q1' judges document 'B' a second time"):
+        evaluate_run(table.assign(doc=["B", "X", "A", "B"]))
+
+
 TIES_RUN = frame([("q2", "d1", 1.0), ("q2", "d2", 1.0), ("q2", "d3", 1.0)], ["query", "doc", "score"])
 TIES_QRELS = frame([("q2", "d1", 1), ("q2", "d3", 2)], ["query", "doc", "relevance"])
 TIES_IDCG = 2 + 1 / LOG2_3
