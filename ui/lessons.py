@@ -19,6 +19,7 @@ import streamlit as st
 import ndcg_core
 from ui import charts
 from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings
+from ui.widgets import formula, metric_cards
 
 PLAYGROUND_SOURCE = "playground"
 SOURCE_KEY = "step_source"
@@ -226,6 +227,10 @@ def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
         _position_view(walk, result, settings, position)
 
     stepper()
+    cutoff = "" if settings.k is None else f"@{settings.k}"
+    with st.expander(f"Where the walk ends: CG{cutoff}, DCG{cutoff}, IDCG{cutoff} and NDCG{cutoff} of the whole list"):
+        metric_cards(result)
+        formula(result, settings)
 
 
 def _clamp_position(size: int) -> None:
