@@ -41,6 +41,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from ._runs import first_repeated_pair
 from ._validation import InvalidInput
 
 ProgressCallback = Callable[[float], None] | None
@@ -481,13 +482,8 @@ def _column_names(header: list[str]) -> list[str]:
 
 
 def _refuse_duplicate_pairs(frame: pd.DataFrame, text: str, what: str, verb: str, *, header: bool = False) -> None:
-    query_codes, query_names = pd.factorize(frame["query"])
-    doc_codes, doc_names = pd.factorize(frame["doc"])
-    pairs = query_codes.astype(np.int64) * max(len(doc_names), 1) + doc_codes
-    order = np.argsort(pairs, kind="stable")
-    repeated = pairs[order][1:] == pairs[order][:-1]
-    if repeated.any():
-        row = int(order[1:][repeated].min())
+    row = first_repeated_pair(frame["query"], frame["doc"])
+    if row is not None:
         raise InvalidInput(
             f"{what}, line {_line_of(text, row, header=header)}: query {frame['query'].iloc[row]!r} "
             f"{verb} document {frame['doc'].iloc[row]!r} a second time. Each (query, doc) pair may appear only once."

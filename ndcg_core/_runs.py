@@ -539,6 +539,21 @@ def _doc_codes(run_docs: pd.Series, run_query: np.ndarray, judged_docs: pd.Serie
     return run_codes, judged_codes, max(offset, 1)
 
 
+def first_repeated_pair(queries: pd.Series, docs: pd.Series) -> int | None:
+    """Position of the first row whose (query, doc) pair appeared on an earlier row, or None.
+
+    Uses the same block-wise id encoding as :func:`evaluate_run`; the file
+    readers call it to name the line of a repeated pair.
+    """
+    queries, docs = queries.reset_index(drop=True), docs.reset_index(drop=True)
+    query_codes, _, names = _query_codes(queries, queries.iloc[:0])
+    doc_codes, _, n_docs = _doc_codes(docs, query_codes, docs.iloc[:0], query_codes[:0], names.size)
+    seen_again = np.bincount(doc_codes, minlength=n_docs) > 1
+    suspects = np.flatnonzero(seen_again[doc_codes])
+    repeat = _first_duplicate(_pair_keys(query_codes[suspects], doc_codes[suspects], n_docs))
+    return None if repeat is None else int(suspects[repeat])
+
+
 def _pair_keys(query: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
     """One int64 per (query, doc) pair; the codes are far below 2**31 for any input that fits in memory."""
     return query.astype(np.int64) * n_docs + doc

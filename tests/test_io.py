@@ -161,6 +161,7 @@ def test_read_table_feeds_evaluate_run_without_qrels():
         (b"q1 0 A inf\n", r"line 1: the relevance 'inf' is infinite"),
         (b"q1 0 A nan\n", r"line 1: the relevance 'nan' is not a number"),
         (b"q1 0 A 1\n\nq1 0 A 2\n", r"line 3: query 'q1' judged document 'A' a second time"),
+        (b"q1 0 A 1\nq2 0 A 1\nq1 0 B 1\nq2 0 B 1\nq1 0 A 3\n", r"line 5: query 'q1' judged document 'A'"),
     ],
 )
 def test_malformed_qrels(content, message):
