@@ -5,6 +5,8 @@ import streamlit as st
 from ui.settings import settings_sidebar
 
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
+# Less empty space above each page's title: on a projector every line of height counts.
+st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 2.5rem; }</style>")
 
 PAGES = {
     "Learn": [

@@ -54,11 +54,11 @@ contribution_tab, cumulative_tab, decomposition_tab = st.tabs(
     ["Contribution: yours vs ideal", "Cumulative DCG, IDCG and NDCG@i", "Gain ÷ discount"]
 )
 with contribution_tab:
-    st.plotly_chart(charts.contribution_chart(result.table, k=settings.k), key="playground_contribution")
+    st.plotly_chart(charts.contribution_chart(result.table, k=settings.k), key="playground_contribution", theme=None)
 with cumulative_tab:
-    st.plotly_chart(charts.cumulative_chart(result.table, k=settings.k), key="playground_cumulative")
+    st.plotly_chart(charts.cumulative_chart(result.table, k=settings.k), key="playground_cumulative", theme=None)
 with decomposition_tab:
-    st.plotly_chart(charts.decomposition_chart(result.table, k=settings.k), key="playground_decomposition")
+    st.plotly_chart(charts.decomposition_chart(result.table, k=settings.k), key="playground_decomposition", theme=None)
 
 st.subheader("The formula, with these numbers")
 widgets.formula(result, settings)

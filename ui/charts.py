@@ -36,7 +36,7 @@ PALETTE: dict[str, str] = {
 GRADE_COLOURS: tuple[str, ...] = ("#E5E7EB", "#BFE3F7", "#56B4E9", "#0072B2", "#E69F00", "#D55E00")
 
 MAX_BARS = 100  # bar charts past this many positions become unreadable (and slow); show the top ones
-FONT = {"size": 15, "color": PALETTE["text"]}
+FONT = {"size": 15, "color": PALETTE["text"], "family": "Source Sans Pro, Source Sans 3, Helvetica, Arial, sans-serif"}
 
 
 def grade_colour(grade: float, top_grade: float) -> str:
@@ -60,12 +60,12 @@ def _visible(table: pd.DataFrame, k: int | None) -> pd.DataFrame:
 def _layout(fig: go.Figure, *, title: str, y_title: str, n_shown: int, n_total: int, k: int | None) -> go.Figure:
     subtitle = "" if n_shown == n_total else f"first {n_shown} of {n_total} positions"
     fig.update_layout(
-        title={"text": title + (f"<br><sup>{subtitle}</sup>" if subtitle else ""), "font": {"size": 18}},
+        title={"text": title + (f"<br><sup>{subtitle}</sup>" if subtitle else ""), "font": {"size": 18}, "y": 0.97},
         font=FONT,
         template="plotly_white",
         height=360,
-        margin={"l": 60, "r": 30, "t": 70, "b": 50},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
+        margin={"l": 60, "r": 30, "t": 95, "b": 50},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0.0},
         hoverlabel={"font_size": 15},
         bargap=0.2,
         xaxis={"title": "Rank i", "dtick": 1 if n_shown <= 30 else None, "gridcolor": PALETTE["grid"]},
@@ -74,8 +74,8 @@ def _layout(fig: go.Figure, *, title: str, y_title: str, n_shown: int, n_total: 
     if k is not None and k < n_shown:
         fig.add_vline(x=k + 0.5, line={"color": PALETTE["text"], "dash": "dash", "width": 2})
         fig.add_annotation(
-            x=k + 0.5, y=1.0, yref="paper", text=f"cutoff k = {k}", showarrow=False, xanchor="left",
-            yanchor="bottom", font={"size": 13},
+            x=k + 0.5, y=0.99, yref="paper", text=f" k = {k}: later positions not counted ", showarrow=False,
+            xanchor="left", yanchor="top", font={"size": 13}, bgcolor="rgba(255,255,255,0.85)",
         )
     return fig
 
@@ -168,7 +168,10 @@ def cumulative_chart(table: pd.DataFrame, *, k: int | None = None, highlight: in
     )
     fig.update_layout(
         hovermode="x unified",
-        yaxis2={"title": "NDCG@i", "overlaying": "y", "side": "right", "range": [0, 1.05], "showgrid": False},
+        yaxis2={
+            "title": "NDCG@i", "overlaying": "y", "side": "right", "range": [0, 1.05], "showgrid": False,
+            "tickmode": "linear", "tick0": 0, "dtick": 0.2, "tickformat": ".1f",
+        },
     )
     if k is not None and k < len(table):
         fig.add_vrect(x0=k + 0.5, x1=float(rank[-1]) + 0.5, fillcolor=PALETTE["muted"], opacity=0.25, line_width=0)
@@ -194,7 +197,7 @@ def decomposition_chart(table: pd.DataFrame, *, k: int | None = None, highlight:
         past_legend=True,
     )
     fig.add_scatter(
-        x=rank, y=shown["discount"], name="discount log_b(i+1) (right axis)", yaxis="y2",
+        x=rank, y=shown["discount"], name="discount (right axis)", yaxis="y2",
         mode="lines+markers" if len(shown) <= 60 else "lines",
         line={"color": PALETTE["discount"], "width": 3}, marker={"size": 9, "symbol": "triangle-up"},
         hovertemplate="Rank %{x}: discount %{y:.4f}<extra></extra>",
@@ -205,7 +208,10 @@ def decomposition_chart(table: pd.DataFrame, *, k: int | None = None, highlight:
         hovertemplate="Rank %{x}: contribution %{y:.4f}<extra></extra>",
     )
     fig.update_layout(
-        yaxis2={"title": "discount", "overlaying": "y", "side": "right", "rangemode": "tozero", "showgrid": False},
+        yaxis2={
+            "title": "discount log_b(i+1)", "overlaying": "y", "side": "right", "rangemode": "tozero",
+            "showgrid": False, "tickmode": "auto", "tickformat": ".1f",
+        },
     )
     _highlight(fig, highlight, len(shown))
     fig = _layout(fig, title="Each contribution = gain ÷ discount", y_title="gain",

@@ -27,8 +27,8 @@ CSS = """
 .rl-root { font-family: var(--st-font, "Source Sans Pro", sans-serif); color: var(--st-text-color, #111827);
   font-size: 1rem; line-height: 1.3; }
 .rl-help { font-size: .85rem; color: #4B5563; margin: 0 0 .35rem 0; }
-.rl-head, .rl-row { display: grid; grid-template-columns: 3.6rem minmax(4rem, 1fr) 4.6rem 6.4rem 5.2rem;
-  align-items: center; column-gap: .5rem; }
+.rl-head, .rl-row { display: grid; box-sizing: border-box; width: 100%;
+  grid-template-columns: 3.2rem minmax(0, 1fr) 3.4rem 5.4rem 4.6rem; align-items: center; column-gap: .45rem; }
 .rl-head { font-size: .8rem; font-weight: 600; color: #4B5563; text-transform: uppercase; letter-spacing: .03em;
   padding: 0 .6rem .25rem .6rem; }
 .rl-head .num, .rl-contrib { text-align: right; }
@@ -47,12 +47,12 @@ CSS = """
 .rl-rank { font-weight: 700; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .rl-grip { color: #9CA3AF; margin-right: .3rem; font-size: .9rem; }
 .rl-name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-weight: 600; }
-.rl-chip { justify-self: center; min-width: 2.4rem; text-align: center; border-radius: 999px;
+.rl-chip { justify-self: center; min-width: 1.7rem; text-align: center; border-radius: 999px;
   padding: .08rem .5rem; font-weight: 700; font-variant-numeric: tabular-nums; border: 1px solid rgba(0,0,0,.18); }
 .rl-contrib { font-variant-numeric: tabular-nums; }
 .rl-root.pending .rl-contrib { opacity: .35; }
 .rl-buttons { display: flex; gap: .25rem; justify-content: flex-end; }
-.rl-buttons button { font-size: .8rem; width: 2.1rem; height: 1.8rem; border-radius: .35rem; border: 1px solid #9CA3AF;
+.rl-buttons button { font-size: .8rem; width: 2rem; height: 1.8rem; border-radius: .35rem; border: 1px solid #9CA3AF;
   background: #FFFFFF; color: #111827; cursor: pointer; padding: 0; }
 .rl-buttons button:hover:not(:disabled) { background: #EEF2F7; border-color: #0B5FA5; }
 .rl-buttons button:focus-visible { outline: 3px solid #0B5FA5; outline-offset: 1px; }
@@ -94,7 +94,7 @@ export default function ({ data, parentElement, setStateValue }) {
   help.textContent = "Drag a row, or focus it and press Alt+↑ / Alt+↓, or use the ▲ ▼ buttons.";
   const head = document.createElement("div");
   head.className = "rl-head";
-  for (const [text, cls] of [["Rank", ""], ["Document", ""], ["Grade", ""], ["Contribution", "num"], ["Move", "num"]]) {
+  for (const [text, cls] of [["Rank", ""], ["Name", ""], ["Grade", ""], ["Contribution", "num"], ["Move", "num"]]) {
     const cell = document.createElement("span");
     cell.textContent = text;
     if (cls) cell.className = cls;
