@@ -19,6 +19,7 @@ import streamlit as st
 import ndcg_core
 from ui import charts
 from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings
+from ui.state import open_in_playground, playground_list
 from ui.widgets import formula, metric_cards
 
 PLAYGROUND_SOURCE = "playground"
@@ -125,8 +126,6 @@ def walk_list_for(source: str) -> WalkList:
             extra_names=tuple(example.extra_documents),
             extra_grades=tuple(float(g) for g in example.extra_grades),
         )
-    from ui.state import playground_list  # imported late: the Playground's state module
-
     names, grades, extra_names, extra_grades = playground_list()
     return WalkList("the Playground's current list", tuple(names), tuple(grades), tuple(extra_names), tuple(extra_grades))
 
@@ -920,8 +919,6 @@ def example_card(example, index: int) -> None:
 
 
 def _open_example_in_playground(example) -> None:
-    from ui.state import open_in_playground
-
     names, grades = example_ranked(example)
     open_in_playground(
         names, grades, extra_names=tuple(example.extra_documents),

@@ -24,6 +24,9 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ui.ranked_list import pending_order, ranked_list
+from ui.settings import MetricSettings
+from ui.state import playground_link
 
 KINDS = ("compare", "estimate", "reorder")
 KIND_TITLES = {
@@ -336,14 +339,10 @@ def _widget_key(seed: int, question: Question, what: str) -> str:
 
 
 def _question_settings(question: Question):
-    from ui.settings import MetricSettings  # the Playground link carries the question's convention
-
     return MetricSettings(gain=question.gain, log_base="2", k=question.k)
 
 
 def _playground_button(question: Question, order: tuple[int, ...] | None, label: str, key: str) -> None:
-    from ui.state import playground_link
-
     link = playground_link(
         question.ranked_names(order), question.ranked_grades(order), settings=_question_settings(question)
     )
@@ -457,8 +456,6 @@ def current_order(seed: int, question: Question) -> tuple[int, ...]:
 
 
 def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
-    from ui.ranked_list import pending_order, ranked_list
-
     widget_key = _widget_key(seed, question, "drag")
     order = current_order(seed, question)
     if answer is None:
