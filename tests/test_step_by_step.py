@@ -161,3 +161,29 @@ def test_custom_gain_table_and_natural_log():
     assert not at.exception
     assert any(r"\text{table}(3) = 7" in text for text in latex(at))
     assert any(r"\ln(1 + 1) = 0.693" in text for text in latex(at))
+
+
+def test_lesson_widgets_change_the_numbers():
+    at = run_page("step_by_step")
+    at.radio(key="settings_gain").set_value("linear").run()
+    # Lesson 1: swap positions 1 and 6 of 003's list.
+    at.selectbox(key="lesson_swap_a").set_value(1).run()
+    at.selectbox(key="lesson_swap_b").set_value(6).run()
+    swapped = ndcg_core.evaluate([2, 2, 3, 0, 1, 3], gain="linear")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["CG after the swap"] == "11"
+    assert metrics["DCG after the swap"] == lessons.num(swapped.dcg)
+    # Lesson 4: NDCG@k at the chosen k.
+    at.slider(key="lesson_cutoff_k").set_value(4).run()
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["NDCG@4"] == lessons.num(ndcg_core.evaluate([3, 0, 3, 3, 0], k=4, gain="linear").ndcg)
+    # Lesson 6: without D7 and D8 the ideal comes from the ranking alone.
+    at.multiselect(key="lesson_extra_docs").set_value([]).run()
+    judged = next(df.value for df in at.dataframe if "Ideal taken from" in df.value.columns)
+    alone = round(ndcg_core.evaluate([3, 2, 3, 0, 1, 2], gain="linear").ndcg, 3)
+    assert judged["NDCG"].tolist() == [alone, alone]
+    # Lesson 7: one relevant document makes IDCG positive under every rule.
+    at.toggle(key="lesson_zero_rescue").set_value(True).run()
+    zero = next(df.value for df in at.dataframe if "Rule for IDCG = 0" in df.value.columns)
+    assert len(set(zero["NDCG"])) == 1
+    assert not at.exception
