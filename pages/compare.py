@@ -59,7 +59,7 @@ def two_rankings() -> None:
     try:
         documents = view.checked_documents(edited)
     except ndcg_core.InvalidInput as error:
-        st.error(f"Edit not applied: {error}", icon="⚠️")
+        st.error(f"Edit not applied: {view.plain(error)}", icon=":material/warning:")
         documents = view.checked_documents(st.session_state[view.DOCS_KEY])
     names = documents["document"].tolist()
     grade_of = dict(zip(names, documents["grade"], strict=True))
@@ -89,7 +89,7 @@ def two_rankings() -> None:
             for side, order in orders.items()
         }
     except ndcg_core.InvalidInput as error:
-        st.error(f"These rankings cannot be evaluated with the current settings: {error}", icon="⚠️")
+        st.error(f"These rankings cannot be evaluated with the current settings: {view.plain(error)}", icon=":material/warning:")
         return
 
     # Full-width card rows (four cards in half a page would truncate the numbers)
@@ -139,7 +139,7 @@ def two_runs(slide_view: bool) -> None:
     if len(run_names) < 2:
         st.info(
             "The current data set has a single run. Upload two or more runs on the Dataset page, or switch back to "
-            "the bundled sample (BM25 and neural runs).", icon="ℹ️",
+            "the bundled sample (BM25 and neural runs).", icon=":material/info:",
         )
         st.button("Use the bundled sample", key="compare_use_sample", on_click=dataset_view.use_sample)
         return
@@ -149,7 +149,7 @@ def two_runs(slide_view: bool) -> None:
         st.text(f"Data: {dataset.label}")
         name_a, name_b, n_boot, seed, confidence = run_choices(run_names)
     if name_a == name_b or name_a not in run_names or name_b not in run_names:
-        st.warning("Pick two different runs.", icon="⚖️")
+        st.warning("Pick two different runs.", icon=":material/balance:")
         return
     ties = st.session_state.get("dataset_ties", "trec_eval")
     missing = st.session_state.get("dataset_missing", "ignore")
@@ -161,7 +161,7 @@ def two_runs(slide_view: bool) -> None:
             comparison = ndcg_core.compare_runs(result_a.per_query["ndcg"], result_b.per_query["ndcg"],
                                                 n_boot=n_boot, seed=seed, confidence=confidence)
     except ndcg_core.InvalidInput as error:
-        st.error(f"These runs cannot be compared with the current settings: {error}", icon="⚠️")
+        st.error(f"These runs cannot be compared with the current settings: {view.plain(error)}", icon=":material/warning:")
         return
     metric = "NDCG" if settings.k is None else f"NDCG@{settings.k}"
     sentence = view.verdict(comparison, name_a=name_a, name_b=name_b, metric=metric)

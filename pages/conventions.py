@@ -45,7 +45,7 @@ try:
     given = view.checked_input(edited)
     st.session_state[last_valid_key] = given
 except ndcg_core.InvalidInput as error:
-    st.error(f"Edit not applied: {error}", icon="⚠️")
+    st.error(f"Edit not applied: {plain(error)}", icon=":material/warning:")
     given = st.session_state.get(last_valid_key) or view.checked_input(st.session_state[base_key])
 
 settings = current_settings()

@@ -4,6 +4,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import dataset_view as view
+from ui.compare_view import plain
 from ui.settings import current_settings, show_url_warning
 from ui.state import open_in_playground
 
@@ -33,7 +34,7 @@ elif source == "trec":
     if qrels_file is not None and run_files:
         view.load_uploads("trec", qrels_file, run_files)
     elif qrels_file is not None or run_files:
-        st.info("Add both the qrels file and at least one run file to evaluate them.", icon="📎")
+        st.info("Add both the qrels file and at least one run file to evaluate them.", icon=":material/attach_file:")
 else:
     tables = st.file_uploader(
         "CSV with columns query, doc, relevance and score or rank", key="dataset_csv_files",
@@ -69,7 +70,7 @@ try:
     with st.spinner("Evaluating…"):
         result = view.evaluate(dataset, run_name, options)
 except ndcg_core.InvalidInput as error:
-    st.error(f"This data cannot be evaluated with the current settings: {error}", icon="⚠️")
+    st.error(f"This data cannot be evaluated with the current settings: {plain(error)}", icon=":material/warning:")
     st.stop()
 
 label = "NDCG" if settings.k is None else f"NDCG@{settings.k}"
@@ -153,7 +154,7 @@ view.mirror_to_url({"run": run_name, "ties": ties, "missing": missing, "query": 
 row = per_query[per_query["query"].astype(str) == query].iloc[0]
 st.text(f"Query {query}: {label} = {row['ndcg']:.4f}, DCG = {row['dcg']:.4f}, IDCG = {row['idcg']:.4f}")
 # The click is recorded by a callback and acted on here, so a rerun in between cannot lose it.
-st.button(f"Open query {query} in the Playground", key="dataset_open", type="primary",
+st.button(f"Open query {plain(query)} in the Playground", key="dataset_open", type="primary",
           on_click=view.request_open, args=(query,))
 requested = view.take_open_request()
 if requested is not None and requested in queries:

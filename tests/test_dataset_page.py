@@ -8,6 +8,7 @@ upload handling (UploadedFile, file_id, getvalue), not through session state.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,11 @@ QRELS, BM25, NEURAL = (DATA / name for name in ("sample.qrels", "run_bm25.txt", 
 
 def reference(run_path: Path, **options) -> ndcg_core.RunResult:
     return ndcg_core.evaluate_run(ndcg_core.read_run(run_path), ndcg_core.read_qrels(QRELS), **options)
+
+
+def unescaped(markdown: str) -> str:
+    """The text a reader sees: messages quoting files are markdown-escaped (backslash before punctuation)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def headline(at) -> dict[str, str]:
@@ -173,7 +179,7 @@ def test_bad_run_file_shows_a_message_and_keeps_the_previous_data(page, content,
     before = headline(page)
     at = upload_trec(page, QRELS.read_bytes(), ("broken.txt", content))
     assert at.error, "a refused file must say why"
-    message = at.error[0].value
+    message = unescaped(at.error[0].value)
     assert "broken.txt" in message and needle in message
     assert "Nothing was replaced" in message
     assert headline(at) == before  # previous data set still shown
@@ -185,7 +191,7 @@ def test_csv_with_wrong_columns_is_refused(page):
     page.file_uploader(key="dataset_csv_files").set_value(("wrong.csv", b"qid,docno,label\n1,a,2\n", "text/csv"))
     page.run()
     assert not page.exception
-    assert page.error and "wrong.csv" in page.error[0].value
+    assert page.error and "wrong.csv" in unescaped(page.error[0].value)
     assert headline(page)["Queries evaluated"] == "59"
 
 
@@ -251,3 +257,16 @@ def test_share_link_restores_run_rules_and_query():
     assert flat == {"run": "Neural", "ties": "pessimistic", "missing": "ignore", "query": "405"}
     bad = run_page("dataset", query_params={"run": "nope", "query": "<b>x</b>"})
     assert not bad.exception and bad.selectbox(key="dataset_run").value == "BM25"
+
+
+def test_names_from_files_are_shown_as_text_not_markdown(page):
+    qrels = b"**q1** 0 <img/src=x/onerror=alert(1)> 2\n**q1** 0 [a](javascript:alert(1)) 1\n"
+    run = b"**q1** Q0 [a](javascript:alert(1)) 1 2.0 t\n**q1** Q0 <img/src=x/onerror=alert(1)> 2 1.0 t\n"
+    at = upload_trec(page, qrels, ("_evil_*.txt", run))
+    assert not at.error, [e.value for e in at.error]
+    label = at.button(key="dataset_open").label
+    assert label == "Open query \\*\\*q1\\*\\* in the Playground"  # escaped: shows **q1** literally
+    assert unescaped(label) == "Open query **q1** in the Playground"
+    bad = upload_trec(at, qrels, ("**broken**.txt", b"**q1** Q0 [x](javascript:alert(1)) one 2.0 t\n"))
+    message = bad.error[0].value
+    assert "\\*\\*broken\\*\\*" in message and "\\_evil\\_\\*.txt" in message.replace("\\.", ".")

@@ -24,6 +24,7 @@ import streamlit as st
 
 import ndcg_core
 from ui.charts import PALETTE
+from ui.compare_view import plain
 from ui.settings import MetricSettings
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -237,7 +238,9 @@ def show_load_error() -> None:
     """The last refused upload's message, with a reminder that the previous data are still shown."""
     failed = st.session_state.get(ERROR_KEY)
     if failed:
-        st.error(f"{failed[1]}\n\nNothing was replaced: the page still shows {current_dataset().label}.", icon="⚠️")
+        # The message quotes the file (names, cells): escaped so it shows as typed, never as markdown.
+        message = f"{failed[1]}\n\nNothing was replaced: the page still shows {current_dataset().label}."
+        st.error(plain(message), icon=":material/warning:")
 
 
 # --- share links ---------------------------------------------------------------------------------------------
