@@ -100,3 +100,13 @@ def test_filters_narrow_the_cards():
     assert not at.exception
     errata = [e for e in EXAMPLES if e.status == "erratum"]
     assert len(_figure_tables(at)) == len(errata)
+
+
+@pytest.mark.parametrize("index", range(len(EXAMPLES)), ids=[e.key for e in EXAMPLES])
+def test_every_example_opens_in_the_playground_with_its_ndcg(index):
+    example = EXAMPLES[index]
+    at = run_page("worked_examples")
+    at.button(key=f"example_open_{index}").click().run()
+    assert not at.exception
+    shown = next(m.value for m in at.metric if m.label.startswith("NDCG"))
+    assert shown == f"{example.result().ndcg:.4f}"
