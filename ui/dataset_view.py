@@ -199,7 +199,7 @@ def load_uploads(kind: str, qrels_file, run_files: list) -> None:
         return
     progress.empty()
     label = ", ".join(uploaded.name for uploaded in files)
-    set_dataset(LoadedDataset(label=label, qrels=qrels, runs=runs, digest=content_digest("|".join(digests).encode()), source=source))
+    set_dataset(LoadedDataset(label=label, qrels=qrels, runs=runs, digest=content_digest("|".join([kind, *digests]).encode()), source=source))
 
 
 def use_sample() -> None:

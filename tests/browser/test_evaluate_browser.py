@@ -112,3 +112,15 @@ def test_compare_pages_render(page, app_url):
     png = download_info.value.path().read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_open_a_query_in_the_playground(page, app_url):
+    open_page(page, app_url, "dataset?k=10&query=405")
+    expected = ndcg_core.evaluate_run(
+        ndcg_core.read_run(DATA / "run_bm25.txt"), ndcg_core.read_qrels(DATA / "sample.qrels"), k=10
+    ).per_query.loc["405", "ndcg"]
+    page.get_by_role("button", name="Open query 405 in the Playground").click()
+    page.wait_for_url(re.compile(r"docs="), timeout=20_000)  # the Playground is the default page (/)
+    wait_for_app(page)
+    assert metric_value(page, "NDCG@10") == f"{expected:.4f}"
+    tall_screenshot(page, "playground_from_dataset", 1800)
