@@ -138,3 +138,18 @@ def test_new_questions_button_changes_the_seed_and_bad_seed_is_replaced():
     assert not at.exception
     assert at.warning and "seed" in at.warning[0].value
     assert 0 <= at.session_state["quiz_seed"] <= quiz.MAX_SEED
+
+
+def test_teacher_can_reveal_every_answer():
+    at = run_page("quiz", query_params={"seed": "42"})
+    at.toggle(key="quiz_reveal").set_value(True).run()
+    assert not at.exception
+    revealed = " ".join(info.value for info in at.info)
+    for question in quiz.generate_quiz(42):
+        if question.kind != "reorder":
+            assert f"{question.result().ndcg:.3f}" in revealed
+        if question.kind == "compare":
+            assert f"Ranking {question.best_answer()}." in revealed
+        if question.kind == "reorder":
+            assert f"{question.fewest_moves()} moves" in revealed
+    assert _score(at) == "0 / 0"  # revealing scores nothing

@@ -263,6 +263,7 @@ def why_text(question: Question, order: tuple[int, ...] | None = None, label: st
 # --- Seed, score and page header ---------------------------------------------------------------------------
 
 SEED_KEY = "quiz_seed"
+REVEAL_KEY = "quiz_reveal"
 
 
 def current_seed() -> int:
@@ -327,8 +328,10 @@ def quiz_header(seed: int, questions: tuple[Question, ...]) -> None:
     with right:
         st.button("New questions", icon=":material/casino:", key="quiz_new", on_click=_new_questions, type="primary", width="stretch",
                   help="Draw a new seed (the score keeps counting).")
+        st.toggle("Show all answers", key=REVEAL_KEY,
+                  help="For the teacher, after the class has answered: shows every question's answer.")
         with st.popover("Type a seed", width="stretch"):
-            st.number_input("Seed", min_value=0, max_value=MAX_SEED, value=seed, step=1, key="quiz_seed_input",
+            st.number_input("Seed", min_value=0, max_value=MAX_SEED, step=1, key="quiz_seed_input",
                             on_change=_typed_seed)
 
 
@@ -361,6 +364,20 @@ def show_question(question: Question, seed: int) -> None:
                 st.badge(f"{answer.points:g} point{'s' if answer.points != 1 else ''}", color=colour)
         st.caption(f"Convention: {question.convention()}")
         {"compare": _compare, "estimate": _estimate, "reorder": _reorder}[question.kind](question, seed, answer)
+        if answer is None and st.session_state.get(REVEAL_KEY, False):
+            st.info(f"**Answer:** {answer_summary(question)}", icon=":material/visibility:")
+
+
+def answer_summary(question: Question) -> str:
+    """The correct answer in one line, with ndcg_core's numbers (for the teacher's 'show answers')."""
+    if question.kind == "compare":
+        return (f"Ranking {question.best_answer()}. " + why_text(question, question.order, "A") + "; "
+                + why_text(question, question.other_order, "B") + ".")
+    if question.kind == "estimate":
+        return why_text(question) + "."
+    fewest, winner = best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
+    best_order = ", ".join(question.ranked_names(tuple(question.order[j] for j in winner)))
+    return f"{fewest} moves, e.g. to {best_order}: " + why_text(question, tuple(question.order[j] for j in winner)) + "."
 
 
 def _cutoff_hint(question: Question) -> str:
