@@ -163,6 +163,10 @@ def two_runs(slide_view: bool) -> None:
     except ndcg_core.InvalidInput as error:
         st.error(f"These runs cannot be compared with the current settings: {view.plain(error)}", icon=":material/warning:")
         return
+    except Exception as error:  # noqa: BLE001 - never a traceback on screen; say what happened instead
+        st.error(f"Unexpected problem while comparing ({view.plain(type(error).__name__)}: {view.plain(error)}).",
+                 icon=":material/error:")
+        return
     metric = "NDCG" if settings.k is None else f"NDCG@{settings.k}"
     sentence = view.verdict(comparison, name_a=name_a, name_b=name_b, metric=metric)
     if slide_view:

@@ -72,6 +72,10 @@ try:
 except ndcg_core.InvalidInput as error:
     st.error(f"This data cannot be evaluated with the current settings: {plain(error)}", icon=":material/warning:")
     st.stop()
+except Exception as error:  # noqa: BLE001 - never a traceback on screen; say what happened instead
+    st.error(f"Unexpected problem while evaluating ({plain(type(error).__name__)}: {plain(error)}). Try other "
+             "settings, or reload the files.", icon=":material/error:")
+    st.stop()
 
 label = "NDCG" if settings.k is None else f"NDCG@{settings.k}"
 cutoff_note = "the whole run" if settings.k is None else f"the top {settings.k} documents"

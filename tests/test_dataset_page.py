@@ -270,3 +270,12 @@ def test_names_from_files_are_shown_as_text_not_markdown(page):
     bad = upload_trec(at, qrels, ("**broken**.txt", b"**q1** Q0 [x](javascript:alert(1)) one 2.0 t\n"))
     message = bad.error[0].value
     assert "\\*\\*broken\\*\\*" in message and "\\_evil\\_\\*.txt" in message.replace("\\.", ".")
+
+
+def test_refuse_rule_for_zero_idcg_shows_which_queries():
+    at = run_page("dataset", query_params={"z": "error"})
+    assert not at.exception, at.exception
+    message = unescaped(at.error[0].value)
+    assert "cannot be evaluated with the current settings" in message and "417" in message
+    compare = run_page("compare", query_params={"z": "error", "compare": "runs"})
+    assert not compare.exception and "cannot be compared" in unescaped(compare.error[0].value)
