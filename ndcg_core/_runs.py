@@ -580,10 +580,13 @@ def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries
     if _already_ranked(query, value):  # e.g. a TREC run file: grouped by query, best score first
         sorted_query, sorted_value = query, value
     else:
-        by_value = np.argsort(-value)
-        code_type = np.uint16 if n_queries <= np.iinfo(np.uint16).max else np.int64
-        order = by_value[np.argsort(query.astype(code_type)[by_value], kind="stable")]
-        sorted_query, sorted_value = query[order], value[order]
+        if bool((query[1:] >= query[:-1]).all()):  # grouped by query: sort cache-sized blocks of whole queries
+            order = _sort_in_blocks(query, value)
+            sorted_query = query  # each query keeps its rows' positions
+        else:
+            order = _sort_by_query_then_value(query, value, n_queries)
+            sorted_query = query[order]
+        sorted_value = value[order]
     tied_next = (sorted_query[1:] == sorted_query[:-1]) & (sorted_value[1:] == sorted_value[:-1])
     if not tied_next.any():
         return order
@@ -609,6 +612,33 @@ def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries
     reorder = np.lexsort((*reversed(tie_key), group))
     order = order.copy()
     order[slots] = members[reorder]
+    return order
+
+
+_SORT_BLOCK_ROWS = 16_000
+
+
+def _sort_by_query_then_value(query: np.ndarray, value: np.ndarray, n_queries: int) -> np.ndarray:
+    """Quicksort on the values, then a stable (radix, for 16-bit codes) sort on the query codes."""
+    by_value = np.argsort(-value)
+    code_type = np.uint16 if n_queries <= np.iinfo(np.uint16).max else np.int64
+    return by_value[np.argsort(query.astype(code_type)[by_value], kind="stable")]
+
+
+def _sort_in_blocks(query: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """The same order for rows grouped by query, sorting blocks of whole queries that fit the CPU cache.
+
+    About twice as fast as one sort of a million rows; the loop runs once per
+    block (dozens for a million rows), never per query or row.
+    """
+    bounds = np.r_[0, np.flatnonzero(query[1:] != query[:-1]) + 1, query.size]  # query starts, then the end
+    # Each block ends at the first query start at or after a multiple of the block size.
+    cuts = np.unique(np.r_[0, bounds[np.searchsorted(bounds, np.arange(_SORT_BLOCK_ROWS, query.size, _SORT_BLOCK_ROWS))],
+                           query.size])
+    order = np.empty(query.size, dtype=np.int64)
+    for first, last in zip(cuts[:-1], cuts[1:], strict=True):
+        local = query[first:last] - query[first]
+        order[first:last] = first + _sort_by_query_then_value(local, value[first:last], int(local[-1]) + 1)
     return order
 
 

@@ -472,3 +472,14 @@ def test_block_wise_id_encoding_matches_one_block(monkeypatch, shuffle):
         evaluate_run(pd.concat([run, run.iloc[[len(run) // 2]]], ignore_index=True), qrels)
     with pytest.raises(InvalidInput, match="qrels row .* a second time"):
         evaluate_run(run, pd.concat([qrels, qrels.iloc[[len(qrels) // 2]]], ignore_index=True))
+
+
+def test_block_wise_sorting_matches_one_sort(monkeypatch):
+    """Rows grouped by query are sorted in blocks of whole queries; tiny blocks must give the same result."""
+    import ndcg_core._runs as runs_module
+
+    run, qrels = random_run(5, n_queries=40)  # grouped by query, scores in random order, many ties
+    expected = {ties: evaluate_run(run, qrels, k=4, ties=ties).per_query for ties in ("trec_eval", "average")}
+    monkeypatch.setattr(runs_module, "_SORT_BLOCK_ROWS", 5)
+    for ties, per_query in expected.items():
+        pd.testing.assert_frame_equal(evaluate_run(run, qrels, k=4, ties=ties).per_query, per_query)
