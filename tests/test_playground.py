@@ -284,3 +284,30 @@ def test_ten_thousand_documents_stay_usable():
     assert not at.exception
     assert shown_metrics(at) == expected_metrics(list(big.grades))
     assert any("too long for a share link" in caption.value for caption in at.caption)
+
+
+@pytest.mark.parametrize(("n", "k", "highlight"), [(1, None, 1), (5, 3, 2), (50, None, None), (10_000, 20, 5)])
+def test_chart_specs_are_valid_plotly(n, k, highlight):
+    """The charts are built without plotly's validators (speed); validate the same specs fully here."""
+    import plotly.graph_objects as go
+
+    from ui import charts
+
+    result = ndcg_core.evaluate([i % 4 for i in range(n)], k=k)
+    for build in (charts.contribution_chart, charts.cumulative_chart, charts.decomposition_chart):
+        figure = build(result.table, k=k, highlight=highlight)
+        go.Figure(figure.to_plotly_json())  # raises ValueError on any invalid property
+        bars = [trace for trace in figure.data if trace.type == "bar"]
+        series = {trace.offsetgroup for trace in bars}
+        assert sum(len(trace.x) for trace in bars) == len(series) * len(charts._visible(result.table, k))
+
+
+def test_contribution_chart_numbers_come_from_the_table():
+    from ui import charts
+
+    result = ndcg_core.evaluate(G, k=3)
+    figure = charts.contribution_chart(result.table, k=3)
+    counted = next(trace for trace in figure.data if trace.name == "Your ranking")
+    past = next(trace for trace in figure.data if trace.name == "past k (not counted)")
+    assert list(counted.x) == [1, 2, 3] and list(past.x)[:2] == [4, 5]
+    assert list(counted.y) == pytest.approx(result.table["contribution"][:3].tolist())

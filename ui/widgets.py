@@ -103,7 +103,7 @@ def show_table(
     st.dataframe(table, hide_index=True, column_config=config, height=height, width="stretch")
     st.download_button(
         "Download this table as CSV",
-        table.to_csv(index=False).encode(),
+        lambda: table.to_csv(index=False).encode(),  # built only when clicked, not on every rerun
         file_name=file_name,
         mime="text/csv",
         icon=":material/download:",
