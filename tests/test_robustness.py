@@ -329,6 +329,19 @@ def test_hostile_names_survive_a_link_unchanged():
         assert not any(name in text for text in rendered), "a document name reached a markdown element"
 
 
+@pytest.mark.xfail(
+    reason="ui/state.py echoes part of a malformed link into st.warning, which renders markdown (reported)",
+    strict=False,
+)
+@pytest.mark.parametrize("docs", ["[x](//evil.example/a)", "**bold**", "A:**2**"])
+def test_text_from_a_malformed_link_is_not_markdown_in_the_warning(docs):
+    at = open_playground({"docs": docs})
+    assert_clean(at)
+    warning = " ".join(element.value for element in at.warning)
+    assert "could not be used" in warning
+    assert "](" not in warning.replace("\\](", "") and "**" not in warning.replace("\\*\\*", "")
+
+
 def test_gain_table_is_parsed_as_numbers_only():
     """A link's gain table is numbers only: expressions are refused, never evaluated."""
     for table in ("0:0,1:2**10,2:3,3:7", "0:0,1:__import__('os'),2:3,3:7", "0:0,1:1e3,2:2e3,3:3e3"):
