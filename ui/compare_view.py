@@ -193,7 +193,9 @@ def differences_histogram(comparison: ndcg_core.Comparison, *, name_a: str, name
     edges = np.linspace(-limit, limit, 22)
     counts, _ = np.histogram(values, bins=edges)
     centres = (edges[:-1] + edges[1:]) / 2
-    colours = [WIN_COLOUR if c > 0 else LOSS_COLOUR for c in centres]
+    # 21 bins symmetric around 0: the middle bin holds the ties (and near-ties) and is grey
+    colours = [TIE_COLOUR if low < 0 < high else WIN_COLOUR if low >= 0 else LOSS_COLOUR
+               for low, high in zip(edges[:-1], edges[1:], strict=True)]
     fig = go.Figure()
     fig.add_bar(
         x=centres, y=counts, width=(edges[1] - edges[0]) * 0.95, marker={"color": colours}, name="queries",
