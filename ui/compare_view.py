@@ -8,6 +8,7 @@ Dataset page's data set (``ui.dataset_view.current_dataset``).
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Sequence
 
@@ -265,7 +266,13 @@ def png_export_available() -> bool:
 
 
 def png_bytes(fig: go.Figure) -> bytes:
-    return fig.to_image(format="png", width=1600, height=900, scale=1)
+    """The chart as a 1600x900 PNG (kaleido starts a headless Chromium: ~3 s, so results are cached)."""
+    return _render_png(fig.to_json())
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _render_png(figure_json: str) -> bytes:
+    return go.Figure(json.loads(figure_json)).to_image(format="png", width=1600, height=900, scale=1)
 
 
 def modebar_config(filename: str) -> dict:
