@@ -14,8 +14,8 @@ The data are synthetic but shaped like a small TREC ad-hoc collection:
 * ``run_bm25`` misses topic ``433`` entirely (an empty result list) and rounds its scores to two
   decimals, so it has tied scores; ``run_neural`` is the better system.
 * Both runs also answer topic ``461``, which has no judgments.
-* ``sample_bm25.csv`` / ``sample_neural.csv``: each run as one CSV (query, doc, relevance, score, rank), relevance
-  empty where the document is not judged.
+* ``sample_bm25.csv`` / ``sample_neural.csv``: each run and the judgments as one CSV (query, doc, relevance,
+  score, rank): relevance empty = not judged; score and rank empty = judged but not retrieved.
 
 Everything is drawn from one seeded numpy generator, so the files are identical on every run.
 """
@@ -113,14 +113,14 @@ def write_run(run: pd.DataFrame, path: Path, tag: str) -> None:
 
 
 def as_table(run: pd.DataFrame, qrels: pd.DataFrame) -> pd.DataFrame:
-    """One CSV: the run's rows with their grade (empty = not judged).
-
-    The CSV cannot list judged documents the run did not retrieve (ndcg_core.read_table needs a score or
-    rank on every row), so its IDCG uses only the retrieved judged documents: figures differ slightly from
-    qrels + run, which is the trec_eval convention (ideal from every judgment).
-    """
-    table = run.merge(qrels, on=["query", "doc"], how="left")
+    """One CSV with the same information as qrels + run: the run's rows with their grade (empty = not judged),
+    then the judged documents the run did not retrieve (empty score and rank)."""
+    retrieved = run.merge(qrels, on=["query", "doc"], how="left")
+    unretrieved = qrels.merge(run[["query", "doc"]], on=["query", "doc"], how="left", indicator=True)
+    unretrieved = unretrieved[unretrieved["_merge"] == "left_only"].drop(columns="_merge")
+    table = pd.concat([retrieved, unretrieved], ignore_index=True)
     table["relevance"] = table["relevance"].astype("Int64")
+    table["rank"] = table["rank"].astype("Int64")
     return table[["query", "doc", "relevance", "score", "rank"]]
 
 

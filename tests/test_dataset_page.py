@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 from streamlit import config
 
@@ -145,24 +144,24 @@ def test_upload_csv_through_the_file_uploader(page):
     page.file_uploader(key="dataset_csv_files").set_value(("sample_bm25.csv", csv.read_bytes(), "text/csv"))
     page.run()
     assert not page.exception and not page.error, [e.value for e in page.error]
-    expected = ndcg_core.evaluate_run(ndcg_core.read_table(csv), None)
-    assert_headline(page, expected)
-    # The CSV is the BM25 run with its grades: the same as qrels + run when the ideal only sees retrieved judgments
-    run, qrels = ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS)
-    retrieved_qrels = qrels.merge(run[["query", "doc"]], on=["query", "doc"])
-    same = ndcg_core.evaluate_run(run, retrieved_qrels)
-    assert np.isclose(expected.mean_ndcg, same.mean_ndcg) and np.isclose(expected.ratio_of_sums, same.ratio_of_sums)
+    # The CSV holds the BM25 run and every judgment (unretrieved ones with empty score and rank): same figures
+    assert_headline(page, reference(BM25))
+    assert_headline(page, ndcg_core.evaluate_run(ndcg_core.read_table(csv), None))
+    assert "1 judged query is absent from the run (433)" in "\n".join(t.value for t in page.text)
 
 
-def test_csv_with_judged_unretrieved_rows_is_split_into_run_and_qrels():
-    table = ndcg_core.read_table(b"query,doc,relevance,score\nq1,a,1,0.9\nq1,b,,0.5\nq1,c,3,0.1\n")
-    table = pd.concat([table, pd.DataFrame({"query": ["q1"], "doc": ["d"], "relevance": [2.0], "score": [np.nan]})],
-                      ignore_index=True)
-    dataset = dataset_view.LoadedDataset(label="t", qrels=None, runs={"t": table}, digest="t")
-    run, qrels = dataset_view.run_and_qrels(dataset, "t")
-    assert run["doc"].tolist() == ["a", "b", "c"] and qrels["doc"].tolist() == ["a", "c", "d"]
-    by_hand = (1 + 7 / 2) / (7 + 3 / np.log2(3) + 1 / 2)  # exponential gain; ideal 3, 2, 1 from all judgments
-    assert ndcg_core.evaluate_run(run, qrels).mean_ndcg == pytest.approx(by_hand)
+def test_csv_with_a_judged_unretrieved_row_by_hand(page):
+    table = b"query,doc,relevance,score\nq1,a,1,0.9\nq1,b,,0.5\nq1,c,3,0.1\nq1,d,2,\n"
+    page.radio(key="dataset_source").set_value("csv").run()
+    page.file_uploader(key="dataset_csv_files").set_value(("tiny.csv", table, "text/csv"))
+    page.run()
+    assert not page.exception and not page.error, [e.value for e in page.error]
+    # ranking a(1), b(unjudged), c(3); ideal 3, 2, 1 from every judgment; exponential gain
+    by_hand = (1 + 7 / 2) / (7 + 3 / np.log2(3) + 1 / 2)
+    assert headline(page)["Mean of per-query NDCG"] == f"{by_hand:.4f}"
+    dataset = page.session_state["dataset"]
+    names, grades, extra_names, extra_grades = dataset_view.query_ranking(dataset, "tiny.csv", "q1", ties="trec_eval")
+    assert (names, grades, extra_names, extra_grades) == (["a", "b", "c"], [1.0, 0.0, 3.0], ["d"], [2.0])
 
 
 @pytest.mark.parametrize(

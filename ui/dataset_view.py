@@ -273,22 +273,8 @@ def run_options(settings: MetricSettings, *, ties: str, missing: str) -> dict:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _evaluate(digest: str, run_name: str, options: dict, _dataset: LoadedDataset):
-    run, qrels = run_and_qrels(_dataset, run_name)
-    return ndcg_core.evaluate_run(run, qrels, **options)
-
-
-def run_and_qrels(dataset: LoadedDataset, run_name: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """The run and its judgments. A CSV table whose rows have neither score nor rank lists judged documents the
-    run did not retrieve: it is split into a run (retrieved rows) and qrels (judged rows), so those documents
-    enter the ideal list as in trec_eval."""
-    run = dataset.runs[run_name]
-    if dataset.qrels is not None:
-        return run, dataset.qrels
-    retrieved = _retrieved_mask(run)
-    if retrieved.all():
-        return run, None
-    qrels = run.loc[run["relevance"].notna(), ["query", "doc", "relevance"]]
-    return run[retrieved].drop(columns="relevance"), qrels
+    # A CSV table (qrels None) carries its own grades; rows without score and rank are judged, not retrieved.
+    return ndcg_core.evaluate_run(_dataset.runs[run_name], _dataset.qrels, **options)
 
 
 def evaluate(dataset: LoadedDataset, run_name: str, options: dict):
@@ -299,8 +285,7 @@ def evaluate(dataset: LoadedDataset, run_name: str, options: dict):
 @st.cache_data(show_spinner=False, max_entries=64)
 def _curve(digest: str, run_name: str, options: dict, _dataset: LoadedDataset) -> pd.DataFrame:
     curve_options = {name: value for name, value in options.items() if name != "k"}
-    run, qrels = run_and_qrels(_dataset, run_name)
-    return ndcg_core.ndcg_curve(run, qrels, ks=range(1, CURVE_DEPTH + 1), **curve_options)
+    return ndcg_core.ndcg_curve(_dataset.runs[run_name], _dataset.qrels, ks=range(1, CURVE_DEPTH + 1), **curve_options)
 
 
 def curve(dataset: LoadedDataset, run_name: str, options: dict) -> pd.DataFrame:
