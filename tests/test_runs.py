@@ -483,3 +483,15 @@ def test_block_wise_sorting_matches_one_sort(monkeypatch):
     monkeypatch.setattr(runs_module, "_SORT_BLOCK_ROWS", 5)
     for ties, per_query in expected.items():
         pd.testing.assert_frame_equal(evaluate_run(run, qrels, k=4, ties=ties).per_query, per_query)
+
+
+def test_index_dtypes_and_ignored_columns_do_not_matter():
+    expected = evaluate_run(RUN, QRELS, k=3).value
+    odd_index = RUN.set_index(pd.Index([10, 3, 7, 1]))
+    categorical = RUN.astype({"query": "category", "doc": "category"})
+    as_object = RUN.astype({"query": object, "doc": object})
+    with_relevance = RUN.assign(relevance=[0, 0, 0, 0])  # ignored when qrels are given
+    for variant in (odd_index, categorical, as_object, with_relevance):
+        assert evaluate_run(variant, QRELS, k=3).value == pytest.approx(expected, abs=1e-15)
+    with pytest.raises(InvalidInput, match="row 2 "):  # positions, not index labels
+        evaluate_run(odd_index.assign(score=[0.9, "x", 0.7, 0.6]), QRELS)
