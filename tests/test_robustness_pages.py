@@ -1,0 +1,218 @@
+"""Bad and hostile input on every page: malformed URL parameters, and files that are not what they claim.
+
+Part of the catalogue in docs/robustness.md (the Playground and the settings are in test_robustness.py).
+Every case: no traceback, a message that names the problem (and the file), the previous data still shown.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit import config
+
+import ndcg_core
+from tests.conftest import run_page
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+QRELS = (DATA / "sample.qrels").read_bytes()
+BM25 = (DATA / "run_bm25.txt").read_bytes()
+SAMPLE_LABEL = "Bundled sample"
+
+PAGES = ("playground", "step_by_step", "worked_examples", "quiz", "dataset", "compare", "conventions")
+# Every query parameter any page reads (settings, Playground, Step by step, Quiz, Dataset, Compare).
+PARAMS = ("gain", "base", "k", "z", "gt", "docs", "extra", "list", "pos", "seed", "run", "ties", "missing", "query", "slide")
+HOSTILE_VALUES = {
+    "empty": "",
+    "oversized": "9" * 50_000,
+    "negative": "-1",
+    "overflow": "1e999",
+    "script": "\x00<script>alert(1)</script>",
+    "markdown": "**b** [l](javascript:alert(1))",
+    "unicode": "🙂\u202e:1,\ufeff:2",
+}
+_ESCAPE = re.compile(r"\\(.)")
+
+
+def unescaped(markdown: str) -> str:
+    """What the reader sees of an escaped markdown message."""
+    return _ESCAPE.sub(r"\1", markdown)
+
+
+def errors(at) -> str:
+    return unescaped(" ".join(element.value for element in at.error))
+
+
+def assert_clean(at) -> None:
+    assert not at.exception, [exception.value for exception in at.exception]
+
+
+# --- every URL parameter, malformed, on every page ---------------------------------------------------------------
+
+@pytest.mark.parametrize("value_name", list(HOSTILE_VALUES))
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_survives_malformed_url_parameters(page, value_name):
+    value = HOSTILE_VALUES[value_name]
+    at = run_page(page, query_params=dict.fromkeys(PARAMS, value))
+    assert_clean(at)
+    assert at.title or at.header, "the page drew nothing"
+    # Hostile text from the URL is never shown as rendered markdown or HTML.
+    for element in at.markdown:
+        assert "<script>" not in element.value
+        assert "[l](javascript" not in element.value
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_truncated_links_fall_back(page):
+    """A link cut off in the middle of a parameter (as chat apps sometimes do)."""
+    at = run_page(page, query_params={"gain": "expon", "k": "", "docs": "D1:3,D2:", "seed": "12ab", "pos": "3x"})
+    assert_clean(at)
+
+
+# --- files on the Dataset page -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def dataset_page():
+    at = run_page("dataset")
+    assert_clean(at)
+    return at
+
+
+def upload_trec(at, qrels: bytes, run: bytes, *, qrels_name: str = "judgments.qrels", run_name: str = "myrun.txt"):
+    at.radio(key="dataset_source").set_value("trec").run()
+    at.file_uploader(key="dataset_qrels_file").set_value((qrels_name, qrels, "text/plain"))
+    at.file_uploader(key="dataset_run_files").set_value([(run_name, run, "text/plain")])
+    return at.run()
+
+
+def upload_csv(at, content: bytes, *, name: str = "table.csv"):
+    at.radio(key="dataset_source").set_value("csv").run()
+    at.file_uploader(key="dataset_csv_files").set_value((name, content, "text/csv"))
+    return at.run()
+
+
+def shown_data(at) -> str:
+    return at.text[0].value  # "Data: <label> · run: <run>"
+
+
+def assert_refused(at, *needles: str) -> None:
+    assert_clean(at)
+    message = errors(at)
+    for needle in needles:
+        assert needle in message, message
+    assert "Nothing was replaced" in message
+    assert SAMPLE_LABEL in shown_data(at)
+
+
+@pytest.mark.parametrize(
+    ("qrels", "needles"),
+    [
+        (b"401 DOC1 1\n", ("judgments.qrels", "line 1", "expected 4")),
+        (b"401 0 DOC1 high\n", ("line 1", "'high' is not a number")),
+        (b"401 0 DOC1 -1\n", ("line 1", "negative")),
+        (b"401 0 DOC1 nan\n", ("line 1", "not a number")),
+        (QRELS + b"402 0\n", ("line", "expected 4")),  # malformed last line
+        (b"\x00\x01\x02\xff\xfe" * 100, ("binary",)),
+        (b"", ("empty",)),
+        (b"  \n\n", ("empty",)),
+        (QRELS.decode().encode("utf-16"), ("binary", "UTF-8")),  # UTF-16 has NUL bytes
+    ],
+    ids=["wrong-columns", "grade-word", "negative", "nan", "malformed-line", "binary", "empty", "blank", "utf16"],
+)
+def test_bad_qrels_file_is_refused_and_the_data_kept(dataset_page, qrels, needles):
+    at = upload_trec(dataset_page, qrels, BM25)
+    assert_refused(at, *needles)
+
+
+@pytest.mark.parametrize(
+    ("run", "needles"),
+    [
+        (b"401 Q0 DOC1 1\n", ("myrun.txt", "line 1", "expected 6")),
+        (b"401 Q0 DOC1 1 abc tag\n", ("line 1", "'abc' is not a number")),
+        (b"401 Q0 DOC1 1 inf tag\n", ("line 1", "infinite")),
+        (BM25 + b"401 Q0 DOC1 1 3.0\n", ("line 3001", "expected 6")),
+        (BM25[: len(BM25) // 2], ("expected 6",)),  # cut in the middle of a line
+        (bytes(range(256)) * 4, ("binary",)),
+        (b"", ("empty",)),
+    ],
+    ids=["wrong-columns", "score-word", "infinite", "short-last-line", "truncated", "binary", "empty"],
+)
+def test_bad_run_file_is_refused_and_the_data_kept(dataset_page, run, needles):
+    at = upload_trec(dataset_page, QRELS, run)
+    assert_refused(at, *needles)
+
+
+@pytest.mark.parametrize(
+    ("content", "needles"),
+    [
+        (b"query,doc\n1,a\n", ("table.csv", "no relevance column")),
+        (b"a,b,c,d\n1,2,3,4\n", ("table.csv", "relevance")),
+        (b"query,doc,relevance,score\n401,a,1,0.5\n401,b,2,0.4,extra\n", ("line 3", "more cells")),
+        (b"query,doc,relevance,score\n401,a,x,0.5\n", ("line 2", "'x' is not a number")),
+        (b"query,doc,relevance,score\n", ("no data rows",)),
+        (b"", ("empty",)),
+        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)), ("binary",)),
+    ],
+    ids=["missing-columns", "wrong-names", "extra-cell", "relevance-word", "header-only", "empty", "binary"],
+)
+def test_bad_csv_is_refused_and_the_data_kept(dataset_page, content, needles):
+    at = upload_csv(dataset_page, content)
+    assert_refused(at, *needles)
+
+
+def test_crlf_and_byte_order_mark_are_accepted(dataset_page):
+    """Windows line ends and a UTF-8 BOM are ordinary text: the files load and give ndcg_core's figures."""
+    at = upload_trec(dataset_page, b"\xef\xbb\xbf" + QRELS.replace(b"\n", b"\r\n"), BM25.replace(b"\n", b"\r\n"))
+    assert_clean(at)
+    assert not at.error
+    assert "judgments.qrels" in shown_data(at)
+    expected = ndcg_core.evaluate_run(ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS))
+    shown = {metric.label: metric.value for metric in at.metric}
+    assert shown["Mean of per-query NDCG"] == f"{expected.mean_ndcg:.4f}"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "query,doc,relevance,score\n401,caf\u00e9,1,0.5\n402,b,0,0.1\n".encode("latin-1"),
+        "query,doc,relevance,score\n401,caf\u00e9,1,0.5\n".encode() + "402,d\u00e8s,0,0.1\n".encode("latin-1"),
+    ],
+    ids=["latin-1", "mixed-utf8-latin-1"],
+)
+def test_legacy_and_mixed_encodings_load_without_a_traceback(dataset_page, content):
+    """Not UTF-8: the reader falls back to Latin-1 for the whole file (a mixed file shows some mojibake)."""
+    at = upload_csv(dataset_page, content)
+    assert_clean(at)
+    assert not at.error
+    assert "table.csv" in shown_data(at)
+
+
+def test_file_over_the_upload_cap_is_refused(dataset_page):
+    """Streamlit's server.maxUploadSize stops a big file in the browser; the page re-checks it (1 MB here)."""
+    config.set_option("server.maxUploadSize", 1)
+    try:
+        at = upload_trec(dataset_page, QRELS, BM25 * 12)  # ~1.3 MB
+        assert_refused(at, "upload limit")
+    finally:
+        config.set_option("server.maxUploadSize", 200)
+
+
+def test_a_good_upload_after_a_refused_one_is_applied(dataset_page):
+    at = upload_trec(dataset_page, b"nonsense\n", BM25)
+    assert errors(at)
+    at = upload_trec(at, QRELS, BM25, qrels_name="fixed.qrels")
+    assert_clean(at)
+    assert not at.error
+    assert "fixed.qrels" in shown_data(at)
+
+
+def test_hostile_names_in_files_are_shown_as_text(dataset_page):
+    qrels = b"**q1** 0 <img_src=x_onerror=alert(1)> 2\n**q1** 0 [l](javascript:alert(1)) 1\n"
+    run = b"**q1** Q0 <img_src=x_onerror=alert(1)> 1 2.0 t\n**q1** Q0 [l](javascript:alert(1)) 2 1.0 t\n"
+    at = upload_trec(dataset_page, qrels, run, run_name="<b>run</b>.txt")
+    assert_clean(at)
+    assert not at.error
+    for element in at.markdown:
+        assert "[l](javascript" not in element.value and "<img" not in element.value
+    assert "**q1**" in at.selectbox(key="dataset_query").options
