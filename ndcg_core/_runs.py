@@ -3,9 +3,11 @@
 A *run* lists, for each query, the retrieved documents with a score (or a
 rank); the *qrels* list the judged documents of each query with a grade.
 Everything here is vectorised over all rows: query and document ids are
-turned into integer codes once, rows are ordered with one sort, and the
-per-query sums are ``np.bincount`` calls. There is no Python loop per query
-or per row.
+turned into integer codes once, rows are ordered once (not at all when the
+run is already ranked, as a TREC run file is), and the per-query sums are
+``np.bincount`` calls. There is no Python loop per query or per row; the only
+loops run over cache-sized blocks of whole queries (dozens for a million
+rows), which makes encoding ids and sorting two to three times faster.
 
 Conventions (the same as trec_eval's ``ndcg_cut`` unless a setting says
 otherwise):
@@ -27,6 +29,8 @@ otherwise):
 * ``ties="trec_eval"`` orders by score descending and breaks equal scores by
   document id descending (byte order of the id), as trec_eval and
   pytrec_eval do; the rank column of a TREC run is ignored when scores exist.
+* A (query, doc) pair listed twice in the run or in the qrels is refused;
+  error messages give 1-based row positions in the DataFrame.
 """
 
 from __future__ import annotations
