@@ -8,7 +8,7 @@ from ui import dataset_view
 from ui.charts import contribution_chart
 from ui.ranked_list import pending_order, ranked_list
 from ui.settings import current_settings, show_url_warning
-from ui.state import playground_list
+from ui.state import open_in_playground, playground_list
 from ui.widgets import metric_cards
 
 show_url_warning()
@@ -105,6 +105,12 @@ def two_rankings() -> None:
             ranked_list(order, [grade_of[n] for n in order], results[side].table["contribution"].tolist(),
                         key=f"compare_list_{side}", k=settings.k)
             st.plotly_chart(contribution_chart(results[side].table, k=settings.k), key=f"compare_chart_{side}")
+            st.button(f"Open ranking {side} in the Playground", key=f"compare_open_{side}",
+                      on_click=view.request_open, args=(side,))
+    requested = view.take_open_request()
+    if requested in orders:
+        order = orders[requested]
+        open_in_playground(order, [grade_of[n] for n in order], settings=settings)
     st.caption("The ideal list is all judged documents sorted by grade: the same for A and B, so IDCG is equal.")
     st.subheader("Which positions make the difference")
     frame = view.position_differences(results["A"], results["B"], orders["A"], orders["B"])

@@ -118,6 +118,10 @@ right.plotly_chart(view.curve_chart(view.curve(dataset, run_name, options), k=se
 # --- per query -------------------------------------------------------------------------------------------------
 st.subheader("Per query")
 per_query = result.per_query.reset_index().rename(columns={"index": "query"})
+per_query.insert(  # next to the figures it explains
+    per_query.columns.get_loc("ndcg") + 1, "note",
+    view.query_notes(per_query, zero_idcg=result.zero_idcg_queries, missing=result.missing_queries),
+)
 selection = st.dataframe(
     per_query,
     hide_index=True,
@@ -133,6 +137,7 @@ selection = st.dataframe(
         "n_judged_retrieved": st.column_config.NumberColumn("Judged & retrieved"),
         "n_judged": st.column_config.NumberColumn("Judged", help="Judged documents of the query (the ideal list)."),
         "n_relevant": st.column_config.NumberColumn("Relevant", help="Judged documents with a grade above 0."),
+        "note": st.column_config.TextColumn("Note", help="Why a query's figure needs a second look."),
         "n_unjudged_in_cutoff": st.column_config.NumberColumn(
             "Unjudged in cutoff", help="Retrieved documents within the cutoff without a judgment (counted as grade 0)."
         ),

@@ -278,3 +278,12 @@ def test_refuse_rule_for_zero_idcg_shows_which_queries():
     assert "cannot be evaluated with the current settings" in message and "417" in message
     compare = run_page("compare", query_params={"z": "error", "compare": "runs"})
     assert not compare.exception and "cannot be compared" in unescaped(compare.error[0].value)
+
+
+def test_per_query_notes_flag_zero_idcg_and_missing_queries():
+    at = run_page("dataset")
+    at.selectbox(key="dataset_missing").set_value("zero").run()
+    table = per_query_table(at).set_index("query")
+    assert table.loc["417", "note"] == table.loc["452", "note"] == "IDCG = 0: no relevant judged document"
+    assert table.loc["433", "note"] == "not in the run: counted as 0" and table.loc["433", "ndcg"] == 0
+    assert (table.drop(index=["417", "452", "433"])["note"] == "").all()

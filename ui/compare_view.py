@@ -63,6 +63,18 @@ def swap_orders() -> None:
     state[ORDER_KEYS["A"]], state[ORDER_KEYS["B"]] = state[ORDER_KEYS["B"]], state[ORDER_KEYS["A"]]
 
 
+OPEN_KEY = "compare_open_request"
+
+
+def request_open(side: str) -> None:
+    """Button callback: open ranking ``side`` in the Playground (done by the page's next run)."""
+    st.session_state[OPEN_KEY] = side
+
+
+def take_open_request() -> str | None:
+    return st.session_state.pop(OPEN_KEY, None)
+
+
 def ensure_documents() -> None:
     if DOCS_KEY not in st.session_state:
         reset_documents(EXAMPLE_DOCS["document"], EXAMPLE_DOCS["grade"], EXAMPLE_ORDERS)

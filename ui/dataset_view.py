@@ -436,6 +436,15 @@ def why_aggregates_differ(gap: ndcg_core.AggregateGap, *, zero_rule: str) -> str
     return " ".join(parts)
 
 
+def query_notes(per_query: pd.DataFrame, *, zero_idcg: Sequence[str], missing: Sequence[str]) -> pd.Series:
+    """A short note per query for the table: no relevant judged document, or missing from the run."""
+    notes = pd.Series("", index=per_query.index, dtype=object)
+    queries = per_query["query"].astype(str)
+    notes[queries.isin([str(q) for q in zero_idcg])] = "IDCG = 0: no relevant judged document"
+    notes[queries.isin([str(q) for q in missing])] = "not in the run: counted as 0"
+    return notes
+
+
 def settings_rule_text(zero_idcg: str) -> str:
     """What the sidebar's zero-IDCG rule does to those queries, in words."""
     return {
