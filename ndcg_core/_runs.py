@@ -35,6 +35,7 @@ otherwise):
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -263,9 +264,29 @@ def _ids(frame: pd.DataFrame, column: str, name: str) -> pd.Series:
     if missing.any():
         row = int(np.flatnonzero(missing)[0]) + 1
         raise InvalidInput(f"{name} row {row}: the {column} id is empty. Every row needs a {column} id.")
+    if _text_categories(values) is not None:  # categorical ids are kept: their integer codes are used directly
+        return values.reset_index(drop=True)
     if pd.api.types.is_string_dtype(values.dtype) and not isinstance(values.dtype, pd.CategoricalDtype):
         return values.reset_index(drop=True)
     return values.astype(str).reset_index(drop=True)
+
+
+def _text_categories(values: pd.Series) -> pd.Index | None:
+    """The categories of a categorical id column when they are distinct text, else None.
+
+    Categories that are not text (numbers, say) are turned into text; if two
+    of them then read the same (1 and "1"), None: the caller falls back to
+    comparing the ids as text row by row.
+    """
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        return None
+    categories = values.dtype.categories
+    if isinstance(categories.dtype, pd.StringDtype):
+        return categories
+    if categories.dtype == object and pd.api.types.infer_dtype(categories, skipna=False) == "string":
+        return categories
+    as_text = categories.astype(str)
+    return as_text if as_text.is_unique else None
 
 
 def _numbers(frame: pd.DataFrame, column: str, name: str, *, allow_missing: bool = False,
@@ -487,8 +508,12 @@ def _query_codes(run_queries: pd.Series, judged_queries: pd.Series) -> tuple[np.
     """Integer codes for query ids (run queries first, in order of appearance) and the ids by code.
 
     A run is usually grouped by query; then only the first id of each group
-    is hashed, together with the judgments' ids.
+    is hashed, together with the judgments' ids. Categorical ids are not
+    hashed at all: their codes are renumbered.
     """
+    run_categories = _text_categories(run_queries)
+    if run_categories is not None:
+        return _categorical_query_codes(run_queries.array.codes, run_categories, judged_queries)
     n_run = len(run_queries)
     if n_run > 1:
         changes = (run_queries.iloc[1:].reset_index(drop=True) != run_queries.iloc[:-1].reset_index(drop=True))
@@ -516,6 +541,9 @@ def _doc_codes(run_docs: pd.Series, run_query: np.ndarray, judged_docs: pd.Serie
     times faster. Codes are still unique across blocks. The loop is over
     blocks, a handful for a million rows, never over queries or rows.
     """
+    run_categories = _text_categories(run_docs)
+    if run_categories is not None:
+        return _categorical_doc_codes(run_docs.array.codes, run_categories, judged_docs)
     code_type = np.uint16 if n_queries <= np.iinfo(np.uint16).max else np.int64
     grouped = run_query.size < 2 or bool((run_query[1:] >= run_query[:-1]).all())
     run_order = np.arange(run_query.size) if grouped else np.argsort(run_query.astype(code_type), kind="stable")
@@ -541,6 +569,95 @@ def _doc_codes(run_docs: pd.Series, run_query: np.ndarray, judged_docs: pd.Serie
         judged_codes[judged_order[judged_rows]] = codes[n_block_run:] + offset
         offset += len(uniques)
     return run_codes, judged_codes, max(offset, 1)
+
+
+def _categorical_query_codes(category: np.ndarray, categories: pd.Index,
+                            judged_queries: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_query_codes` for a categorical query column: codes renumbered in order of first appearance.
+
+    Only the (few) query categories are compared as text, with the judgments'
+    query ids; the rows are never hashed.
+    """
+    n_run = category.size
+    starts = np.flatnonzero(np.r_[True, category[1:] != category[:-1]])
+    heads = category[starts]
+    code_of_category = np.full(len(categories), -1, dtype=np.int64)
+    if np.bincount(heads, minlength=len(categories)).max(initial=0) <= 1:  # grouped: one block of rows per query
+        code_of_category[heads] = np.arange(heads.size)
+        run_codes = np.repeat(np.arange(heads.size), np.diff(np.r_[starts, n_run]))
+        run_names = categories.take(heads)
+    else:
+        used, first_row = np.unique(category, return_index=True)
+        used = used[np.argsort(first_row, kind="stable")]
+        code_of_category[used] = np.arange(used.size)
+        run_codes = code_of_category[category]
+        run_names = categories.take(used)
+    judged_category, judged_categories = _codes_and_categories(judged_queries)
+    in_run = _category_positions(categories, judged_categories)
+    judged_code = np.where(in_run >= 0, code_of_category[np.maximum(in_run, 0)], -1)
+    only_judged = (judged_code < 0) & (np.bincount(judged_category, minlength=judged_code.size) > 0)
+    judged_code[only_judged] = run_names.size + np.arange(int(only_judged.sum()))
+    names = np.concatenate([np.asarray(run_names, dtype=object),
+                            np.asarray(judged_categories[only_judged], dtype=object)])
+    return run_codes, judged_code[judged_category], names
+
+
+def _categorical_doc_codes(run_category: np.ndarray, categories: pd.Index,
+                           judged_docs: pd.Series) -> tuple[np.ndarray, np.ndarray, int]:
+    """:func:`_doc_codes` for a categorical doc column: the run's codes as they are.
+
+    The judgments' documents get the code of the equal run category, or a
+    new code past the run's; the category arrays are matched, not the rows
+    (see :func:`_category_positions`).
+    """
+    judged_category, judged_categories = _codes_and_categories(judged_docs)
+    position = _category_positions(categories, judged_categories).copy()
+    unmatched = position < 0
+    position[unmatched] = len(categories) + np.arange(int(unmatched.sum()))
+    n_docs = len(categories) + int(unmatched.sum())
+    return run_category.astype(np.int64), position[judged_category], max(n_docs, 1)
+
+
+def _codes_and_categories(ids: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Integer codes and distinct text ids of an id column (categorical or not)."""
+    categories = _text_categories(ids)
+    if categories is not None:
+        return ids.array.codes.astype(np.int64), categories
+    codes, uniques = pd.factorize(ids.astype(str) if not pd.api.types.is_string_dtype(ids.dtype) else ids)
+    return codes.astype(np.int64), pd.Index(uniques)
+
+
+# Matching two category arrays hashes every id once; the answer depends on the two (immutable) category
+# Index objects only, so the last few answers are kept, keyed by the objects' identity (held weakly, so a
+# freed object can never be mistaken for a new one at the same address). Evaluating the same run and
+# qrels again (another k, gain, tie rule, a cutoff curve) then skips the matching.
+_MATCHED_CATEGORIES: dict[tuple[int, int], tuple[weakref.ref, weakref.ref, np.ndarray]] = {}
+_MATCHED_SLOTS = 8
+
+
+def _category_positions(categories: pd.Index, other: pd.Index) -> np.ndarray:
+    """Position in ``categories`` of each id of ``other`` (-1 when absent); read-only array."""
+    if other is categories:
+        return np.arange(len(categories))
+    key = (id(categories), id(other))
+    kept = _MATCHED_CATEGORIES.get(key)
+    if kept is not None and kept[0]() is categories and kept[1]() is other:
+        return kept[2]
+    if len(other) == 0:
+        return np.zeros(0, dtype=np.int64)
+    # One hash table over both arrays: equal ids get equal codes.
+    codes, _ = pd.factorize(pd.concat([pd.Series(categories, dtype=object) if categories.dtype == object
+                                       else pd.Series(categories), pd.Series(other).astype(categories.dtype)],
+                                      ignore_index=True))
+    n = len(categories)
+    position_of_code = np.full(int(codes.max()) + 1, -1, dtype=np.int64)
+    position_of_code[codes[:n]] = np.arange(n)
+    positions = position_of_code[codes[n:]]
+    positions.flags.writeable = False
+    if len(_MATCHED_CATEGORIES) >= _MATCHED_SLOTS:
+        _MATCHED_CATEGORIES.pop(next(iter(_MATCHED_CATEGORIES)))
+    _MATCHED_CATEGORIES[key] = (weakref.ref(categories), weakref.ref(other), positions)
+    return positions
 
 
 def first_repeated_pair(queries: pd.Series, docs: pd.Series) -> int | None:
