@@ -126,12 +126,12 @@ def bench_browser(runs: int = 15, extra_args: tuple[str, ...] = ()) -> list[floa
                 overlay.type(str(new_grade))
                 start = time.perf_counter()
                 overlay.press("Enter")
-                tab.wait_for_function(
-                    """expected => [...document.querySelectorAll('[data-testid="stMetric"]')]
-                        .some(m => m.textContent.includes('NDCG') && !m.textContent.includes('IDCG')
-                              && m.querySelector('[data-testid="stMetricValue"]').textContent.trim() === expected)""",
-                    arg=expected, polling="raf", timeout=20_000,
-                )
+                try:
+                    _wait_for_ndcg(tab, expected)
+                except Exception:
+                    tab.screenshot(path=str(ROOT / "screenshots" / "bench_timeout.png"))
+                    print("timed out waiting for NDCG", expected, "after setting D2 to", new_grade, file=sys.stderr)
+                    raise
                 elapsed = time.perf_counter() - start
                 if run >= 2:
                     latencies.append(elapsed)
@@ -140,6 +140,15 @@ def bench_browser(runs: int = 15, extra_args: tuple[str, ...] = ()) -> list[floa
     finally:
         stop_app(process)
     return latencies
+
+
+def _wait_for_ndcg(tab, expected: str) -> None:
+    tab.wait_for_function(
+        """expected => [...document.querySelectorAll('[data-testid="stMetric"]')]
+            .some(m => m.textContent.includes('NDCG') && !m.textContent.includes('IDCG')
+                  && m.querySelector('[data-testid="stMetricValue"]').textContent.trim() === expected)""",
+        arg=expected, polling="raf", timeout=20_000,
+    )
 
 
 def _report_apptest(results: dict[str, float], label: str) -> None:

@@ -50,15 +50,12 @@ with editor_column:
         playground_view.extra_note(ranking, settings, result)
 
 st.subheader("Position by position")
-contribution_tab, cumulative_tab, decomposition_tab = st.tabs(
-    ["Contribution: yours vs ideal", "Cumulative DCG, IDCG and NDCG@i", "Gain ÷ discount"]
-)
-with contribution_tab:
-    st.plotly_chart(charts.contribution_chart(result.table, k=settings.k), key="playground_contribution", theme=None)
-with cumulative_tab:
-    st.plotly_chart(charts.cumulative_chart(result.table, k=settings.k), key="playground_cumulative", theme=None)
-with decomposition_tab:
-    st.plotly_chart(charts.decomposition_chart(result.table, k=settings.k), key="playground_decomposition", theme=None)
+chart_name = st.segmented_control(
+    "Chart", list(charts.CHARTS), default="contribution", format_func=lambda name: charts.CHARTS[name][0],
+    key="playground_chart", label_visibility="collapsed", required=True,
+)  # one chart at a time: each rerun (and the browser) draws only the chart being looked at
+build = charts.CHARTS[chart_name or "contribution"][1]
+st.plotly_chart(build(result.table, k=settings.k), key=f"playground_{chart_name}", theme=None)
 
 st.subheader("The formula, with these numbers")
 widgets.formula(result, settings)

@@ -109,15 +109,35 @@ def test_deltas_show_the_change_since_the_previous_ordering(at):
 
 
 def test_adding_and_deleting_rows(at):
-    edit(at, added=[{"Document": "D6", "Grade": 1}])
+    # The editor's state is cumulative (relative to the rows it was drawn from), as the browser sends it.
+    added = [{"Document": "D6", "Grade": 1}]
+    edit(at, added=added)
     assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5", "D6")
     assert shown_metrics(at) == expected_metrics([3, 1, 2, 0, 2, 1])
-    edit(at, deleted=[0, 3])
+    edit(at, added=added, deleted=[0, 3])
     assert ranking(at).names == ("D2", "D3", "D5", "D6")
     assert shown_metrics(at) == expected_metrics([1, 2, 2, 1])
-    edit(at, added=[{"Grade": 2}])  # a row without a name gets a fresh one
-    assert ranking(at).names[-1] == "D5" or ranking(at).names[-1].startswith("D")
+    edit(at, added=[*added, {"Grade": 2}], deleted=[0, 3])  # a row without a name gets a fresh one
+    assert ranking(at).grades == (1, 2, 2, 1, 2)
     assert len(set(ranking(at).names)) == 5
+
+
+def test_undoing_an_edit_in_the_table_undoes_it_everywhere(at):
+    edit(at, edited={1: {"Grade": 3}})
+    assert ranking(at).grades == (3, 3, 2, 0, 2)
+    edit(at)  # the user changed the cell back: the editor's state is empty again
+    assert ranking(at).grades == tuple(G)
+    assert shown_metrics(at) == expected_metrics(G)
+
+
+def test_an_edit_then_a_drag_then_another_edit(at):
+    edit(at, edited={1: {"Grade": 3}})
+    drag(at, [4, 3, 2, 1, 0])  # restarts the editor from the new order
+    assert ranking(at).names == ("D5", "D4", "D3", "D2", "D1")
+    assert ranking(at).grades == (2, 0, 2, 3, 3)
+    edit(at, edited={1: {"Grade": 1}})  # row 2 of the new order is D4
+    assert ranking(at).grades == (2, 1, 2, 3, 3)
+    assert shown_metrics(at) == expected_metrics([2, 1, 2, 3, 3])
 
 
 def test_renaming_keeps_the_name_as_plain_text(at):

@@ -240,3 +240,11 @@ def decomposition_chart(table: pd.DataFrame, *, k: int | None = None, highlight:
         }},
     )
     return _figure(data, layout)
+
+
+# Chart choices for pages that show one chart at a time: key -> (label, builder).
+CHARTS = {
+    "contribution": ("Contribution: yours vs ideal", contribution_chart),
+    "cumulative": ("Cumulative DCG, IDCG and NDCG@i", cumulative_chart),
+    "decomposition": ("Gain ÷ discount", decomposition_chart),
+}

@@ -102,37 +102,43 @@ def _new_name(existing: Sequence[str]) -> str:
 
 
 def apply_pending_changes(settings: MetricSettings) -> None:
-    """Apply a drag/keyboard reorder and editor edits made since the last run, once, before drawing.
+    """Apply a drag/keyboard reorder and the editors' edits, before anything is drawn.
 
-    An invalid edit is kept out of the canonical ranking; its message is stored for the page to show
-    next to the editor (and the editor keeps the user's text so it can be fixed).
+    A reorder is consumed once (see ui.ranked_list) and restarts the editors from the new order. The
+    editors' edit state is always relative to the ranking they started from (``state.editor_base``), so
+    the canonical ranking is recomputed from it on every run: an edit can never apply twice, and undoing
+    an edit in the table undoes it everywhere. An invalid edit leaves the last valid ranking in place
+    and stores a message for the page to show next to the editor.
     """
     ranking = state.current_ranking()
     perm = pending_order(LIST_KEY, len(ranking.names))
     if perm is not None:
         state.set_ranking(ranking.reordered(perm))
-        ranking = state.current_ranking()
+        return
 
     st.session_state.pop(ERROR_KEY, None)
+    base = state.editor_base()
     main_delta = st.session_state.get(editor_key())
     extra_delta = st.session_state.get(extra_editor_key())
-    if not _has_changes(main_delta) and not _has_changes(extra_delta):
-        return
+    if not _has_changes(main_delta) and not _has_changes(extra_delta) and not state.is_edited():
+        return  # nothing edited since the editors started: the fast, common path
     try:
-        names, grades = ranking.names, ranking.grades
+        names, grades = base.names, base.grades
         if _has_changes(main_delta):
             names, grades = apply_editor_delta(names, grades, main_delta, label="Rank")
             if not names:
                 raise EditError("The ranking is empty: keep at least one document.")
-        extra_names, extra_grades = ranking.extra_names, ranking.extra_grades
+        extra_names, extra_grades = base.extra_names, base.extra_grades
         if _has_changes(extra_delta):
             extra_names, extra_grades = apply_editor_delta(extra_names, extra_grades, extra_delta, label="Extra row")
         candidate = state.make_ranking(names, grades, extra_names, extra_grades)
+        if candidate == ranking:
+            return
         ndcg_core.evaluate(list(candidate.grades), ideal_relevances=candidate.ideal_relevances(), **settings.kwargs())
     except (EditError, ndcg_core.InvalidInput) as error:
         st.session_state[ERROR_KEY] = str(error)
         return
-    state.set_ranking(candidate)
+    state.set_edited_ranking(candidate)
 
 
 def _has_changes(delta) -> bool:
@@ -149,7 +155,12 @@ def _frame(names: Sequence[str], grades: Sequence[float], *, with_rank: bool) ->
 
 
 def ranking_editor(ranking: state.Ranking) -> None:
-    """The data editor for names and grades, in ranked order (rows can be added and deleted)."""
+    """The data editor for names and grades, in ranked order (rows can be added and deleted).
+
+    It is drawn from the editors' base ranking (its edit state is relative to that), which equals the
+    canonical ranking plus the user's own edits.
+    """
+    ranking = state.editor_base()
     st.data_editor(
         _frame(ranking.names, ranking.grades, with_rank=True),
         key=editor_key(),
@@ -169,6 +180,7 @@ def ranking_editor(ranking: state.Ranking) -> None:
 
 def extra_editor(ranking: state.Ranking) -> None:
     """Judged documents that are not in the ranking: they only raise the ideal list."""
+    ranking = state.editor_base()
     st.data_editor(
         _frame(ranking.extra_names, ranking.extra_grades, with_rank=False),
         key=extra_editor_key(),

@@ -25,6 +25,8 @@ from ui.settings import MetricSettings, current_settings, set_settings, settings
 RANKING_KEY = "playground"
 INITIAL_KEY = "playground_initial"
 REVISION_KEY = "playground_revision"
+BASE_KEY = "playground_editor_base"
+EDITED_KEY = "playground_edited"  # True while the canonical ranking is the editors' base plus their edits
 WARNING_KEY = "playground_url_warning"
 PLAYGROUND_PAGE = "pages/playground.py"
 # The Playground is the app's default page, which Streamlit serves at the root: "/playground" would show
@@ -78,14 +80,41 @@ def current_ranking() -> Ranking:
             st.session_state[WARNING_KEY] = problem
         st.session_state[RANKING_KEY] = ranking
         st.session_state[INITIAL_KEY] = ranking
+        st.session_state[BASE_KEY] = ranking
     return st.session_state[RANKING_KEY]
 
 
 def set_ranking(ranking: Ranking) -> None:
-    """Replace the canonical ranking; editors are re-created from it on the next draw."""
+    """Replace the canonical ranking (reorder, button, opened list); the editors restart from it."""
     st.session_state[RANKING_KEY] = ranking
+    st.session_state[BASE_KEY] = ranking
+    st.session_state[EDITED_KEY] = False
     st.session_state.pop(WARNING_KEY, None)  # a bad link's warning stays until the user changes the list
     st.session_state[REVISION_KEY] = st.session_state.get(REVISION_KEY, 0) + 1
+
+
+def set_edited_ranking(ranking: Ranking) -> None:
+    """The ranking as the editors' edits make it: the editors keep their widget state (no restart).
+
+    The data editors show :func:`editor_base` plus the user's edits; the canonical ranking is that
+    result whenever it is valid. Restarting the editors after every edit would drop a cell the user is
+    already typing into, so only reorders and buttons (which change rows' positions) restart them.
+    """
+    st.session_state[RANKING_KEY] = ranking
+    st.session_state[EDITED_KEY] = True
+    st.session_state.pop(WARNING_KEY, None)
+
+
+def is_edited() -> bool:
+    """Whether the canonical ranking currently includes edits made in the editors."""
+    return bool(st.session_state.get(EDITED_KEY, False))
+
+
+def editor_base() -> Ranking:
+    """The ranking the editors were last (re)started from; their edit state is relative to it."""
+    if not is_edited():
+        return current_ranking()  # no edits: the base is the canonical ranking itself
+    return st.session_state.get(BASE_KEY) or current_ranking()
 
 
 def initial_ranking() -> Ranking:
@@ -94,7 +123,7 @@ def initial_ranking() -> Ranking:
 
 
 def revision() -> int:
-    """Counter bumped on every change of the ranking (editor widget keys include it)."""
+    """Counter bumped whenever the editors restart from a new base (their widget keys include it)."""
     return st.session_state.get(REVISION_KEY, 0)
 
 

@@ -49,6 +49,8 @@ def grade_editor(tab):
 
 def edit_grade(tab, row: int, text: str) -> None:
     """Double-click the Grade cell of ``row`` (0-based) on the canvas, type, Enter."""
+    grade_editor(tab).locator("canvas").first.wait_for(timeout=30_000)
+    tab.wait_for_timeout(500)  # the grid lays itself out after its canvas appears
     box = grade_editor(tab).bounding_box()
     x = box["x"] + box["width"] - 40  # Grade is the last column
     y = box["y"] + ROW * (row + 1) + ROW / 2
@@ -174,10 +176,10 @@ def test_screenshots(page, app_url):
     page.wait_for_selector(".js-plotly-plot", timeout=30_000)
     page.wait_for_timeout(1500)
     screenshot(page, "playground_003_extra_k4")
-    page.get_by_role("tab", name="Cumulative DCG, IDCG and NDCG@i").click()
+    page.get_by_role("radio", name="Cumulative DCG, IDCG and NDCG@i").click()
     page.wait_for_timeout(800)
     screenshot(page, "playground_cumulative_tab")
-    page.get_by_role("tab", name="Gain ÷ discount").click()
+    page.get_by_role("radio", name="Gain ÷ discount").click()
     page.wait_for_timeout(800)
     screenshot(page, "playground_decomposition_tab")
     page.set_viewport_size({"width": 1280, "height": 720})  # a classroom projector
