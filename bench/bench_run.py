@@ -8,8 +8,13 @@ Usage (from the repository root)::
 What is timed, in one process, best of ``--repeats`` runs:
 
 * ``evaluate_run(run, qrels, k=10, gain="linear")`` with both DataFrames in
-  memory (query/doc ids as text): this includes validation, the join of the
-  run with the judgments, duplicate checks and sorting;
+  memory as a user gets them: the run and the qrels are written as TREC
+  files and read back with ``read_run``/``read_qrels``, which give the ids
+  as pandas Categorical columns. This includes validation, the join of the
+  run with the judgments, duplicate checks and ordering. The two frames'
+  document categories are matched once and the match is kept for those
+  category objects, so a "first call" row (match included) is printed too,
+  and rows with plain text (``str`` dtype) ids for comparison;
 * pytrec_eval ``RelevanceEvaluator.evaluate(run_dict)`` with the run as a
   dict of dicts and the evaluator (holding the qrels) built beforehand;
 * ranx ``evaluate(qrels, run, "ndcg@10")`` with ``Qrels``/``Run`` built
@@ -24,6 +29,7 @@ A second comparison uses exponential gain against ranx's ndcg_burges.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import platform
 import sys
 import tempfile
@@ -36,7 +42,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ndcg_core import evaluate_run, ndcg_curve, read_qrels, read_run  # noqa: E402
+from ndcg_core import _runs, evaluate_run, ndcg_curve, read_qrels, read_run  # noqa: E402
 
 
 def synthetic(n_queries: int, depth: int, judged: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -99,6 +105,25 @@ def interleaved_best(repeats: int, calls: dict) -> dict:
     return {name: (best[name][0], best[name][1], results[name]) for name in calls}
 
 
+def write_trec_files(folder: Path, run: pd.DataFrame, qrels: pd.DataFrame) -> tuple[Path, Path]:
+    """The run (each query's documents best first, as a TREC run file lists them) and the qrels as files."""
+    run_path, qrels_path = folder / "run.txt", folder / "qrels.txt"
+    ranks = run.groupby("query", sort=False).cumcount() + 1
+    lines = run["query"] + " Q0 " + run["doc"] + " " + ranks.astype(str) + " " + run["score"].map(repr)
+    run_path.write_text((lines + " bench").str.cat(sep="\n") + "\n")
+    qrels_lines = qrels["query"] + " 0 " + qrels["doc"] + " " + qrels["relevance"].astype(str)
+    qrels_path.write_text(qrels_lines.str.cat(sep="\n") + "\n")
+    return run_path, qrels_path
+
+
+def first_call(call):
+    """The call as on frames never evaluated before: the kept category match is dropped first."""
+    def cold():
+        _runs._MATCHED_CATEGORIES.clear()
+        return call()
+    return cold
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=10_000)
@@ -107,7 +132,6 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--skip-files", action="store_true", help="do not time read_run/read_qrels")
     args = parser.parse_args()
 
     import pytrec_eval
@@ -120,6 +144,15 @@ def main() -> None:
     run_dict, qrels_dict = as_dicts(run, qrels)
     k = args.k
 
+    # A TREC run file lists each query's documents best first; evaluate_run skips its sort then.
+    ranked = run.sort_values(["query", "score"], ascending=[True, False], ignore_index=True)
+    with tempfile.TemporaryDirectory() as folder:
+        run_path, qrels_path = write_trec_files(Path(folder), ranked, qrels)
+        files = interleaved_best(3, {"run": lambda: read_run(run_path), "qrels": lambda: read_qrels(qrels_path)})
+    run_read, qrels_read = files["run"][2], files["qrels"][2]  # categorical query/doc columns
+    assert len(run_read) == len(run) and len(qrels_read) == len(qrels)
+    assert isinstance(run_read["doc"].dtype, pd.CategoricalDtype)
+
     # pytrec_eval: evaluator (qrels) built beforehand, run as dicts in memory.
     evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, {f"ndcg_cut.{k}"})
     # ranx: Qrels/Run built beforehand; warm-up call compiles the numba kernels.
@@ -128,65 +161,59 @@ def main() -> None:
     ranx.evaluate(ranx_qrels, ranx_run, f"ndcg_burges@{k}")
     evaluate_run(run.head(1000), qrels, k=k, gain="linear")  # import-time work out of the way
 
-    # A TREC run file lists each query's documents best first; evaluate_run skips its sort then.
-    ranked = run.sort_values(["query", "score"], ascending=[True, False], ignore_index=True)
+    ours = "evaluate_run, read_run/read_qrels frames (categorical)"
     timings = interleaved_best(args.repeats, {
-        "evaluate_run, rows ranked (as in a TREC run file)": lambda: evaluate_run(ranked, qrels, k=k, gain="linear"),
-        "evaluate_run, rows in random order within queries": lambda: evaluate_run(run, qrels, k=k, gain="linear"),
+        ours: lambda: evaluate_run(run_read, qrels_read, k=k, gain="linear"),
         f"pytrec_eval RelevanceEvaluator.evaluate (ndcg_cut.{k})": lambda: evaluator.evaluate(run_dict),
         f"ranx evaluate (ndcg@{k})": lambda: ranx.evaluate(ranx_qrels, ranx_run, f"ndcg@{k}"),
-        "evaluate_run, exponential gain (ranked rows)": lambda: evaluate_run(ranked, qrels, k=k),
+        "  same, first call (category match not kept yet)":
+            first_call(lambda: evaluate_run(run_read, qrels_read, k=k, gain="linear")),
+        "evaluate_run, text (str) ids, rows ranked": lambda: evaluate_run(ranked, qrels, k=k, gain="linear"),
+        "evaluate_run, text (str) ids, random order in queries": lambda: evaluate_run(run, qrels, k=k, gain="linear"),
+        "evaluate_run, categorical, exponential gain": lambda: evaluate_run(run_read, qrels_read, k=k),
         f"ranx evaluate (ndcg_burges@{k})": lambda: ranx.evaluate(ranx_qrels, ranx_run, f"ndcg_burges@{k}"),
-        "ndcg_curve k=1..20 (ranked rows)": lambda: ndcg_curve(ranked, qrels, ks=range(1, 21), gain="linear"),
+        "ndcg_curve k=1..20 (categorical)": lambda: ndcg_curve(run_read, qrels_read, ks=range(1, 21), gain="linear"),
     })
     names = list(timings)
-    ours_ranked, ours_random, trec = (timings[name][2] for name in names[:3])
-    ours_exp, curve = timings[names[4]][2], timings[names[6]][2]
+    result = {name: timings[name][2] for name in names}
+    trec = result[names[1]]
 
     # Values: per query, to 1e-12.
     trec_values = pd.Series({q: v[f"ndcg_cut_{k}"] for q, v in trec.items()})
-    ours_values = ours_ranked.per_query["ndcg"]
+    ours_values = result[ours].per_query["ndcg"]
     assert set(trec_values.index) == set(ours_values.index)
+    curve = result[names[8]]
     gaps = {
         "pytrec_eval": (ours_values - trec_values.reindex(ours_values.index)).abs().max(),
-        "row order": (ours_random.per_query["ndcg"] - ours_values).abs().max(),
         "ranx ndcg": (ours_values - pd.Series(ranx_run.scores[f"ndcg@{k}"]).reindex(ours_values.index)).abs().max(),
-        "ranx ndcg_burges": (ours_exp.per_query["ndcg"]
+        "ranx ndcg_burges": (result[names[6]].per_query["ndcg"]
                              - pd.Series(ranx_run.scores[f"ndcg_burges@{k}"]).reindex(ours_values.index)).abs().max(),
-        "ndcg_curve": abs(float(curve.loc[curve["k"] == k, "mean_ndcg"].iloc[0]) - ours_ranked.mean_ndcg),
+        "ndcg_curve": abs(float(curve.loc[curve["k"] == k, "mean_ndcg"].iloc[0]) - result[ours].mean_ndcg),
     }
+    for name in names[3:6]:
+        gaps[name] = (result[name].per_query["ndcg"] - ours_values).abs().max()
     for name, gap in gaps.items():
         assert gap <= 1e-12, f"{name} differs by {gap:g}"
 
     print(f"\nNDCG@{k}, best of {args.repeats} interleaved rounds; per-query values agree to 1e-12 "
-          f"(largest gap {max(gaps.values()):.1e}); mean NDCG@{k} = {ours_ranked.mean_ndcg:.12f}")
+          f"(largest gap {max(gaps.values()):.1e}); mean NDCG@{k} = {result[ours].mean_ndcg:.12f}")
     print(f"  {'':58s} {'wall ms':>8s} {'cpu ms':>8s}")
     for name in names:
         wall, cpu, _ = timings[name]
         print(f"  {name:58s} {wall * 1000:8.1f} {cpu * 1000:8.1f}")
-    trec_wall, trec_cpu, _ = timings[names[2]]
-    ranx_wall, ranx_cpu, _ = timings[names[3]]
-    burges_wall, _, _ = timings[names[5]]
-    for name in names[:2]:
+    trec_wall, trec_cpu, _ = timings[names[1]]
+    ranx_wall, ranx_cpu, _ = timings[names[2]]
+    for name in (ours, *names[3:6]):
         wall, cpu, _ = timings[name]
-        print(f"  {name}: {trec_wall / wall:.2f}x faster than pytrec_eval (cpu {trec_cpu / cpu:.2f}x), "
-              f"{ranx_wall / wall:.2f}x vs ranx (cpu {ranx_cpu / cpu:.2f}x)")
-    print(f"  exponential gain vs ranx ndcg_burges: {burges_wall / timings[names[4]][0]:.2f}x")
-
-    if not args.skip_files:
-        with tempfile.TemporaryDirectory() as folder:
-            run_path, qrels_path = Path(folder) / "run.txt", Path(folder) / "qrels.txt"
-            ranks = run.groupby("query", sort=False).cumcount() + 1
-            lines = run["query"] + " Q0 " + run["doc"] + " " + ranks.astype(str) + " " + run["score"].map(repr)
-            run_path.write_text((lines + " bench").str.cat(sep="\n") + "\n")
-            qrels_lines = qrels["query"] + " 0 " + qrels["doc"] + " " + qrels["relevance"].astype(str)
-            qrels_path.write_text(qrels_lines.str.cat(sep="\n") + "\n")
-            files = interleaved_best(3, {"run": lambda: read_run(run_path), "qrels": lambda: read_qrels(qrels_path)})
-            read_time, qrels_time = files["run"][0], files["qrels"][0]
-            assert len(files["run"][2]) == len(run) and len(files["qrels"][2]) == len(qrels)
-        print(f"  read_run ({len(run):,} lines)        {read_time * 1000:8.1f} ms")
-        print(f"  read_qrels ({len(qrels):,} lines)      {qrels_time * 1000:8.1f} ms")
+        print(f"  {name.strip()}: {trec_cpu / cpu:.2f}x faster than pytrec_eval in CPU time "
+              f"({trec_wall / wall:.2f}x wall), {ranx_cpu / cpu:.2f}x vs ranx ({ranx_wall / wall:.2f}x wall)")
+    burges_wall, burges_cpu, _ = timings[names[7]]
+    exp_wall, exp_cpu, _ = timings[names[6]]
+    print(f"  exponential gain vs ranx ndcg_burges: {burges_cpu / exp_cpu:.2f}x CPU ({burges_wall / exp_wall:.2f}x wall)")
+    print(f"  read_run ({len(run):,} lines)        {files['run'][0] * 1000:8.1f} ms wall")
+    print(f"  read_qrels ({len(qrels):,} lines)      {files['qrels'][0] * 1000:8.1f} ms wall")
 
 
 if __name__ == "__main__":
-    main()
+    with contextlib.suppress(KeyboardInterrupt):
+        main()

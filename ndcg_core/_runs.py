@@ -293,6 +293,12 @@ def _numbers(frame: pd.DataFrame, column: str, name: str, *, allow_missing: bool
              non_negative: bool = False) -> np.ndarray:
     """The ``column`` as a float array; the first bad row is named in the error."""
     raw = frame[column]
+    if raw.dtype == np.float64 or pd.api.types.is_integer_dtype(raw.dtype) and not raw.hasnans:
+        # Already numbers (e.g. from the file readers): one finiteness pass instead of parsing.
+        values = raw.to_numpy(dtype=float)
+        finite = np.isfinite(values)
+        if (finite.all() or allow_missing and not np.isinf(values).any()) and not (non_negative and (values < 0).any()):
+            return values
     values = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     blank = raw.isna().to_numpy()
     not_number = np.isnan(values) & ~blank
@@ -615,7 +621,7 @@ def _categorical_doc_codes(run_category: np.ndarray, categories: pd.Index,
     unmatched = position < 0
     position[unmatched] = len(categories) + np.arange(int(unmatched.sum()))
     n_docs = len(categories) + int(unmatched.sum())
-    return run_category.astype(np.int64), position[judged_category], max(n_docs, 1)
+    return run_category, position[judged_category], max(n_docs, 1)
 
 
 def _codes_and_categories(ids: pd.Series) -> tuple[np.ndarray, pd.Index]:
@@ -776,9 +782,9 @@ def _positions(sorted_query: np.ndarray) -> np.ndarray:
     n = sorted_query.size
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    starts = np.r_[True, sorted_query[1:] != sorted_query[:-1]]
-    index = np.arange(n)
-    return index - np.maximum.accumulate(np.where(starts, index, 0))
+    starts = np.flatnonzero(np.r_[True, sorted_query[1:] != sorted_query[:-1]])
+    # Row index minus the index of its group's first row (one repeat over the few group starts).
+    return np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n]))
 
 
 def _tie_averaged(sorted_query, sorted_value, gains) -> np.ndarray:

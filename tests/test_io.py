@@ -42,6 +42,26 @@ def test_files_feed_evaluate_run():
     assert result.per_query.loc["q2", "ndcg"] == pytest.approx(1.0)
 
 
+def test_ids_are_categorical_text_sorted_like_text():
+    run = read_run(b"q2 Q0 d10 1 3 s\nq2 Q0 d9 2 2 s\nq10 Q0 d10 1 1 s\nq10 Q0 D1 2 0.5 s\n")
+    qrels = read_qrels(b"q2 0 d9 1\nq10 0 d10 2\n")
+    table = read_table(b"query,doc,relevance,score\nq2, d9 ,1,3\nq1,d10,,2\n")
+    for frame in (run, qrels, table):
+        for column in ("query", "doc"):
+            assert isinstance(frame[column].dtype, pd.CategoricalDtype)
+            categories = list(frame[column].cat.categories)
+            assert categories == sorted(set(frame[column].astype(str)))  # distinct ids, code point order
+    assert run["doc"].tolist() == ["d10", "d9", "d10", "D1"]
+    assert run.sort_values("doc", kind="stable")["doc"].tolist() == ["D1", "d10", "d10", "d9"]  # as text sorts
+    assert (run["query"] == "q10").tolist() == [False, False, True, True]
+    assert table["doc"].tolist() == ["d9", "d10"]  # spaces around table cells removed
+    # Same figures as the same data with plain text ids.
+    text_run = run.astype({"query": str, "doc": str})
+    text_qrels = qrels.astype({"query": str, "doc": str})
+    pd.testing.assert_frame_equal(evaluate_run(run, qrels, k=2).per_query,
+                                  evaluate_run(text_run, text_qrels, k=2).per_query)
+
+
 def test_ids_stay_text():
     qrels = read_qrels(b"007 0 0012 1\n1e5 0 NA 2\n")
     assert qrels["query"].tolist() == ["007", "1e5"]

@@ -495,3 +495,95 @@ def test_index_dtypes_and_ignored_columns_do_not_matter():
         assert evaluate_run(variant, QRELS, k=3).value == pytest.approx(expected, abs=1e-15)
     with pytest.raises(InvalidInput, match="row 2 "):  # positions, not index labels
         evaluate_run(odd_index.assign(score=[0.9, "x", 0.7, 0.6]), QRELS)
+
+
+# --------------------------------------------------------------------------- categorical ids
+
+
+def as_categorical(frame: pd.DataFrame, *, reverse: bool = False, unused: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The frame with query/doc as Categorical; categories reversed and padded with unused ids on request."""
+    columns = {}
+    for column in ("query", "doc"):
+        categories = sorted(set(frame[column]) | set(unused), reverse=reverse)
+        columns[column] = pd.Categorical(frame[column], categories=categories)
+    return frame.assign(**columns)
+
+
+@pytest.mark.parametrize("ties", ["trec_eval", "average", "optimistic", "pessimistic", "stable"])
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("order", ["grouped", "ranked", "shuffled"])
+def test_categorical_ids_equal_text_ids(ties, seed, order):
+    run, qrels = random_run(seed, n_queries=12)
+    if order == "ranked":
+        run = run.sort_values(["query", "score"], ascending=[False, False], ignore_index=True)
+    elif order == "shuffled":
+        run = run.sample(frac=1, random_state=seed).reset_index(drop=True)
+    expected = evaluate_run(run, qrels, k=5, ties=ties, missing="zero")
+    variants = [
+        (as_categorical(run), as_categorical(qrels)),
+        # Different category orders and unused categories on each side: the categories must be matched.
+        (as_categorical(run, reverse=True, unused=("zz", "q_only_category")), as_categorical(qrels, unused=("d999",))),
+        (as_categorical(run), qrels),  # only one side categorical
+        (run, as_categorical(qrels, reverse=True)),
+    ]
+    for run_variant, qrels_variant in variants:
+        for _ in range(2):  # the second call reuses the kept category match
+            result = evaluate_run(run_variant, qrels_variant, k=5, ties=ties, missing="zero")
+            pd.testing.assert_frame_equal(result.per_query, expected.per_query)
+            assert result.missing_queries == expected.missing_queries
+            assert result.unjudged_queries == expected.unjudged_queries
+            assert result.value == expected.value
+
+
+def test_categorical_run_and_qrels_with_disjoint_documents_and_queries():
+    run = as_categorical(frame([("q1", "A", 2.0), ("q1", "B", 1.0), ("q9", "Z", 1.0)], ["query", "doc", "score"]))
+    qrels = as_categorical(frame([("q1", "C", 2), ("q1", "B", 1), ("q5", "A", 3)], ["query", "doc", "relevance"]))
+    result = evaluate_run(run, qrels, gain="linear", missing="zero")
+    # q1: A unjudged (0), B grade 1 at rank 2; ideal 2, 1.
+    assert result.per_query.loc["q1", "dcg"] == pytest.approx(1 / LOG2_3, abs=1e-15)
+    assert result.per_query.loc["q1", "idcg"] == pytest.approx(2 + 1 / LOG2_3, abs=1e-15)
+    assert result.per_query.loc["q5", "dcg"] == 0  # judged, never retrieved (A is retrieved for q1 only)
+    assert result.unjudged_queries == ("q9",)
+    assert result.missing_queries == ("q5",)
+
+
+def test_categorical_table_without_qrels_equals_text_table():
+    table = frame(
+        [("q1", "A", 3.0, 0.9), ("q1", "B", np.nan, 0.8), ("q1", "C", 1.0, np.nan), ("q2", "A", 2.0, 0.5)],
+        ["query", "doc", "relevance", "score"],
+    )
+    expected = evaluate_run(table, k=2)
+    result = evaluate_run(as_categorical(table, unused=("x",)), k=2)
+    pd.testing.assert_frame_equal(result.per_query, expected.per_query)
+
+
+def test_categorical_repeated_pairs_and_empty_ids_are_refused():
+    doubled = as_categorical(frame([("q1", "A", 1.0), ("q1", "B", 0.5), ("q1", "A", 0.2)], ["query", "doc", "score"]))
+    with pytest.raises(InvalidInput, match="run row 3: query 'q1' retrieves document 'A' a second time"):
+        evaluate_run(doubled, QRELS)
+    judged_twice = as_categorical(pd.concat([QRELS, QRELS.iloc[[1]]], ignore_index=True))
+    with pytest.raises(InvalidInput, match="qrels row 5: .* 'B' a second time"):
+        evaluate_run(as_categorical(RUN), judged_twice)
+    with pytest.raises(InvalidInput, match="row 2: the doc id is empty"):
+        evaluate_run(RUN.assign(doc=pd.Categorical(["B", None, "A", "C"])), QRELS)
+
+
+def test_non_text_categories_are_compared_as_text():
+    run = frame([("q1", 7, 0.9), ("q1", 8, 0.5)], ["query", "doc", "score"]).astype({"doc": "category"})
+    qrels = frame([("q1", "7", 2), ("q1", "9", 1)], ["query", "doc", "relevance"])
+    result = evaluate_run(run, qrels, gain="linear")
+    assert result.per_query.loc["q1", "dcg"] == pytest.approx(2.0, abs=1e-15)
+    # 7 and "7" are different categories but the same id as text: a repeated pair.
+    clash = frame([("q1", 7, 0.9), ("q1", "7", 0.5)], ["query", "doc", "score"]).astype({"doc": "category"})
+    with pytest.raises(InvalidInput, match="a second time"):
+        evaluate_run(clash, qrels)
+
+
+def test_changing_a_categorical_value_in_place_is_seen():
+    """The kept category match belongs to the categories, never to the rows."""
+    run, qrels = as_categorical(RUN, unused=("D",)), as_categorical(QRELS)
+    before = evaluate_run(run, qrels, k=3, gain="linear").value
+    run.loc[1, "doc"] = "D"  # X (unjudged) becomes D (grade 1), an existing category
+    after = evaluate_run(run, qrels, k=3, gain="linear")
+    assert after.per_query.loc["q1", "dcg"] == pytest.approx(2 + 1 / LOG2_3 + 3 / 2, abs=1e-12)
+    assert after.value > before
