@@ -70,6 +70,7 @@ class Stats:
     sessions_started: int = 0
     sessions_connected: int = 0
     server_cpu_seconds: float = 0.0
+    rss_samples: list[tuple[float, int]] = field(default_factory=list)  # (seconds since start, bytes)
     connections_per_app: dict[int, int] = field(default_factory=dict)  # behind nginx: peak open connections
 
     def error(self, session: int, message: str) -> None:
@@ -130,10 +131,15 @@ def process_group_cpu_seconds(root_pids: list[int]) -> float:
 
 
 async def watch_memory(pids: list[int], peak: list[int], stop: asyncio.Event, cluster=None,
-                       connections: dict[int, int] | None = None) -> None:
+                       connections: dict[int, int] | None = None,
+                       samples: list[tuple[float, int]] | None = None) -> None:
     """Sample the servers' RSS every 0.5 s and keep the peak (and, behind nginx, connections per app)."""
+    started = time.perf_counter()
     while not stop.is_set():
-        peak[0] = max(peak[0], process_group_rss_bytes(pids))
+        rss = process_group_rss_bytes(pids)
+        peak[0] = max(peak[0], rss)
+        if samples is not None:
+            samples.append((time.perf_counter() - started, rss))
         if cluster is not None and connections is not None:
             for port, count in cluster.connections_per_app().items():
                 connections[port] = max(connections.get(port, 0), count)
@@ -415,7 +421,7 @@ async def drive(base_url: str, args: argparse.Namespace, server_pids: list[int],
     memory_task = None
     if server_pids:
         memory_task = asyncio.create_task(
-            watch_memory(server_pids, peak, stop_memory, cluster, stats.connections_per_app)
+            watch_memory(server_pids, peak, stop_memory, cluster, stats.connections_per_app, stats.rss_samples)
         )
     begin = time.perf_counter()
     cpu_before = process_group_cpu_seconds(server_pids)
@@ -436,6 +442,17 @@ async def drive(base_url: str, args: argparse.Namespace, server_pids: list[int],
     if memory_task:
         await memory_task
     return stats, peak[0], elapsed
+
+
+def rss_by_fifth(samples: list[tuple[float, int]]) -> list[int] | None:
+    if not samples:
+        return None
+    end = samples[-1][0] or 1.0
+    at_fifths = []
+    for fifth in range(1, 6):
+        before = [rss for t, rss in samples if t <= end * fifth / 5 + 1e-9]
+        at_fifths.append(round(before[-1] / 2**20) if before else 0)
+    return at_fifths
 
 
 def summarise(stats: Stats, peak_rss: int, elapsed: float, args: argparse.Namespace, target: str) -> dict:
@@ -463,6 +480,8 @@ def summarise(stats: Stats, peak_rss: int, elapsed: float, args: argparse.Namesp
             if stats.server_cpu_seconds and (latencies or stats.first_load) else None
         ),
         "server_peak_rss_mb": round(peak_rss / 2**20) if peak_rss else None,
+        # RSS at the end of each fifth of the run: a leak shows as a steady climb.
+        "server_rss_mb_by_fifth": rss_by_fifth(stats.rss_samples),
         "peak_connections_per_app": {str(port): n for port, n in stats.connections_per_app.items()} or None,
         "received_mb": round(stats.bytes_received / 2**20, 1),
     }
