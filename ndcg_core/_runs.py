@@ -435,33 +435,24 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     n_queries = query_names.size
     run_doc, judged_doc, n_docs = _doc_codes(run_docs, run_query_all, judged_docs, judged_query, n_queries)
 
-    # A repeated (query, doc) pair needs a document retrieved more than once, so only those rows
-    # are compared pair by pair (usually a small share of the run).
+    # A repeated (query, doc) pair needs a document retrieved (judged) more than once, so only those
+    # rows are compared pair by pair (usually a small share of the run).
     retrieved_again = np.bincount(run_doc, minlength=n_docs) > 1
-    suspects = np.flatnonzero(retrieved_again[run_doc])
+    suspects = np.flatnonzero(retrieved_again[run_doc])  # a bool table: stays in the CPU cache
     repeat = _first_duplicate(_pair_keys(run_query_all[suspects], run_doc[suspects], n_docs))
     if repeat is not None:
         _refuse_duplicate(int(suspects[repeat]), run_queries, run_docs, "The run", "retrieves document",
                           run_row_numbers)
-
-    # Judgments sorted by (query, doc) key: finds repeated judgments and serves the look-ups below.
-    judged_pair = _pair_keys(judged_query, judged_doc, n_docs)
-    judged_order = np.argsort(judged_pair, kind="stable")
-    sorted_pairs = judged_pair[judged_order]
-    repeated = sorted_pairs[1:] == sorted_pairs[:-1]
-    if repeated.any():
-        _refuse_duplicate(int(judged_order[1:][repeated].min()), judged_queries, judged_docs,
+    times_judged = np.bincount(judged_doc, minlength=n_docs)
+    judged_suspects = np.flatnonzero(times_judged[judged_doc] > 1)
+    repeat = _first_duplicate(_pair_keys(judged_query[judged_suspects], judged_doc[judged_suspects], n_docs))
+    if repeat is not None:
+        _refuse_duplicate(int(judged_suspects[repeat]), judged_queries, judged_docs,
                           "The qrels" if qrels is not None else "The run", "judges document", judged_row_numbers)
 
     judged_gain = gains_of(grades, gain) if grades.size else np.zeros(0)
-    # Grade of each retrieved document: only documents judged for some query can match a judgment.
-    judged_anywhere = np.zeros(n_docs, dtype=bool)
-    judged_anywhere[judged_doc] = True
-    candidates = np.flatnonzero(judged_anywhere[run_doc])
-    candidate_pair = _pair_keys(run_query_all[candidates], run_doc[candidates], n_docs)
-    slot = np.minimum(np.searchsorted(sorted_pairs, candidate_pair), max(sorted_pairs.size - 1, 0))
-    found = sorted_pairs[slot] == candidate_pair if sorted_pairs.size else np.zeros(candidates.size, dtype=bool)
-    hit_rows, hit_judgments = candidates[found], judged_order[slot[found]]
+    hit_rows, hit_judgments = _join_judgments(run_query_all, run_doc, judged_query, judged_doc, times_judged,
+                                              judged_suspects, n_docs)
     run_is_judged = np.zeros(n_run, dtype=bool)
     run_is_judged[hit_rows] = True
     run_grade, run_gain_all = np.zeros(n_run), np.zeros(n_run)
@@ -506,8 +497,38 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
         n_judged=np.bincount(judged_query, minlength=n_queries),
         n_relevant=np.bincount(judged_query, weights=grades > 0, minlength=n_queries).astype(np.int64),
         n_retrieved=np.bincount(run_query_all, minlength=n_queries),
-        n_judged_retrieved=np.bincount(run_query_all[run_is_judged], minlength=n_queries),
+        n_judged_retrieved=np.bincount(run_query_all[hit_rows], minlength=n_queries),
     )
+
+
+def _join_judgments(run_query, run_doc, judged_query, judged_doc, times_judged, shared, n_docs: int):
+    """Rows of the run that have a judgment, and the index of that judgment (no pair listed twice).
+
+    Only rows whose document is judged for some query can match (a look-up
+    in a bool table by document code, small enough for the CPU cache). A
+    document judged for one query only then needs one more look-up (and the
+    query must agree); the few judged for several queries (``shared``: their
+    judgments) go through a binary search on (query, doc) keys.
+    """
+    candidates = np.flatnonzero((times_judged > 0)[run_doc])
+    candidate_doc = run_doc[candidates]
+    judgment_of_doc = np.zeros(n_docs, dtype=np.int32 if judged_doc.size < 2**31 - 1 else np.int64)
+    judgment_of_doc[judged_doc] = np.arange(1, judged_doc.size + 1)  # 1 + a judgment of the document
+    judgment = judgment_of_doc[candidate_doc] - 1
+    once = times_judged[candidate_doc] == 1
+    single = once & (judged_query[judgment] == run_query[candidates])
+    hit_rows, hit_judgments = candidates[single], judgment[single]
+    several = candidates[~once]
+    if several.size:
+        shared_pairs = _pair_keys(judged_query[shared], judged_doc[shared], n_docs)
+        by_pair = np.argsort(shared_pairs)
+        sorted_pairs = shared_pairs[by_pair]
+        wanted = _pair_keys(run_query[several], run_doc[several], n_docs)
+        slot = np.minimum(np.searchsorted(sorted_pairs, wanted), sorted_pairs.size - 1)
+        match = sorted_pairs[slot] == wanted
+        hit_rows = np.concatenate([hit_rows, several[match]])
+        hit_judgments = np.concatenate([hit_judgments, shared[by_pair[slot[match]]]])
+    return hit_rows, hit_judgments
 
 
 def _query_codes(run_queries: pd.Series, judged_queries: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
