@@ -164,8 +164,8 @@ def evaluate_run(
     settings = _check_run_settings(
         k=k, gain=gain, log_base=log_base, aggregate=aggregate, zero_idcg=zero_idcg, missing=missing, ties=ties
     )
-    ranked = rank_run(run, qrels, ties=settings["ties"], gain=settings["gain"])
     depth = settings["k"]
+    ranked = rank_run(run, qrels, ties=settings["ties"], gain=settings["gain"], depth=depth)
     dcg, n_unjudged_cut = ranked.dcg_at(depth, settings["log_base"])
     idcg = ranked.idcg_at(depth, settings["log_base"])
     return _assemble(ranked, dcg, idcg, n_unjudged_cut, settings)
@@ -193,8 +193,8 @@ def ndcg_curve(
     settings = _check_run_settings(
         k=None, gain=gain, log_base=log_base, aggregate="mean", zero_idcg=zero_idcg, missing=missing, ties=ties
     )
-    ranked = rank_run(run, qrels, ties=settings["ties"], gain=settings["gain"])
     deepest = int(cutoffs.max())
+    ranked = rank_run(run, qrels, ties=settings["ties"], gain=settings["gain"], depth=deepest)
     base = settings["log_base"]
     dcg = _cumulative_by_position(ranked.run_query, ranked.run_position, ranked.run_gain, ranked.n_queries, deepest, base)
     idcg = _cumulative_by_position(
@@ -339,7 +339,8 @@ class RankedRun:
     """A run ordered per query, with gains, and the ideal lists; all integer-coded.
 
     ``run_*`` arrays hold the retrieved rows of judged queries in ranked order
-    (query code ascending, then rank position); ``ideal_*`` arrays hold every
+    (grouped by query, then rank position), down to the depth given to
+    :func:`rank_run`; ``ideal_*`` arrays hold every
     judgment in ideal order. Query code q names ``query_names[q]``.
     """
 
@@ -384,8 +385,13 @@ class RankedRun:
         return codes[np.argsort(self.query_names[codes], kind="stable")]
 
 
-def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: GainSpec) -> RankedRun:
-    """Validate a run (and qrels), join them and order every query's documents."""
+def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: GainSpec,
+             depth: int | None = None) -> RankedRun:
+    """Validate a run (and qrels), join them and order every query's documents.
+
+    Only the first ``depth`` ranked rows of each query are kept in the
+    ``run_*`` arrays (all of them when None); the counts cover every row.
+    """
     needs = ("query", "doc")
     _require_frame(run, "The run", needs, "query, doc and score (or rank)")
     if "score" not in run.columns and "rank" not in run.columns:
@@ -453,33 +459,38 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     judged_gain = gains_of(grades, gain) if grades.size else np.zeros(0)
     hit_rows, hit_judgments = _join_judgments(run_query_all, run_doc, judged_query, judged_doc, times_judged,
                                               judged_suspects, n_docs)
-    run_is_judged = np.zeros(n_run, dtype=bool)
-    run_is_judged[hit_rows] = True
-    run_grade, run_gain_all = np.zeros(n_run), np.zeros(n_run)
-    run_grade[hit_rows] = grades[hit_judgments]
-    run_gain_all[hit_rows] = judged_gain[hit_judgments]
+    # 1 + index of the judgment of each run row (0: not judged); grades and gains are read from it
+    # only for the rows that need them.
+    judgment_of_row = np.zeros(n_run, dtype=np.int32 if grades.size < 2**31 - 1 else np.int64)
+    judgment_of_row[hit_rows] = hit_judgments + 1
 
     judged = np.bincount(judged_query, minlength=n_queries) > 0
-    in_run = np.bincount(run_query_all, minlength=n_queries) > 0
+    n_retrieved = np.bincount(run_query_all, minlength=n_queries)
+    in_run = n_retrieved > 0
 
     # Rows of judged queries only: unjudged queries are reported, not scored.
     keep_rows = judged[run_query_all]
-    if keep_rows.all():  # the usual case: no copies needed
-        rows = np.arange(n_run)
-        order = _order_rows(run_query_all, order_value, run_grade, run_docs, rows, ties, n_queries)
+    rows = np.arange(n_run) if keep_rows.all() else np.flatnonzero(keep_rows)
+    query = run_query_all if rows.size == n_run else run_query_all[rows]
+    grade = _per_row(grades, judgment_of_row[rows]) if ties in ("optimistic", "pessimistic") else None
+    order = _order_rows(query, order_value if rows.size == n_run else order_value[rows], grade, run_docs, rows,
+                        ties, n_queries)
+    sorted_rows = rows if order is None else rows[order]
+    sorted_query = query if order is None else query[order]
+
+    # Only the first ``depth`` rows of each query are kept: gains are looked up for those alone.
+    starts = _group_starts(sorted_query)
+    lengths = np.diff(np.r_[starts, sorted_query.size])
+    kept = lengths if depth is None else np.minimum(lengths, depth)
+    position = np.arange(int(kept.sum())) - np.repeat(np.cumsum(kept) - kept, kept)
+    slots = np.repeat(starts, kept) + position  # places in the ranked order
+    run_query = np.repeat(sorted_query[starts], kept)
+    judgment = judgment_of_row[sorted_rows[slots]]
+    if ties == "average":  # a tie group may straddle the cutoff: average over the whole group first
+        all_gains = _per_row(judged_gain, judgment_of_row[sorted_rows])
+        run_gain = _tie_averaged(sorted_query, order_value[sorted_rows], all_gains)[slots]
     else:
-        rows = np.flatnonzero(keep_rows)
-        order = _order_rows(run_query_all[rows], order_value[rows], run_grade[rows], run_docs, rows, ties, n_queries)
-    if order is None and rows.size == n_run:  # already ranked, no ties, every query judged: no copies
-        sorted_rows, run_query, run_gain, run_judged = rows, run_query_all, run_gain_all, run_is_judged
-    elif order is None:
-        sorted_rows, run_query, run_gain, run_judged = rows, run_query_all[rows], run_gain_all[rows], run_is_judged[rows]
-    else:
-        sorted_rows = rows[order]
-        run_query, run_gain, run_judged = run_query_all[sorted_rows], run_gain_all[sorted_rows], run_is_judged[sorted_rows]
-    position = _positions(run_query)
-    if ties == "average":
-        run_gain = _tie_averaged(run_query, order_value[sorted_rows], run_gain)
+        run_gain = _per_row(judged_gain, judgment)
 
     ideal_order = _ideal_order(judged_query, grades)
     ideal_query = judged_query[ideal_order]
@@ -490,13 +501,13 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
         run_query=run_query,
         run_position=position,
         run_gain=run_gain,
-        run_judged=run_judged,
+        run_judged=judgment > 0,
         ideal_query=ideal_query,
         ideal_position=_positions(ideal_query),
         ideal_gain=judged_gain[ideal_order],
         n_judged=np.bincount(judged_query, minlength=n_queries),
         n_relevant=np.bincount(judged_query, weights=grades > 0, minlength=n_queries).astype(np.int64),
-        n_retrieved=np.bincount(run_query_all, minlength=n_queries),
+        n_retrieved=n_retrieved,
         n_judged_retrieved=np.bincount(run_query_all[hit_rows], minlength=n_queries),
     )
 
@@ -796,6 +807,21 @@ def _already_ranked(query: np.ndarray, value: np.ndarray) -> bool:
         return True
     same_query = query[1:] == query[:-1]
     return bool((query[1:] >= query[:-1]).all() and (value[1:] <= value[:-1])[same_query].all())
+
+
+def _group_starts(sorted_query: np.ndarray) -> np.ndarray:
+    """Index of the first row of each (contiguous) query group."""
+    if sorted_query.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.r_[True, sorted_query[1:] != sorted_query[:-1]])
+
+
+def _per_row(values: np.ndarray, judgment: np.ndarray) -> np.ndarray:
+    """``values`` of each row's judgment (``judgment`` = 1 + its index), 0 for rows without one."""
+    out = np.zeros(judgment.size)
+    hit = np.flatnonzero(judgment)
+    out[hit] = values[judgment[hit] - 1]
+    return out
 
 
 def _positions(sorted_query: np.ndarray) -> np.ndarray:
