@@ -113,41 +113,57 @@ def bench_browser(runs: int = 15, extra_args: tuple[str, ...] = ()) -> list[floa
             wait_for_app(tab)
             tab.wait_for_selector(".rl-row", timeout=60_000)
             grades = [3, 1, 2, 0, 2]
+            retries = 0
             for run in range(runs + 2):  # the first two are warm-up (lazy chunks, first reruns)
                 new_grade = (grades[1] + 1) % 5
                 grades[1] = new_grade
                 expected = f"{ndcg_core.evaluate(grades).ndcg:.4f}"
-                editor = tab.locator('[data-testid="stDataFrame"]').first
-                box = editor.bounding_box()
-                tab.mouse.dblclick(box["x"] + box["width"] - 40, box["y"] + ROW * 2 + ROW / 2)
-                overlay = tab.locator("#portal textarea, #portal input").first
-                overlay.wait_for(timeout=10_000)
-                overlay.press("ControlOrMeta+a")
-                overlay.type(str(new_grade))
-                start = time.perf_counter()
-                overlay.press("Enter")
-                try:
-                    _wait_for_ndcg(tab, expected)
-                except Exception:
-                    tab.screenshot(path=str(ROOT / "screenshots" / "bench_timeout.png"))
-                    print("timed out waiting for NDCG", expected, "after setting D2 to", new_grade, file=sys.stderr)
-                    raise
+                for attempt in range(3):
+                    start = _edit_d2(tab, new_grade)
+                    try:
+                        _wait_for_ndcg(tab, expected, timeout=10_000)
+                        break
+                    except Exception:
+                        # the synthetic double-click missed the cell (grid still settling): not a latency
+                        retries += 1
+                        if attempt == 2:
+                            tab.screenshot(path=str(ROOT / "screenshots" / "bench_timeout.png"))
+                            raise
                 elapsed = time.perf_counter() - start
                 if run >= 2:
                     latencies.append(elapsed)
-                wait_for_app(tab)  # let the rerun finish (editor re-created) before the next edit
+                wait_for_app(tab)
+                tab.keyboard.press("Escape")
+                tab.wait_for_timeout(300)
+            if retries:
+                print(f"({retries} edit(s) had to be retyped: the double-click missed the cell)")
             browser.close()
     finally:
         stop_app(process)
     return latencies
 
 
-def _wait_for_ndcg(tab, expected: str) -> None:
+def _edit_d2(tab, new_grade: int) -> float:
+    """Double-click D2's grade cell, type the grade, press Enter; return the time of the Enter press."""
+    editor = tab.locator('[data-testid="stDataFrame"]').first
+    editor.locator("canvas").first.wait_for(timeout=30_000)
+    box = editor.bounding_box()
+    tab.mouse.dblclick(box["x"] + box["width"] - 40, box["y"] + ROW * 2 + ROW / 2)
+    overlay = tab.locator("#portal textarea, #portal input").first
+    overlay.wait_for(timeout=10_000)
+    overlay.press("ControlOrMeta+a")
+    overlay.type(str(new_grade))
+    start = time.perf_counter()
+    overlay.press("Enter")
+    return start
+
+
+def _wait_for_ndcg(tab, expected: str, timeout: float = 20_000) -> None:
     tab.wait_for_function(
         """expected => [...document.querySelectorAll('[data-testid="stMetric"]')]
             .some(m => m.textContent.includes('NDCG') && !m.textContent.includes('IDCG')
                   && m.querySelector('[data-testid="stMetricValue"]').textContent.trim() === expected)""",
-        arg=expected, polling="raf", timeout=20_000,
+        arg=expected, polling="raf", timeout=timeout,
     )
 
 

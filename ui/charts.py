@@ -148,7 +148,7 @@ def contribution_chart(table: pd.DataFrame, *, k: int | None = None, highlight: 
     ) + _bars(
         shown, "ideal_contribution", name="Ideal ranking", colour=PALETTE["ideal"], group="ideal",
         customdata=np.column_stack([shown["ideal_relevance"], shown["ideal_gain"], shown["discount"]]),
-        pattern={"shape": "/", "fgcolor": "#FFFFFF", "fgopacity": 0.6},
+        pattern={"shape": "/", "fillmode": "overlay", "fgcolor": "#FFFFFF", "fgopacity": 0.7, "size": 10, "solidity": 0.3},
         hover=(
             "Rank %{x}<br>ideal grade %{customdata[0]:g} → gain %{customdata[1]:.4g}<br>"
             "÷ discount %{customdata[2]:.4f}<br><b>contribution %{y:.4f}</b><extra>ideal</extra>"
