@@ -443,21 +443,25 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
 
     # A repeated (query, doc) pair needs a document retrieved (judged) more than once, so only those
     # rows are compared pair by pair (usually a small share of the run).
-    retrieved_again = np.bincount(run_doc, minlength=n_docs) > 1
-    suspects = np.flatnonzero(retrieved_again[run_doc])  # a bool table: stays in the CPU cache
+    # One small table of flags per document code (it stays in the CPU cache), read once per run row:
+    # 1 = retrieved more than once, 2 = judged for some query, 4 = judged more than once.
+    times_judged = np.bincount(judged_doc, minlength=n_docs)
+    flags = ((np.bincount(run_doc, minlength=n_docs) > 1).view(np.uint8)
+             | ((times_judged > 0).view(np.uint8) << 1) | ((times_judged > 1).view(np.uint8) << 2))
+    run_flags = flags[run_doc]
+    suspects = np.flatnonzero(run_flags & 1)
     repeat = _first_duplicate(_pair_keys(run_query_all[suspects], run_doc[suspects], n_docs))
     if repeat is not None:
         _refuse_duplicate(int(suspects[repeat]), run_queries, run_docs, "The run", "retrieves document",
                           run_row_numbers)
-    times_judged = np.bincount(judged_doc, minlength=n_docs)
-    judged_suspects = np.flatnonzero(times_judged[judged_doc] > 1)
+    judged_suspects = np.flatnonzero(flags[judged_doc] & 4)
     repeat = _first_duplicate(_pair_keys(judged_query[judged_suspects], judged_doc[judged_suspects], n_docs))
     if repeat is not None:
         _refuse_duplicate(int(judged_suspects[repeat]), judged_queries, judged_docs,
                           "The qrels" if qrels is not None else "The run", "judges document", judged_row_numbers)
 
     judged_gain = gains_of(grades, gain) if grades.size else np.zeros(0)
-    hit_rows, hit_judgments = _join_judgments(run_query_all, run_doc, judged_query, judged_doc, times_judged,
+    hit_rows, hit_judgments = _join_judgments(run_query_all, run_doc, run_flags, judged_query, judged_doc,
                                               judged_suspects, n_docs)
     # 1 + index of the judgment of each run row (0: not judged); grades and gains are read from it
     # only for the rows that need them.
@@ -469,14 +473,15 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     in_run = n_retrieved > 0
 
     # Rows of judged queries only: unjudged queries are reported, not scored.
-    keep_rows = judged[run_query_all]
-    rows = np.arange(n_run) if keep_rows.all() else np.flatnonzero(keep_rows)
-    query = run_query_all if rows.size == n_run else run_query_all[rows]
-    grade = _per_row(grades, judgment_of_row[rows]) if ties in ("optimistic", "pessimistic") else None
-    order = _order_rows(query, order_value if rows.size == n_run else order_value[rows], grade, run_docs, rows,
+    every_row = bool(judged[in_run].all())
+    rows = None if every_row else np.flatnonzero(judged[run_query_all])  # None: all rows, as they are
+    query = run_query_all if every_row else run_query_all[rows]
+    kept_judgment = judgment_of_row if every_row else judgment_of_row[rows]
+    grade = _per_row(grades, kept_judgment) if ties in ("optimistic", "pessimistic") else None
+    order = _order_rows(query, order_value if every_row else order_value[rows], grade, run_docs, rows,
                         ties, n_queries)
-    sorted_rows = rows if order is None else rows[order]
     sorted_query = query if order is None else query[order]
+    sorted_judgment = kept_judgment if order is None else kept_judgment[order]
 
     # Only the first ``depth`` rows of each query are kept: gains are looked up for those alone.
     starts = _group_starts(sorted_query)
@@ -485,15 +490,16 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     position = np.arange(int(kept.sum())) - np.repeat(np.cumsum(kept) - kept, kept)
     slots = np.repeat(starts, kept) + position  # places in the ranked order
     run_query = np.repeat(sorted_query[starts], kept)
-    judgment = judgment_of_row[sorted_rows[slots]]
+    judgment = sorted_judgment[slots]
     if ties == "average":  # a tie group may straddle the cutoff: average over the whole group first
-        all_gains = _per_row(judged_gain, judgment_of_row[sorted_rows])
-        run_gain = _tie_averaged(sorted_query, order_value[sorted_rows], all_gains)[slots]
+        sorted_value = order_value if every_row else order_value[rows]
+        sorted_value = sorted_value if order is None else sorted_value[order]
+        all_gains = _per_row(judged_gain, sorted_judgment)
+        run_gain = _tie_averaged(sorted_query, sorted_value, all_gains)[slots]
     else:
         run_gain = _per_row(judged_gain, judgment)
 
-    ideal_order = _ideal_order(judged_query, grades)
-    ideal_query = judged_query[ideal_order]
+    ideal_query, ideal_position, ideal_gain = _ideal_lists(judged_query, grades, judged_gain, n_queries, depth)
     return RankedRun(
         query_names=query_names,
         in_run=in_run,
@@ -503,8 +509,8 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
         run_gain=run_gain,
         run_judged=judgment > 0,
         ideal_query=ideal_query,
-        ideal_position=_positions(ideal_query),
-        ideal_gain=judged_gain[ideal_order],
+        ideal_position=ideal_position,
+        ideal_gain=ideal_gain,
         n_judged=np.bincount(judged_query, minlength=n_queries),
         n_relevant=np.bincount(judged_query, weights=grades > 0, minlength=n_queries).astype(np.int64),
         n_retrieved=n_retrieved,
@@ -512,21 +518,21 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     )
 
 
-def _join_judgments(run_query, run_doc, judged_query, judged_doc, times_judged, shared, n_docs: int):
+def _join_judgments(run_query, run_doc, run_flags, judged_query, judged_doc, shared, n_docs: int):
     """Rows of the run that have a judgment, and the index of that judgment (no pair listed twice).
 
-    Only rows whose document is judged for some query can match (a look-up
-    in a bool table by document code, small enough for the CPU cache). A
-    document judged for one query only then needs one more look-up (and the
-    query must agree); the few judged for several queries (``shared``: their
-    judgments) go through a binary search on (query, doc) keys.
+    Only rows whose document is judged for some query can match (flag 2 of
+    ``run_flags``). A document judged for one query only then needs one
+    look-up by document code (and the query must agree); the few judged for
+    several queries (flag 4; ``shared``: their judgments) go through a binary
+    search on (query, doc) keys.
     """
-    candidates = np.flatnonzero((times_judged > 0)[run_doc])
+    candidates = np.flatnonzero(run_flags & 2)
     candidate_doc = run_doc[candidates]
     judgment_of_doc = np.zeros(n_docs, dtype=np.int32 if judged_doc.size < 2**31 - 1 else np.int64)
     judgment_of_doc[judged_doc] = np.arange(1, judged_doc.size + 1)  # 1 + a judgment of the document
     judgment = judgment_of_doc[candidate_doc] - 1
-    once = times_judged[candidate_doc] == 1
+    once = (run_flags[candidates] & 4) == 0
     single = once & (judged_query[judgment] == run_query[candidates])
     hit_rows, hit_judgments = candidates[single], judgment[single]
     several = candidates[~once]
@@ -617,12 +623,13 @@ def _categorical_query_codes(category: np.ndarray, categories: pd.Index,
     query ids; the rows are never hashed.
     """
     n_run = category.size
-    starts = np.flatnonzero(np.r_[True, category[1:] != category[:-1]])
+    starts = np.r_[0, np.flatnonzero(category[1:] != category[:-1]) + 1]
     heads = category[starts]
     code_of_category = np.full(len(categories), -1, dtype=np.int64)
     if np.bincount(heads, minlength=len(categories)).max(initial=0) <= 1:  # grouped: one block of rows per query
         code_of_category[heads] = np.arange(heads.size)
-        run_codes = np.repeat(np.arange(heads.size), np.diff(np.r_[starts, n_run]))
+        code_type = np.int32 if heads.size < 2**31 - 1 else np.int64
+        run_codes = np.repeat(np.arange(heads.size, dtype=code_type), np.diff(np.r_[starts, n_run]))
         run_names = categories.take(heads)
     else:
         used, first_row = np.unique(category, return_index=True)
@@ -759,7 +766,7 @@ def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries
     members = order[slots]
     if ties == "trec_eval":
         # Document id descending, in byte (code point) order like strcmp.
-        names = docs.iloc[rows[members]].to_numpy(dtype=object)
+        names = docs.iloc[members if rows is None else rows[members]].to_numpy(dtype=object)
         _, rank_of_name = np.unique(names.astype(str), return_inverse=True)
         tie_key = (-rank_of_name.reshape(-1), members)
     elif ties == "optimistic":
@@ -805,15 +812,16 @@ def _already_ranked(query: np.ndarray, value: np.ndarray) -> bool:
     """True when rows are grouped by query (codes count up from first appearance) with values descending."""
     if query.size < 2:
         return True
-    same_query = query[1:] == query[:-1]
-    return bool((query[1:] >= query[:-1]).all() and (value[1:] <= value[:-1])[same_query].all())
+    if not (query[1:] >= query[:-1]).all():
+        return False
+    return bool(((value[1:] <= value[:-1]) | (query[1:] != query[:-1])).all())
 
 
 def _group_starts(sorted_query: np.ndarray) -> np.ndarray:
     """Index of the first row of each (contiguous) query group."""
     if sorted_query.size == 0:
         return np.zeros(0, dtype=np.int64)
-    return np.flatnonzero(np.r_[True, sorted_query[1:] != sorted_query[:-1]])
+    return np.r_[0, np.flatnonzero(sorted_query[1:] != sorted_query[:-1]) + 1]
 
 
 def _per_row(values: np.ndarray, judgment: np.ndarray) -> np.ndarray:
@@ -841,6 +849,45 @@ def _tie_averaged(sorted_query, sorted_value, gains) -> np.ndarray:
     new_group = np.r_[True, (sorted_query[1:] != sorted_query[:-1]) | (sorted_value[1:] != sorted_value[:-1])]
     group = np.cumsum(new_group) - 1
     return (np.bincount(group, weights=gains) / np.bincount(group))[group]
+
+
+def _ideal_lists(query, grades, gains, n_queries: int, depth: int | None):
+    """Each query's judged gains by grade descending, first ``depth`` only: (query, position, gain) arrays.
+
+    Grades take few values, so no sort is needed: the judgments are counted
+    per (query, grade), and the ideal list of a query is each grade repeated
+    that many times, best grade first, cut at ``depth``. (A sort is the
+    fallback when the grades take so many values that the table of counts
+    would outgrow the judgments.)
+    """
+    if grades.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+    if (grades == np.floor(grades)).all() and grades.max() < 2**20:
+        whole = grades.astype(np.int64)
+        present = np.bincount(whole) > 0
+        levels = np.flatnonzero(present)
+        level = (np.cumsum(present) - 1)[whole]
+    else:
+        levels, level = np.unique(grades, return_inverse=True)
+    n_levels = levels.size
+    if n_queries * n_levels > 4 * grades.size + 1024:
+        order = _ideal_order(query, grades)
+        ideal_query, ideal_gain = query[order], gains[order]
+        ideal_position = _positions(ideal_query)
+        if depth is not None:
+            top = ideal_position < depth
+            ideal_query, ideal_position, ideal_gain = ideal_query[top], ideal_position[top], ideal_gain[top]
+        return ideal_query, ideal_position, ideal_gain
+    best_first = n_levels - 1 - level
+    level_gain = np.zeros(n_levels)
+    level_gain[best_first] = gains  # the gain of each grade, best grade first
+    count = np.bincount(query * n_levels + best_first, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
+    if depth is not None:  # how many of each grade fall within the first `depth` places
+        before = np.cumsum(count, axis=1) - count
+        count = np.minimum(before + count, depth) - np.minimum(before, depth)
+    ideal_gain = np.repeat(np.tile(level_gain, n_queries), count.ravel())
+    ideal_query = np.repeat(np.arange(n_queries), count.sum(axis=1))
+    return ideal_query, _positions(ideal_query), ideal_gain
 
 
 def _ideal_order(query: np.ndarray, grades: np.ndarray) -> np.ndarray:
