@@ -587,3 +587,24 @@ def test_changing_a_categorical_value_in_place_is_seen():
     after = evaluate_run(run, qrels, k=3, gain="linear")
     assert after.per_query.loc["q1", "dcg"] == pytest.approx(2 + 1 / LOG2_3 + 3 / 2, abs=1e-12)
     assert after.value > before
+
+
+@pytest.mark.parametrize("grades", ["fractional", "many_levels", "sparse_integers"])
+@pytest.mark.parametrize("k", [None, 3])
+def test_ideal_lists_for_any_kind_of_grade(grades, k):
+    """The ideal lists are built by counting grades; fractional or many distinct grades must agree too."""
+    run, qrels = random_run(21, n_queries=40, pool=30)
+    rng = np.random.default_rng(4)
+    values = {
+        "fractional": rng.choice([0.0, 0.5, 1.25, 2.75], size=len(qrels)),
+        "many_levels": rng.random(len(qrels)) * 3,  # nearly every grade distinct: the sorting fallback
+        "sparse_integers": rng.choice([0, 7, 1000], size=len(qrels)).astype(float),
+    }[grades]
+    qrels = qrels.assign(relevance=values)
+    result = evaluate_run(run, qrels, k=k, gain="linear", ties="stable")
+    for query, row in result.per_query.iterrows():
+        ranking, scores, ideal, _ = per_query_lists(run, qrels, query)
+        depth = k if k is not None else len(ranking) + len(ideal)
+        expected = evaluate_scores(ranking, scores, ties="stable", k=depth, ideal_relevances=ideal, gain="linear")
+        assert row["idcg"] == pytest.approx(expected.idcg, rel=1e-12, abs=1e-12)
+        assert row["dcg"] == pytest.approx(expected.dcg, rel=1e-12, abs=1e-12)
