@@ -448,8 +448,9 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     times_judged = np.bincount(judged_doc, minlength=n_docs)
     flags = ((np.bincount(run_doc, minlength=n_docs) > 1).view(np.uint8)
              | ((times_judged > 0).view(np.uint8) << 1) | ((times_judged > 1).view(np.uint8) << 2))
-    run_flags = flags[run_doc]
-    suspects = np.flatnonzero(run_flags & 1)
+    flagged = np.flatnonzero(flags[run_doc])  # rows retrieving a repeated or a judged document
+    run_flags = flags[run_doc[flagged]]
+    suspects = flagged[(run_flags & 1) > 0]
     repeat = _first_duplicate(_pair_keys(run_query_all[suspects], run_doc[suspects], n_docs))
     if repeat is not None:
         _refuse_duplicate(int(suspects[repeat]), run_queries, run_docs, "The run", "retrieves document",
@@ -461,7 +462,7 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
                           "The qrels" if qrels is not None else "The run", "judges document", judged_row_numbers)
 
     judged_gain = gains_of(grades, gain) if grades.size else np.zeros(0)
-    hit_rows, hit_judgments = _join_judgments(run_query_all, run_doc, run_flags, judged_query, judged_doc,
+    hit_rows, hit_judgments = _join_judgments(run_query_all, run_doc, flagged, run_flags, judged_query, judged_doc,
                                               judged_suspects, n_docs)
     # 1 + index of the judgment of each run row (0: not judged); grades and gains are read from it
     # only for the rows that need them.
@@ -518,21 +519,22 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     )
 
 
-def _join_judgments(run_query, run_doc, run_flags, judged_query, judged_doc, shared, n_docs: int):
+def _join_judgments(run_query, run_doc, flagged, run_flags, judged_query, judged_doc, shared, n_docs: int):
     """Rows of the run that have a judgment, and the index of that judgment (no pair listed twice).
 
     Only rows whose document is judged for some query can match (flag 2 of
-    ``run_flags``). A document judged for one query only then needs one
+    ``run_flags``, the flags of the rows ``flagged``). A document judged for one query only then needs one
     look-up by document code (and the query must agree); the few judged for
     several queries (flag 4; ``shared``: their judgments) go through a binary
     search on (query, doc) keys.
     """
-    candidates = np.flatnonzero(run_flags & 2)
+    judged_doc_rows = (run_flags & 2) > 0
+    candidates, run_flags = flagged[judged_doc_rows], run_flags[judged_doc_rows]
     candidate_doc = run_doc[candidates]
     judgment_of_doc = np.zeros(n_docs, dtype=np.int32 if judged_doc.size < 2**31 - 1 else np.int64)
     judgment_of_doc[judged_doc] = np.arange(1, judged_doc.size + 1)  # 1 + a judgment of the document
     judgment = judgment_of_doc[candidate_doc] - 1
-    once = (run_flags[candidates] & 4) == 0
+    once = (run_flags & 4) == 0
     single = once & (judged_query[judgment] == run_query[candidates])
     hit_rows, hit_judgments = candidates[single], judgment[single]
     several = candidates[~once]
@@ -944,7 +946,7 @@ def _assemble(ranked: RankedRun, dcg, idcg, n_unjudged_cut, settings: dict) -> R
             "n_relevant": ranked.n_relevant[codes],
             "n_unjudged_in_cutoff": n_unjudged_cut[codes].astype(np.int64),
         },
-        index=pd.Index(names.astype(str), name="query"),
+        index=pd.Index(names, dtype="str", name="query"),
         columns=list(PER_QUERY_COLUMNS),
     )
     counted = ~np.isnan(ndcg)
