@@ -219,7 +219,8 @@ class Session:
         elif kind == "exception":
             # Keep reading to script_finished so the next rerun starts on a clean stream.
             text = element.exception.message or element.exception.type
-            self.problems.append(f"exception {element.exception.type}: {text}"[:300])
+            where = " | ".join(line.strip() for line in element.exception.stack_trace[-4:])
+            self.problems.append(f"exception {element.exception.type}: {text}"[:300] + (f" at {where}"[:600] if where else ""))
 
     async def _run_until_finished(self, websocket, started: float) -> float:
         """Read ForwardMsgs until script_finished; return the elapsed seconds."""
