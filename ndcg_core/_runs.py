@@ -470,8 +470,7 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     judgment_of_row[hit_rows] = hit_judgments + 1
 
     judged = np.bincount(judged_query, minlength=n_queries) > 0
-    n_retrieved = np.bincount(run_query_all, minlength=n_queries)
-    in_run = n_retrieved > 0
+    in_run = np.arange(n_queries) <= run_query_all.max()  # the run's queries have the first codes
 
     # Rows of judged queries only: unjudged queries are reported, not scored.
     every_row = bool(judged[in_run].all())
@@ -487,6 +486,11 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     # Only the first ``depth`` rows of each query are kept: gains are looked up for those alone.
     starts = _group_starts(sorted_query)
     lengths = np.diff(np.r_[starts, sorted_query.size])
+    if every_row:  # each query's rows, counted from its group
+        n_retrieved = np.zeros(n_queries, dtype=np.int64)
+        n_retrieved[sorted_query[starts]] = lengths
+    else:
+        n_retrieved = np.bincount(run_query_all, minlength=n_queries)
     kept = lengths if depth is None else np.minimum(lengths, depth)
     position = np.arange(int(kept.sum())) - np.repeat(np.cumsum(kept) - kept, kept)
     slots = np.repeat(starts, kept) + position  # places in the ranked order
@@ -630,8 +634,7 @@ def _categorical_query_codes(category: np.ndarray, categories: pd.Index,
     code_of_category = np.full(len(categories), -1, dtype=np.int64)
     if np.bincount(heads, minlength=len(categories)).max(initial=0) <= 1:  # grouped: one block of rows per query
         code_of_category[heads] = np.arange(heads.size)
-        code_type = np.int32 if heads.size < 2**31 - 1 else np.int64
-        run_codes = np.repeat(np.arange(heads.size, dtype=code_type), np.diff(np.r_[starts, n_run]))
+        run_codes = np.repeat(np.arange(heads.size), np.diff(np.r_[starts, n_run]))
         run_names = categories.take(heads)
     else:
         used, first_row = np.unique(category, return_index=True)
@@ -662,7 +665,8 @@ def _categorical_doc_codes(run_category: np.ndarray, categories: pd.Index,
     unmatched = position < 0
     position[unmatched] = len(categories) + np.arange(int(unmatched.sum()))
     n_docs = len(categories) + int(unmatched.sum())
-    return run_category, position[judged_category], max(n_docs, 1)
+    # As platform integers once: numpy converts smaller index types on every look-up otherwise.
+    return run_category.astype(np.intp), position[judged_category], max(n_docs, 1)
 
 
 def _codes_and_categories(ids: pd.Series) -> tuple[np.ndarray, pd.Index]:
