@@ -216,3 +216,41 @@ def test_hostile_names_in_files_are_shown_as_text(dataset_page):
     for element in at.markdown:
         assert "[l](javascript" not in element.value and "<img" not in element.value
     assert "**q1**" in at.selectbox(key="dataset_query").options
+
+
+# --- the Compare page's shared document table ------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("delta", "needle"),
+    [
+        ({"edited_rows": {"1": {"grade": "abc"}}}, "needs a grade"),
+        ({"edited_rows": {"1": {"grade": None}}}, "needs a grade"),
+        ({"edited_rows": {"1": {"grade": float("nan")}}}, "nan"),
+        ({"edited_rows": {"1": {"grade": -1}}}, "negative"),
+        ({"edited_rows": {"1": {"grade": 1e6}}}, "too large"),
+        ({"edited_rows": {"1": {"document": "D1"}}}, "unique"),
+        ({"edited_rows": {"1": {"document": ""}}}, "document name"),
+        ({"deleted_rows": list(range(8))}, "at least one document"),
+    ],
+    ids=["non-numeric", "blank", "nan", "negative", "huge", "duplicate-name", "empty-name", "empty-list"],
+)
+def test_compare_documents_editor_refuses_bad_rows_and_keeps_the_rankings(delta, needle):
+    at = run_page("compare")
+    assert_clean(at)
+    before = [metric.value for metric in at.metric]
+    at.session_state["compare_docs_editor"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [], **delta}
+    at.run()
+    assert_clean(at)
+    assert needle.lower() in errors(at).lower()
+    assert "edit not applied" in errors(at).lower()
+    assert [metric.value for metric in at.metric] == before
+
+
+def test_compare_hostile_document_name_is_text():
+    at = run_page("compare")
+    name = "**bold** [l](javascript:alert(1)) <img src=x onerror=alert(1)>"
+    at.session_state["compare_docs_editor"] = {"edited_rows": {"1": {"document": name}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert_clean(at)
+    for element in [*at.markdown, *at.caption, *at.error, *at.warning, *at.info]:
+        assert name not in element.value
