@@ -661,10 +661,8 @@ def _categorical_doc_codes(run_category: np.ndarray, categories: pd.Index,
     (see :func:`_category_positions`).
     """
     judged_category, judged_categories = _codes_and_categories(judged_docs)
-    position = _category_positions(categories, judged_categories).copy()
-    unmatched = position < 0
-    position[unmatched] = len(categories) + np.arange(int(unmatched.sum()))
-    n_docs = len(categories) + int(unmatched.sum())
+    position = _category_positions(categories, judged_categories, number_absent=True)
+    n_docs = int(position.max(initial=len(categories) - 1)) + 1
     # As platform integers once: numpy converts smaller index types on every look-up otherwise.
     return run_category.astype(np.intp), position[judged_category], max(n_docs, 1)
 
@@ -682,15 +680,19 @@ def _codes_and_categories(ids: pd.Series) -> tuple[np.ndarray, pd.Index]:
 # Index objects only, so the last few answers are kept, keyed by the objects' identity (held weakly, so a
 # freed object can never be mistaken for a new one at the same address). Evaluating the same run and
 # qrels again (another k, gain, tie rule, a cutoff curve) then skips the matching.
-_MATCHED_CATEGORIES: dict[tuple[int, int], tuple[weakref.ref, weakref.ref, np.ndarray]] = {}
+_MATCHED_CATEGORIES: dict[tuple[int, int, bool], tuple[weakref.ref, weakref.ref, np.ndarray]] = {}
 _MATCHED_SLOTS = 8
 
 
-def _category_positions(categories: pd.Index, other: pd.Index) -> np.ndarray:
-    """Position in ``categories`` of each id of ``other`` (-1 when absent); read-only array."""
+def _category_positions(categories: pd.Index, other: pd.Index, *, number_absent: bool = False) -> np.ndarray:
+    """Position in ``categories`` of each id of ``other``; read-only array.
+
+    An id absent from ``categories`` gets -1, or with ``number_absent`` the
+    next free number past them (len(categories), len(categories) + 1, ...).
+    """
     if other is categories:
         return np.arange(len(categories))
-    key = (id(categories), id(other))
+    key = (id(categories), id(other), number_absent)
     kept = _MATCHED_CATEGORIES.get(key)
     if kept is not None and kept[0]() is categories and kept[1]() is other:
         return kept[2]
@@ -704,6 +706,9 @@ def _category_positions(categories: pd.Index, other: pd.Index) -> np.ndarray:
     position_of_code = np.full(int(codes.max()) + 1, -1, dtype=np.int64)
     position_of_code[codes[:n]] = np.arange(n)
     positions = position_of_code[codes[n:]]
+    if number_absent:
+        absent = positions < 0
+        positions[absent] = n + np.arange(int(absent.sum()))
     positions.flags.writeable = False
     if len(_MATCHED_CATEGORIES) >= _MATCHED_SLOTS:
         _MATCHED_CATEGORIES.pop(next(iter(_MATCHED_CATEGORIES)))
