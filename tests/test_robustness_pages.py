@@ -294,3 +294,48 @@ def test_lesson_grades_field_quotes_text_literally(typed):
     raw = " ".join(element.value for element in at.error)
     assert "not a number" in raw
     assert typed not in raw, "the typed text reached st.error unescaped (rendered as markdown)"
+
+
+# --- the Conventions page's input table ------------------------------------------------------------------------
+
+CONVENTIONS_CASE = "equal"  # the page's first case: d1, d2, d3 with grade 2 and scores 0.9, 0.7, 0.4
+
+
+@pytest.mark.parametrize(
+    ("delta", "needle"),
+    [
+        ({"edited_rows": {"0": {"grade": "abc"}}}, "needs a grade"),
+        ({"edited_rows": {"0": {"grade": -1}}}, "negative"),
+        ({"edited_rows": {"0": {"grade": 1e6}}}, "too large"),
+        ({"edited_rows": {"0": {"score": float("nan")}}}, "score"),
+        ({"deleted_rows": "all"}, "at least one document"),
+    ],
+    ids=["non-numeric-grade", "negative-grade", "huge-grade", "missing-score", "empty"],
+)
+def test_conventions_input_refuses_bad_rows(delta, needle):
+    at = run_page("conventions")
+    assert at.selectbox(key="conventions_case").value == CONVENTIONS_CASE
+    before = at.dataframe[0].value.copy() if at.dataframe else None
+    if delta.get("deleted_rows") == "all":
+        delta = {"deleted_rows": list(range(len(at.session_state[f"conventions_base_{CONVENTIONS_CASE}"])))}
+    at.session_state[f"conventions_editor_{CONVENTIONS_CASE}"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [], **delta}
+    at.run()
+    assert_clean(at)
+    assert needle in errors(at).lower()
+    if before is not None:
+        assert at.dataframe[0].value.equals(before)  # the last valid table stays (NaN == NaN here)
+
+
+@pytest.mark.xfail(
+    reason="pages/conventions.py:64 takes min() of an empty array when a score is infinite (reported to its owner)",
+    strict=False,
+)
+@pytest.mark.parametrize("score", [float("inf"), float("-inf")])
+def test_conventions_infinite_score_is_explained(score):
+    at = run_page("conventions")
+    at.session_state[f"conventions_editor_{CONVENTIONS_CASE}"] = {
+        "edited_rows": {"0": {"score": score}}, "added_rows": [], "deleted_rows": [],
+    }
+    at.run()
+    assert_clean(at)
+    assert "score" in errors(at).lower()
