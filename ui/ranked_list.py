@@ -33,6 +33,7 @@ CSS = """
   padding: 0 .6rem .25rem .6rem; }
 .rl-head .num, .rl-contrib { text-align: right; }
 .rl-list { list-style: none; margin: 0; padding: 0; }
+.rl-list.scrolls { max-height: 34rem; overflow-y: auto; padding-right: .3rem; border-bottom: 1px solid #CBD2DB; }
 .rl-row { padding: .32rem .6rem; margin: 0 0 .3rem 0; border: 1px solid #CBD2DB; border-radius: .5rem;
   background: #FFFFFF; cursor: grab; touch-action: none; user-select: none; -webkit-user-select: none;
   transition: background-color .15s, box-shadow .15s; }
@@ -103,6 +104,7 @@ export default function ({ data, parentElement, setStateValue }) {
   const list = document.createElement("ol");
   list.className = "rl-list";
   list.setAttribute("aria-label", "Ranked documents");
+  if (n > 12) list.classList.add("scrolls");  // long lists scroll inside the widget, not the whole page
   const live = document.createElement("div");
   live.className = "rl-live";
   live.setAttribute("aria-live", "polite");
@@ -234,6 +236,12 @@ export default function ({ data, parentElement, setStateValue }) {
       if (!dragging && Math.abs(moveEvent.clientY - startY) < 4) return;
       if (!dragging) { dragging = true; row.classList.add("dragging"); }
       moveEvent.preventDefault();
+      // Near the top or bottom edge of a scrolling list, scroll it so rows further away can be reached.
+      const frame = list.getBoundingClientRect();
+      if (list.scrollHeight > list.clientHeight) {
+        if (moveEvent.clientY < frame.top + 30) list.scrollTop -= 12;
+        else if (moveEvent.clientY > frame.bottom - 30) list.scrollTop += 12;
+      }
       // The dragged row takes the slot whose vertical middle the pointer has passed.
       const index = Number(row.dataset.index);
       const others = order.filter((other) => other !== index);
@@ -275,6 +283,7 @@ export default function ({ data, parentElement, setStateValue }) {
     const row = rows[order[remembered.position]];
     const target = remembered.part === "row" ? row : row.querySelector(remembered.part === "up" ? ".rl-up" : ".rl-down");
     (target.disabled ? row : target).focus({ preventScroll: true });
+    if (list.scrollHeight > list.clientHeight) row.scrollIntoView({ block: "nearest" });
   }
   return () => clearTimeout(pendingTimer);
 }

@@ -62,6 +62,23 @@ def edit_grade(tab, row: int, text: str) -> None:
     overlay.press("Enter")
 
 
+def edit_grade_until(tab, row: int, text: str, done) -> None:
+    """Edit a grade and wait for ``done`` (an expect() call); retype once if the edit did not register.
+
+    About one synthetic double-click in ten lands while the grid is still settling after a rerun and
+    the typed value is never committed (no websocket frame leaves the browser), so one retry is allowed.
+    """
+    for attempt in range(2):
+        edit_grade(tab, row, text)
+        try:
+            done(8_000 if attempt == 0 else 15_000)
+            return
+        except AssertionError:
+            if attempt == 1:
+                raise
+            tab.keyboard.press("Escape")
+
+
 def drag_row(tab, source: int, target: int) -> None:
     """Pointer drag: press on row ``source`` and release over row ``target`` (0-based positions)."""
     rows = tab.locator(".rl-row")
@@ -81,15 +98,15 @@ def drag_row(tab, source: int, target: int) -> None:
 def test_edit_a_grade_in_the_data_editor(page, app_url):
     open_playground(page, app_url)
     expect_ndcg(page, ndcg_core.evaluate(G).ndcg)
-    edit_grade(page, 1, "3")  # D2: 1 -> 3
-    expect_ndcg(page, ndcg_core.evaluate([3, 3, 2, 0, 2]).ndcg)
+    expected = f"{ndcg_core.evaluate([3, 3, 2, 0, 2]).ndcg:.4f}"
+    edit_grade_until(page, 1, "3", lambda timeout: expect()(ndcg_card(page)).to_have_text(expected, timeout=timeout))
     expect()(page.locator(".rl-row").nth(1).locator(".rl-chip")).to_have_text("3")
 
 
 def test_invalid_edit_shows_an_error_and_keeps_the_numbers(page, app_url):
     open_playground(page, app_url)
-    edit_grade(page, 2, "-1")
-    expect()(page.locator('[data-testid="stAlertContentError"]').first).to_contain_text("negative", timeout=15_000)
+    error = page.locator('[data-testid="stAlertContentError"]').first
+    edit_grade_until(page, 2, "-1", lambda timeout: expect()(error).to_contain_text("negative", timeout=timeout))
     expect_ndcg(page, ndcg_core.evaluate(G).ndcg)
     page.set_viewport_size({"width": 1400, "height": 1100})
     screenshot(page, "playground_invalid_edit")
