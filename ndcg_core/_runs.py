@@ -478,13 +478,21 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     query = run_query_all if every_row else run_query_all[rows]
     kept_judgment = judgment_of_row if every_row else judgment_of_row[rows]
     grade = _per_row(grades, kept_judgment) if ties in ("optimistic", "pessimistic") else None
+    # Query codes count up in order of first appearance, so the rows are grouped by query (each query
+    # one block) exactly when the query changes between neighbours one time less than there are queries.
+    query_change = query[1:] != query[:-1]
+    n_distinct = int(np.count_nonzero(in_run if every_row else in_run & judged))
+    grouped = query.size < 2 or int(np.count_nonzero(query_change)) + 1 == n_distinct
     order = _order_rows(query, order_value if every_row else order_value[rows], grade, run_docs, rows,
-                        ties, n_queries)
+                        ties, n_queries, query_change=query_change, grouped=grouped)
     sorted_query = query if order is None else query[order]
     sorted_judgment = kept_judgment if order is None else kept_judgment[order]
 
     # Only the first ``depth`` rows of each query are kept: gains are looked up for those alone.
-    starts = _group_starts(sorted_query)
+    if grouped:  # sorting within queries keeps every query's block where it was
+        starts = np.r_[0, np.flatnonzero(query_change) + 1] if query.size else np.zeros(0, dtype=np.int64)
+    else:
+        starts = _group_starts(sorted_query)
     lengths = np.diff(np.r_[starts, sorted_query.size])
     if every_row:  # each query's rows, counted from its group
         n_retrieved = np.zeros(n_queries, dtype=np.int64)
@@ -745,26 +753,29 @@ def _refuse_duplicate(row: int, queries: pd.Series, docs: pd.Series, name: str, 
     )
 
 
-def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries: int) -> np.ndarray | None:
+def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries: int, *,
+                query_change: np.ndarray, grouped: bool) -> np.ndarray | None:
     """Permutation ordering rows by query, then value descending, then the tie rule (None: keep as is).
 
-    Two fast passes instead of one multi-key lexsort: a quicksort on the
-    values, then a stable sort on the small-integer query codes (numpy uses a
-    radix sort for 16-bit keys). Rows with equal (query, value) are then
-    reordered by the tie rule, touching only tied rows.
+    ``query_change[i]`` tells whether rows i and i + 1 belong to different
+    queries; ``grouped``, whether each query's rows form one block (with
+    codes counting up). Two fast passes instead of one multi-key lexsort: a
+    quicksort on the values, then a stable sort on the small-integer query
+    codes (numpy uses a radix sort for 16-bit keys). Rows with equal (query,
+    value) are then reordered by the tie rule, touching only tied rows.
     """
     order = None
-    if _already_ranked(query, value):  # e.g. a TREC run file: grouped by query, best score first
-        sorted_query, sorted_value = query, value
-    else:
-        if bool((query[1:] >= query[:-1]).all()):  # grouped by query: sort cache-sized blocks of whole queries
-            order = _sort_in_blocks(query, value)
-            sorted_query = query  # each query keeps its rows' positions
-        else:
-            order = _sort_by_query_then_value(query, value, n_queries)
-            sorted_query = query[order]
+    if grouped and bool(((value[1:] <= value[:-1]) | query_change).all()):
+        # Already ranked (e.g. a TREC run file): grouped by query, best score first.
+        tied_next = (value[1:] == value[:-1]) & ~query_change
+    elif grouped:  # sort cache-sized blocks of whole queries; each query keeps its rows' positions
+        order = _sort_in_blocks(query, value)
         sorted_value = value[order]
-    tied_next = (sorted_query[1:] == sorted_query[:-1]) & (sorted_value[1:] == sorted_value[:-1])
+        tied_next = (sorted_value[1:] == sorted_value[:-1]) & ~query_change
+    else:
+        order = _sort_by_query_then_value(query, value, n_queries)
+        sorted_query, sorted_value = query[order], value[order]
+        tied_next = (sorted_query[1:] == sorted_query[:-1]) & (sorted_value[1:] == sorted_value[:-1])
     if not tied_next.any():
         return order
     if order is None:
@@ -817,15 +828,6 @@ def _sort_in_blocks(query: np.ndarray, value: np.ndarray) -> np.ndarray:
         local = query[first:last] - query[first]
         order[first:last] = first + _sort_by_query_then_value(local, value[first:last], int(local[-1]) + 1)
     return order
-
-
-def _already_ranked(query: np.ndarray, value: np.ndarray) -> bool:
-    """True when rows are grouped by query (codes count up from first appearance) with values descending."""
-    if query.size < 2:
-        return True
-    if not (query[1:] >= query[:-1]).all():
-        return False
-    return bool(((value[1:] <= value[:-1]) | (query[1:] != query[:-1])).all())
 
 
 def _group_starts(sorted_query: np.ndarray) -> np.ndarray:
