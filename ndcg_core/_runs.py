@@ -875,23 +875,24 @@ def _ideal_lists(query, grades, gains, n_queries: int, depth: int | None):
     """
     if grades.size == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
-    if (grades == np.floor(grades)).all() and grades.max() < 2**20:
-        whole = grades.astype(np.int64)
-        present = np.bincount(whole) > 0
-        levels = np.flatnonzero(present)
-        level = (np.cumsum(present) - 1)[whole]
+    top = grades.max()
+    whole = grades.astype(np.int64) if top < 2**20 else None
+    if whole is not None and (whole == grades).all() and n_queries * (top + 1) <= 4 * grades.size + 1024:
+        # Whole-number grades: grade g is level g (levels no judgment has stay empty).
+        n_levels = int(top) + 1
+        best_first = n_levels - 1 - whole
     else:
         levels, level = np.unique(grades, return_inverse=True)
-    n_levels = levels.size
-    if n_queries * n_levels > 4 * grades.size + 1024:
-        order = _ideal_order(query, grades)
-        ideal_query, ideal_gain = query[order], gains[order]
-        ideal_position = _positions(ideal_query)
-        if depth is not None:
-            top = ideal_position < depth
-            ideal_query, ideal_position, ideal_gain = ideal_query[top], ideal_position[top], ideal_gain[top]
-        return ideal_query, ideal_position, ideal_gain
-    best_first = n_levels - 1 - level
+        n_levels = levels.size
+        if n_queries * n_levels > 4 * grades.size + 1024:  # too many distinct grades: sort instead
+            order = _ideal_order(query, grades)
+            ideal_query, ideal_gain = query[order], gains[order]
+            ideal_position = _positions(ideal_query)
+            if depth is not None:
+                kept = ideal_position < depth
+                ideal_query, ideal_position, ideal_gain = ideal_query[kept], ideal_position[kept], ideal_gain[kept]
+            return ideal_query, ideal_position, ideal_gain
+        best_first = n_levels - 1 - level
     level_gain = np.zeros(n_levels)
     level_gain[best_first] = gains  # the gain of each grade, best grade first
     count = np.bincount(query * n_levels + best_first, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
