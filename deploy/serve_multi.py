@@ -102,6 +102,8 @@ http {{
             proxy_send_timeout 3600s;
             proxy_connect_timeout 10s;
             add_header Set-Cookie $route_cookie always;
+            # Which app process answered (lets tests and curious teachers see the stickiness; loopback ports only).
+            add_header X-Upstream $upstream_addr always;
         }}
     }}
 }}
