@@ -35,6 +35,7 @@ otherwise):
 
 from __future__ import annotations
 
+import bisect
 import weakref
 from dataclasses import dataclass, field
 
@@ -706,14 +707,11 @@ def _category_positions(categories: pd.Index, other: pd.Index, *, number_absent:
         return kept[2]
     if len(other) == 0:
         return np.zeros(0, dtype=np.int64)
-    # One hash table over both arrays: equal ids get equal codes.
-    codes, _ = pd.factorize(pd.concat([pd.Series(categories, dtype=object) if categories.dtype == object
-                                       else pd.Series(categories), pd.Series(other).astype(categories.dtype)],
-                                      ignore_index=True))
     n = len(categories)
-    position_of_code = np.full(int(codes.max()) + 1, -1, dtype=np.int64)
-    position_of_code[codes[:n]] = np.arange(n)
-    positions = position_of_code[codes[n:]]
+    if n > 2 * _BLOCK_ROWS and _sorted_text(categories) and _sorted_text(other):
+        positions = _sorted_positions(categories, other)
+    else:
+        positions = _matched_positions(categories, other, 0)
     if number_absent:
         absent = positions < 0
         positions[absent] = n + np.arange(int(absent.sum()))
@@ -721,6 +719,47 @@ def _category_positions(categories: pd.Index, other: pd.Index, *, number_absent:
     if len(_MATCHED_CATEGORIES) >= _MATCHED_SLOTS:
         _MATCHED_CATEGORIES.pop(next(iter(_MATCHED_CATEGORIES)))
     _MATCHED_CATEGORIES[key] = (weakref.ref(categories), weakref.ref(other), positions)
+    return positions
+
+
+def _matched_positions(categories: pd.Index, other: pd.Index, first: int) -> np.ndarray:
+    """Position (plus ``first``) in ``categories`` of each id of ``other``, -1 when absent: one hash table."""
+    # Equal ids get equal codes.
+    codes, _ = pd.factorize(pd.concat([pd.Series(categories, dtype=object) if categories.dtype == object
+                                       else pd.Series(categories), pd.Series(other).astype(categories.dtype)],
+                                      ignore_index=True))
+    n = len(categories)
+    position_of_code = np.full(int(codes.max()) + 1, -1, dtype=np.int64)
+    position_of_code[codes[:n]] = np.arange(first, first + n)
+    return position_of_code[codes[n:]]
+
+
+def _sorted_text(index: pd.Index) -> bool:
+    """True for text ids in strictly increasing (code point) order, as the file readers make them."""
+    if not isinstance(index.dtype, pd.StringDtype):
+        return False
+    values = index.array
+    return bool(np.asarray(values[1:] > values[:-1]).all())
+
+
+def _sorted_positions(categories: pd.Index, other: pd.Index) -> np.ndarray:
+    """:func:`_matched_positions` for two sorted id arrays, in blocks small enough for the CPU cache.
+
+    An id of ``other`` can only equal a category of the block whose range
+    of values holds it, so each block of ~50,000 categories is matched with
+    its slice of ``other`` (found by bisection) in its own small hash table:
+    about twice as fast as one table. The loop is over blocks (dozens for a
+    million ids), never over ids.
+    """
+    starts = list(range(0, len(categories), _BLOCK_ROWS))
+    other_cuts = [0, *(bisect.bisect_left(other, categories[start]) for start in starts[1:]), len(other)]
+    category_cuts = [*starts, len(categories)]
+    positions = np.full(len(other), -1, dtype=np.int64)
+    for block in range(len(starts)):
+        part = slice(other_cuts[block], other_cuts[block + 1])
+        if part.stop > part.start:
+            first, last = category_cuts[block], category_cuts[block + 1]
+            positions[part] = _matched_positions(categories[first:last], other[part], first)
     return positions
 
 

@@ -608,3 +608,21 @@ def test_ideal_lists_for_any_kind_of_grade(grades, k):
         expected = evaluate_scores(ranking, scores, ties="stable", k=depth, ideal_relevances=ideal, gain="linear")
         assert row["idcg"] == pytest.approx(expected.idcg, rel=1e-12, abs=1e-12)
         assert row["dcg"] == pytest.approx(expected.dcg, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sorted_categories_matched_in_blocks(monkeypatch, seed):
+    """Sorted text categories (as the readers give) are matched block by block; tiny blocks must agree."""
+    import ndcg_core._runs as runs_module
+    from ndcg_core._io import _categorical
+
+    run, qrels = random_run(seed, n_queries=30, pool=60)
+    qrels = pd.concat([qrels, frame([("q0", "a_first", 1), ("q1", "zz_last", 2)], ["query", "doc", "relevance"])],
+                      ignore_index=True)
+    expected = evaluate_run(run, qrels, k=5, missing="zero")
+    monkeypatch.setattr(runs_module, "_BLOCK_ROWS", 3)
+    as_read = [frame.assign(query=_categorical(frame["query"]), doc=_categorical(frame["doc"]))
+               for frame in (run, qrels)]
+    assert runs_module._sorted_text(as_read[0]["doc"].cat.categories)
+    result = evaluate_run(*as_read, k=5, missing="zero")
+    pd.testing.assert_frame_equal(result.per_query, expected.per_query)
