@@ -6,8 +6,18 @@ Everything here is vectorised over all rows: query and document ids are
 turned into integer codes once, rows are ordered once (not at all when the
 run is already ranked, as a TREC run file is), and the per-query sums are
 ``np.bincount`` calls. There is no Python loop per query or per row; the only
-loops run over cache-sized blocks of whole queries (dozens for a million
-rows), which makes encoding ids and sorting two to three times faster.
+loops run over cache-sized blocks of whole queries or of sorted ids (dozens
+for a million rows), which makes encoding ids and sorting two to three times
+faster.
+
+Categorical ``query``/``doc`` columns (what :func:`read_run` and
+:func:`read_qrels` return) are not hashed row by row: their codes are used
+as they are, and only the category arrays of the run and the qrels are
+matched. That match depends on the two (immutable) category objects alone,
+so the last few are kept (see ``_MATCHED_CATEGORIES``): evaluating the same
+frames again (another k, gain or tie rule, a cutoff curve) skips it. Only
+the first k ranked rows of each query are kept after ordering, and the
+ideal lists are built by counting grades per query, without a sort.
 
 Conventions (the same as trec_eval's ``ndcg_cut`` unless a setting says
 otherwise):
