@@ -331,3 +331,11 @@ def test_contribution_chart_numbers_come_from_the_table():
     past = next(trace for trace in figure.data if trace.name == "past k (not counted)")
     assert list(counted.x) == [1, 2, 3] and list(past.x)[:2] == [4, 5]
     assert list(counted.y) == pytest.approx(result.table["contribution"][:3].tolist())
+
+
+@pytest.mark.parametrize("docs", ["[x](//evil.example/a)", "**bold**", "A:**2**", "A:1,<b>:x"])
+def test_malformed_link_warning_does_not_echo_the_link(docs):
+    at = open_playground({"docs": docs})
+    warning = " ".join(element.value for element in at.warning)
+    assert "could not be used" in warning and "entry" in warning
+    assert "**" not in warning and "](" not in warning and "<b>" not in warning

@@ -171,16 +171,20 @@ def decode_documents(text: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
     if len(chunks) > MAX_LINK_DOCUMENTS:
         raise ValueError(f"it has more than {MAX_LINK_DOCUMENTS:,} documents")
     names, grades = [], []
-    for chunk in chunks:
+    # Reasons name positions, never the link's own text: a warning renders markdown, a link is untrusted.
+    for position, chunk in enumerate(chunks, start=1):
         parts = chunk.split(":")
         if len(parts) != 2:
-            raise ValueError(f"'{chunk[:30]}' is not name:grade")
+            raise ValueError(f"entry {position} is not of the form name:grade")
         name = unquote(parts[0])
         if not name.strip() or len(name) > MAX_NAME_CHARS:
-            raise ValueError("a document name is empty or too long")
-        grade = float(parts[1])  # ValueError for non-numbers
+            raise ValueError(f"the name of entry {position} is empty or longer than {MAX_NAME_CHARS} characters")
+        try:
+            grade = float(parts[1])
+        except ValueError:
+            raise ValueError(f"the grade of entry {position} is not a number") from None
         if not math.isfinite(grade) or grade < 0:
-            raise ValueError(f"grade '{parts[1][:20]}' is not a non-negative number")
+            raise ValueError(f"the grade of entry {position} is not a finite, non-negative number")
         names.append(name)
         grades.append(grade)
     return tuple(names), tuple(grades)
