@@ -339,3 +339,11 @@ def test_malformed_link_warning_does_not_echo_the_link(docs):
     warning = " ".join(element.value for element in at.warning)
     assert "could not be used" in warning and "entry" in warning
     assert "**" not in warning and "](" not in warning and "<b>" not in warning
+
+
+def test_error_naming_a_row_shows_its_name_as_text(at):
+    edit(at, edited={0: {"Document": "**x** [l](//e)", "Grade": -1}})
+    message = at.error[0].value
+    assert "negative" in message
+    assert "**x**" not in message and "](" not in message  # escaped, so markdown shows it literally
+    assert r"\*\*x\*\*" in message

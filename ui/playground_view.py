@@ -17,6 +17,7 @@ import ndcg_core
 from ui import state
 from ui.ranked_list import pending_order
 from ui.settings import MetricSettings
+from ui.widgets import escape_markdown
 
 LIST_KEY = "playground_list"
 EDITOR_PREFIX = "playground_editor"
@@ -48,7 +49,7 @@ def _cell_grade(value, where: str) -> float:
     try:
         grade = float(value)
     except (TypeError, ValueError):
-        raise EditError(f"{where}: grade '{str(value)[:20]}' is not a number.") from None
+        raise EditError(f"{where}: the grade is not a number.") from None
     if math.isnan(grade):
         raise EditError(f"{where}: the grade is missing (NaN). Type a number (0 = not relevant).")
     if math.isinf(grade):
@@ -89,7 +90,10 @@ def apply_editor_delta(
         raw_grades.append(added.get("Grade", 0.0))
     deleted = {int(row) for row in (delta.get("deleted_rows") or [])}
     keep = [i for i in range(len(names)) if i not in deleted]
-    checked = [_cell_grade(raw_grades[i], f"{label} {rank} ({names[i]})") for rank, i in enumerate(keep, start=1)]
+    checked = [
+        _cell_grade(raw_grades[i], f"{label} {rank} ({escape_markdown(names[i][:40])})")  # names shown as text
+        for rank, i in enumerate(keep, start=1)
+    ]
     return [names[i] for i in keep], checked
 
 

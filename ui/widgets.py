@@ -22,6 +22,12 @@ METRICS = (
     ("ndcg", "NDCG", "Normalised DCG = DCG / IDCG, between 0 and 1 (1 = ideal order)."),
 )
 FORMULA_TERMS = 4  # terms shown before "…" in a long sum
+_MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|~$<>:&")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` made safe for elements that render markdown (st.error, st.caption...): shown literally."""
+    return "".join(f"\\{char}" if char in _MARKDOWN_SPECIALS else char for char in str(text))
 
 
 def _figure(value: float | None, digits: int = 4) -> str:
