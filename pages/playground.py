@@ -61,7 +61,7 @@ st.subheader("The formula, with these numbers")
 widgets.formula(result, settings)
 
 st.subheader("Per-position table")
-widgets.show_table(result, names=ranking.names, key="playground_table", height=min(38 + 35 * len(ranking.names), 420))
+widgets.show_table(result, names=ranking.names, key="playground_table", height=min(46 + 35 * len(ranking.names), 420))
 
 st.subheader("Share this exact state")
 playground_view.share_link(ranking, settings)
