@@ -1,7 +1,7 @@
 """Shared Streamlit code for the pages: settings sidebar, widgets, charts, URL state."""
 
 
-def ensure_app_shell() -> None:
+def ensure_app_shell(*, at_import: bool = False) -> None:
     """Make every run go through app.py (page config, sidebar settings, navigation).
 
     Streamlit treats an app with a ``pages/`` folder as a legacy (v1) multipage app until some run
@@ -13,11 +13,23 @@ def ensure_app_shell() -> None:
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-    if PagesManager.uses_pages_directory and get_script_run_ctx(suppress_warning=True) is not None:
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if PagesManager.uses_pages_directory and ctx is not None:
         PagesManager.uses_pages_directory = False
+        if at_import and ctx.script_requests is not None:
+            # Queue the rerun rather than raise it here: an exception inside `import ui` makes another session's
+            # concurrent import of ui fail with KeyError: 'ui' (bench/load_test.py on a fresh server). The queued
+            # rerun fires at the page's first st.* call, outside any import.
+            from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+
+            ctx.script_requests.request_rerun(
+                RerunData(query_string=ctx.query_string, page_script_hash=ctx.page_script_hash,
+                          context_info=ctx.context_info)
+            )
+            return
         import streamlit as st
 
         st.rerun()
 
 
-ensure_app_shell()
+ensure_app_shell(at_import=True)
