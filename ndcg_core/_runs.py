@@ -271,7 +271,9 @@ def _require_frame(frame, name: str, needed: tuple[str, ...], hint: str) -> None
 def _ids(frame: pd.DataFrame, column: str, name: str) -> pd.Series:
     """The ``column`` of ``frame`` as strings, refusing empty cells."""
     values = frame[column]
-    missing = values.isna().to_numpy()
+    # (A categorical column marks an empty cell with code -1: one pass over small integers.)
+    codes = values.array.codes if isinstance(values.dtype, pd.CategoricalDtype) else None
+    missing = (codes < 0) if codes is not None else values.isna().to_numpy()
     if missing.any():
         row = int(np.flatnonzero(missing)[0]) + 1
         raise InvalidInput(f"{name} row {row}: the {column} id is empty. Every row needs a {column} id.")
@@ -473,8 +475,9 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
                           "The qrels" if qrels is not None else "The run", "judges document", judged_row_numbers)
 
     judged_gain = gains_of(grades, gain) if grades.size else np.zeros(0)
+    # times_judged is free now: its memory (already in use, so no fresh pages) becomes the look-up table.
     hit_rows, hit_judgments = _join_judgments(run_query_all, run_doc, flagged, run_flags, judged_query, judged_doc,
-                                              judged_suspects, n_docs)
+                                              judged_suspects, n_docs, table=times_judged)
     # 1 + index of the judgment of each run row (0: not judged); grades and gains are read from it
     # only for the rows that need them.
     judgment_of_row = np.zeros(n_run, dtype=np.int32 if grades.size < 2**31 - 1 else np.int64)
@@ -542,19 +545,21 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     )
 
 
-def _join_judgments(run_query, run_doc, flagged, run_flags, judged_query, judged_doc, shared, n_docs: int):
+def _join_judgments(run_query, run_doc, flagged, run_flags, judged_query, judged_doc, shared, n_docs: int, *,
+                    table: np.ndarray):
     """Rows of the run that have a judgment, and the index of that judgment (no pair listed twice).
 
     Only rows whose document is judged for some query can match (flag 2 of
     ``run_flags``, the flags of the rows ``flagged``). A document judged for one query only then needs one
     look-up by document code (and the query must agree); the few judged for
     several queries (flag 4; ``shared``: their judgments) go through a binary
-    search on (query, doc) keys.
+    search on (query, doc) keys. ``table`` (one integer per document code)
+    is overwritten with the look-up table.
     """
     judged_doc_rows = (run_flags & 2) > 0
     candidates, run_flags = flagged[judged_doc_rows], run_flags[judged_doc_rows]
     candidate_doc = run_doc[candidates]
-    judgment_of_doc = np.zeros(n_docs, dtype=np.int32 if judged_doc.size < 2**31 - 1 else np.int64)
+    judgment_of_doc = table  # only entries of judged documents are written and read
     judgment_of_doc[judged_doc] = np.arange(1, judged_doc.size + 1)  # 1 + a judgment of the document
     judgment = judgment_of_doc[candidate_doc] - 1
     once = (run_flags & 4) == 0
