@@ -315,6 +315,8 @@ class Session:
         order: object = {"token": data["token"], "perm": perm} if "token" in data else perm
         return WidgetState(id=widget_id, json_value=json.dumps({"order": order}))
 
+    epoch: float = 0.0  # shared clock for --burst (set by drive)
+
     async def run(self, stop_at: float) -> None:
         stats = self.stats
         stats.sessions_started += 1
@@ -333,6 +335,10 @@ class Session:
                 stats.first_load.append(await self._run_until_finished(websocket, connect_started))
                 while True:
                     pause = self.args.interval * self.random.uniform(0.5, 1.5)
+                    if self.args.burst:
+                        # "Everyone press Shuffle now": all students act within 0.2 s of the same clock tick.
+                        now = time.perf_counter()
+                        pause = self.args.interval - (now - self.epoch) % self.args.interval + self.random.uniform(0, 0.2)
                     if time.perf_counter() + pause >= stop_at:
                         break
                     await asyncio.sleep(pause)
@@ -428,6 +434,7 @@ async def drive(base_url: str, args: argparse.Namespace, server_pids: list[int],
     cpu_before = process_group_cpu_seconds(server_pids)
     stop_at = begin + args.duration
     tasks = []
+    Session.epoch = begin
     for number in range(args.sessions):
         session = Session(number, base_url, args, stats)
         tasks.append(asyncio.create_task(session.run(stop_at)))
@@ -464,6 +471,7 @@ def summarise(stats: Stats, peak_rss: int, elapsed: float, args: argparse.Namesp
         "sessions": args.sessions,
         "duration_s": round(elapsed, 1),
         "interval_s": args.interval,
+        "burst": args.burst,
         "sessions_connected": stats.sessions_connected,
         "reruns": len(latencies),
         "reruns_per_s": round(len(latencies) / elapsed, 2) if elapsed else 0.0,
@@ -494,6 +502,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--sessions", type=int, default=40, help="concurrent simulated students (default 40)")
     parser.add_argument("--duration", type=float, default=60, help="seconds of load (default 60)")
     parser.add_argument("--interval", type=float, default=3, help="mean seconds between a student's edits (default 3)")
+    parser.add_argument("--burst", action="store_true",
+                        help="all sessions edit at the same moment every --interval seconds (a teacher's 'now!')")
     parser.add_argument("--ramp", type=float, default=5, help="seconds over which sessions connect (default 5)")
     parser.add_argument("--page", default="", help="page url path (default: the default page, the Playground)")
     parser.add_argument("--query", default="", help="query string for the first run, e.g. 'g=3,1,2'")
