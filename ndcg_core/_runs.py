@@ -461,14 +461,16 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     times_judged = np.bincount(judged_doc, minlength=n_docs)
     flags = ((np.bincount(run_doc, minlength=n_docs) > 1).view(np.uint8)
              | ((times_judged > 0).view(np.uint8) << 1) | ((times_judged > 1).view(np.uint8) << 2))
-    flagged = np.flatnonzero(flags[run_doc])  # rows retrieving a repeated or a judged document
+    # Rows retrieving a repeated or a judged document (numpy finds the non-zero entries of a bool array
+    # several times faster than those of a uint8 one).
+    flagged = np.flatnonzero((flags != 0).take(run_doc))
     run_flags = flags[run_doc[flagged]]
     suspects = flagged[(run_flags & 1) > 0]
     repeat = _first_duplicate(_pair_keys(run_query_all[suspects], run_doc[suspects], n_docs))
     if repeat is not None:
         _refuse_duplicate(int(suspects[repeat]), run_queries, run_docs, "The run", "retrieves document",
                           run_row_numbers)
-    judged_suspects = np.flatnonzero(flags[judged_doc] & 4)
+    judged_suspects = np.flatnonzero((flags.take(judged_doc) & 4) != 0)
     repeat = _first_duplicate(_pair_keys(judged_query[judged_suspects], judged_doc[judged_suspects], n_docs))
     if repeat is not None:
         _refuse_duplicate(int(judged_suspects[repeat]), judged_queries, judged_docs,
@@ -894,7 +896,7 @@ def _group_starts(sorted_query: np.ndarray) -> np.ndarray:
 def _per_row(values: np.ndarray, judgment: np.ndarray) -> np.ndarray:
     """``values`` of each row's judgment (``judgment`` = 1 + its index), 0 for rows without one."""
     out = np.zeros(judgment.size)
-    hit = np.flatnonzero(judgment)
+    hit = np.flatnonzero(judgment > 0)
     out[hit] = values[judgment[hit] - 1]
     return out
 
