@@ -457,10 +457,11 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     # A repeated (query, doc) pair needs a document retrieved (judged) more than once, so only those
     # rows are compared pair by pair (usually a small share of the run).
     # One small table of flags per document code (it stays in the CPU cache), read once per run row:
-    # 1 = retrieved more than once, 2 = judged for some query, 4 = judged more than once.
+    # 1 = retrieved more than once, 2 = judged exactly once, 4 = judged more than once.
     times_judged = np.bincount(judged_doc, minlength=n_docs)
-    flags = ((np.bincount(run_doc, minlength=n_docs) > 1).view(np.uint8)
-             | ((times_judged > 0).view(np.uint8) << 1) | ((times_judged > 1).view(np.uint8) << 2))
+    flags = np.minimum(times_judged, 2, out=np.empty(n_docs, dtype=np.uint8), casting="unsafe")
+    flags <<= 1
+    flags |= (np.bincount(run_doc, minlength=n_docs) > 1).view(np.uint8)
     # Rows retrieving a repeated or a judged document (numpy finds the non-zero entries of a bool array
     # several times faster than those of a uint8 one).
     flagged = np.flatnonzero((flags != 0).take(run_doc))
@@ -551,14 +552,14 @@ def _join_judgments(run_query, run_doc, flagged, run_flags, judged_query, judged
                     table: np.ndarray):
     """Rows of the run that have a judgment, and the index of that judgment (no pair listed twice).
 
-    Only rows whose document is judged for some query can match (flag 2 of
-    ``run_flags``, the flags of the rows ``flagged``). A document judged for one query only then needs one
+    Only rows whose document is judged for some query can match (flag 2 or
+    4 of ``run_flags``, the flags of the rows ``flagged``). A document judged for one query only then needs one
     look-up by document code (and the query must agree); the few judged for
     several queries (flag 4; ``shared``: their judgments) go through a binary
     search on (query, doc) keys. ``table`` (one integer per document code)
     is overwritten with the look-up table.
     """
-    judged_doc_rows = (run_flags & 2) > 0
+    judged_doc_rows = (run_flags & 6) > 0
     candidates, run_flags = flagged[judged_doc_rows], run_flags[judged_doc_rows]
     candidate_doc = run_doc[candidates]
     judgment_of_doc = table  # only entries of judged documents are written and read
@@ -675,7 +676,7 @@ def _categorical_query_codes(category: np.ndarray, categories: pd.Index,
     judged_code[only_judged] = run_names.size + np.arange(int(only_judged.sum()))
     names = np.concatenate([np.asarray(run_names, dtype=object),
                             np.asarray(judged_categories[only_judged], dtype=object)])
-    return run_codes, judged_code[judged_category], names
+    return run_codes, judged_code.take(judged_category), names
 
 
 def _categorical_doc_codes(run_category: np.ndarray, categories: pd.Index,
@@ -690,14 +691,14 @@ def _categorical_doc_codes(run_category: np.ndarray, categories: pd.Index,
     position = _category_positions(categories, judged_categories, number_absent=True)
     n_docs = int(position.max(initial=len(categories) - 1)) + 1
     # As platform integers once: numpy converts smaller index types on every look-up otherwise.
-    return run_category.astype(np.intp), position[judged_category], max(n_docs, 1)
+    return run_category.astype(np.intp), position.take(judged_category), max(n_docs, 1)
 
 
 def _codes_and_categories(ids: pd.Series) -> tuple[np.ndarray, pd.Index]:
     """Integer codes and distinct text ids of an id column (categorical or not)."""
     categories = _text_categories(ids)
     if categories is not None:
-        return ids.array.codes.astype(np.int64), categories
+        return ids.array.codes, categories
     codes, uniques = pd.factorize(ids.astype(str) if not pd.api.types.is_string_dtype(ids.dtype) else ids)
     return codes.astype(np.int64), pd.Index(uniques)
 
