@@ -324,10 +324,6 @@ def test_hostile_names_survive_a_link_unchanged():
         assert not any(name in text for text in rendered), "a document name reached a markdown element"
 
 
-@pytest.mark.xfail(
-    reason="ui/state.py echoes part of a malformed link into st.warning, which renders markdown (reported)",
-    strict=False,
-)
 @pytest.mark.parametrize("docs", ["[x](//evil.example/a)", "**bold**", "A:**2**"])
 def test_text_from_a_malformed_link_is_not_markdown_in_the_warning(docs):
     at = open_playground({"docs": docs})

@@ -104,11 +104,6 @@ def test_hostile_names_from_a_share_link_are_shown_as_text(page, app_url):
     assert_inert(page, dialogs)
 
 
-@pytest.mark.xfail(
-    reason="ui/state.py quotes part of a malformed link in st.warning, which renders markdown (reported to the "
-    "Playground's owner); remove this mark once the quoted text is escaped",
-    strict=False,
-)
 def test_a_malformed_link_echoed_in_a_warning_is_not_rendered(page, app_url):
     """The warning about an unusable link quotes the bad part: it must not become bold text or a link."""
     dialogs = record_dialogs(page)
