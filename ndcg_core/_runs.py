@@ -690,8 +690,7 @@ def _categorical_doc_codes(run_category: np.ndarray, categories: pd.Index,
     judged_category, judged_categories = _codes_and_categories(judged_docs)
     position = _category_positions(categories, judged_categories, number_absent=True)
     n_docs = int(position.max(initial=len(categories) - 1)) + 1
-    # As platform integers once: numpy converts smaller index types on every look-up otherwise.
-    return run_category.astype(np.intp), position.take(judged_category), max(n_docs, 1)
+    return run_category, position.take(judged_category), max(n_docs, 1)
 
 
 def _codes_and_categories(ids: pd.Series) -> tuple[np.ndarray, pd.Index]:
