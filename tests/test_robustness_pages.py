@@ -281,11 +281,6 @@ def test_lesson_grades_field_refuses_bad_input(typed, needle):
     assert needle in errors(at).lower()
 
 
-@pytest.mark.xfail(
-    reason="ui/lessons.py grades_field quotes the typed text unescaped in st.error (markdown): '**x**' renders bold, "
-    "'[x](//evil.example/a)' a link (reported to the lessons' owner)",
-    strict=False,
-)
 @pytest.mark.parametrize("typed", ["**x**", "[x](//evil.example/a)"])
 def test_lesson_grades_field_quotes_text_literally(typed):
     at = run_page("step_by_step")
@@ -326,10 +321,6 @@ def test_conventions_input_refuses_bad_rows(delta, needle):
         assert at.dataframe[0].value.equals(before)  # the last valid table stays (NaN == NaN here)
 
 
-@pytest.mark.xfail(
-    reason="pages/conventions.py:64 takes min() of an empty array when a score is infinite (reported to its owner)",
-    strict=False,
-)
 @pytest.mark.parametrize("score", [float("inf"), float("-inf")])
 def test_conventions_infinite_score_is_explained(score):
     at = run_page("conventions")

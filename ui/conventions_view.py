@@ -129,7 +129,10 @@ def _scores(column: pd.Series, what: str) -> list[float] | None:
         return None
     if column.isna().any():
         raise ndcg_core.InvalidInput(f"Fill in the {what} for every ranked document, or leave the whole column empty.")
-    return column.astype(float).tolist()
+    values = column.astype(float).tolist()
+    if not np.isfinite(values).all():  # inf made every NDCG NaN (and the summary line crash)
+        raise ndcg_core.InvalidInput(f"Every {what} must be a finite number, not infinite.")
+    return values
 
 
 def conventions_table(given: CheckedInput, *, k: int | None) -> pd.DataFrame:

@@ -463,7 +463,7 @@ def grades_field(label: str, default: tuple[float, ...], key: str, *, help: str 
         return [float(piece) for piece in pieces]
     except ValueError:
         bad = next(piece for piece in pieces if not _is_number(piece))
-        st.error(f"'{bad}' is not a number. Separate grades with commas, e.g. 3, 2, 0, 1.", icon=":material/warning:")
+        st.error(f"'{plain(bad)}' is not a number. Separate grades with commas, e.g. 3, 2, 0, 1.", icon=":material/warning:")
         return None
 
 
