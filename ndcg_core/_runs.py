@@ -486,7 +486,8 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     judgment_of_row = np.zeros(n_run, dtype=np.int32 if grades.size < 2**31 - 1 else np.int64)
     judgment_of_row[hit_rows] = hit_judgments + 1
 
-    judged = np.bincount(judged_query, minlength=n_queries) > 0
+    n_judged = np.bincount(judged_query, minlength=n_queries)
+    judged = n_judged > 0
     in_run = np.arange(n_queries) <= run_query_all.max()  # the run's queries have the first codes
 
     # Rows of judged queries only: unjudged queries are reported, not scored.
@@ -541,8 +542,8 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
         ideal_query=ideal_query,
         ideal_position=ideal_position,
         ideal_gain=ideal_gain,
-        n_judged=np.bincount(judged_query, minlength=n_queries),
-        n_relevant=np.bincount(judged_query, weights=grades > 0, minlength=n_queries).astype(np.int64),
+        n_judged=n_judged,
+        n_relevant=np.bincount(judged_query[grades > 0], minlength=n_queries),
         n_retrieved=n_retrieved,
         n_judged_retrieved=np.bincount(run_query_all[hit_rows], minlength=n_queries),
     )
