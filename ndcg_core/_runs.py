@@ -46,6 +46,7 @@ otherwise):
 from __future__ import annotations
 
 import bisect
+import threading
 import weakref
 from dataclasses import dataclass, field
 
@@ -709,6 +710,7 @@ def _codes_and_categories(ids: pd.Series) -> tuple[np.ndarray, pd.Index]:
 # qrels again (another k, gain, tie rule, a cutoff curve) then skips the matching.
 _MATCHED_CATEGORIES: dict[tuple[int, int, bool], tuple[weakref.ref, weakref.ref, np.ndarray]] = {}
 _MATCHED_SLOTS = 8
+_MATCHED_LOCK = threading.Lock()  # the app evaluates in several threads (one per browser session)
 
 
 def _category_positions(categories: pd.Index, other: pd.Index, *, number_absent: bool = False) -> np.ndarray:
@@ -720,7 +722,8 @@ def _category_positions(categories: pd.Index, other: pd.Index, *, number_absent:
     if other is categories:
         return np.arange(len(categories))
     key = (id(categories), id(other), number_absent)
-    kept = _MATCHED_CATEGORIES.get(key)
+    with _MATCHED_LOCK:
+        kept = _MATCHED_CATEGORIES.get(key)
     if kept is not None and kept[0]() is categories and kept[1]() is other:
         return kept[2]
     if len(other) == 0:
@@ -734,9 +737,10 @@ def _category_positions(categories: pd.Index, other: pd.Index, *, number_absent:
         absent = positions < 0
         positions[absent] = n + np.arange(int(absent.sum()))
     positions.flags.writeable = False
-    if len(_MATCHED_CATEGORIES) >= _MATCHED_SLOTS:
-        _MATCHED_CATEGORIES.pop(next(iter(_MATCHED_CATEGORIES)))
-    _MATCHED_CATEGORIES[key] = (weakref.ref(categories), weakref.ref(other), positions)
+    with _MATCHED_LOCK:
+        while len(_MATCHED_CATEGORIES) >= _MATCHED_SLOTS:  # forget the oldest
+            _MATCHED_CATEGORIES.pop(next(iter(_MATCHED_CATEGORIES)))
+        _MATCHED_CATEGORIES[key] = (weakref.ref(categories), weakref.ref(other), positions)
     return positions
 
 

@@ -626,3 +626,21 @@ def test_sorted_categories_matched_in_blocks(monkeypatch, seed):
     assert runs_module._sorted_text(as_read[0]["doc"].cat.categories)
     result = evaluate_run(*as_read, k=5, missing="zero")
     pd.testing.assert_frame_equal(result.per_query, expected.per_query)
+
+
+def test_kept_category_matches_are_bounded_and_thread_safe():
+    from concurrent.futures import ThreadPoolExecutor
+
+    import ndcg_core._runs as runs_module
+
+    run, qrels = random_run(8, n_queries=10)
+    expected = evaluate_run(run, qrels, k=4).per_query
+
+    def evaluate_fresh(_):
+        # Fresh categorical frames each time: new category objects, new kept matches.
+        return evaluate_run(as_categorical(run), as_categorical(qrels), k=4).per_query
+
+    with ThreadPoolExecutor(4) as pool:
+        for per_query in pool.map(evaluate_fresh, range(40)):
+            pd.testing.assert_frame_equal(per_query, expected)
+    assert len(runs_module._MATCHED_CATEGORIES) <= runs_module._MATCHED_SLOTS
