@@ -493,6 +493,8 @@ def summarise(stats: Stats, peak_rss: int, elapsed: float, args: argparse.Namesp
         "server_rss_mb_by_fifth": rss_by_fifth(stats.rss_samples),
         "peak_connections_per_app": {str(port): n for port, n in stats.connections_per_app.items()} or None,
         "received_mb": round(stats.bytes_received / 2**20, 1),
+        # The load generator shares the machine: its own CPU share shows whether it, not the app, was the limit.
+        "client_cpu_share": round(time.process_time() / elapsed, 2) if elapsed else None,
     }
     return summary
 
