@@ -451,7 +451,7 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
         grades = _numbers(qrels, "relevance", "The qrels", non_negative=True)
 
     n_run = len(run_queries)
-    run_query_all, judged_query, query_names = _query_codes(run_queries, judged_queries)
+    run_query_all, judged_query, query_names, run_starts = _query_codes(run_queries, judged_queries)
     n_queries = query_names.size
     run_doc, judged_doc, n_docs = _doc_codes(run_docs, run_query_all, judged_docs, judged_query, n_queries)
 
@@ -489,7 +489,9 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
 
     n_judged = np.bincount(judged_query, minlength=n_queries)
     judged = n_judged > 0
-    in_run = np.arange(n_queries) <= run_query_all.max()  # the run's queries have the first codes
+    # The run's queries have the first codes.
+    n_run_queries = run_starts.size if run_starts is not None else int(run_query_all.max()) + 1
+    in_run = np.arange(n_queries) < n_run_queries
 
     # Rows of judged queries only: unjudged queries are reported, not scored.
     every_row = bool(judged[in_run].all())
@@ -499,17 +501,20 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     grade = _per_row(grades, kept_judgment) if ties in ("optimistic", "pessimistic") else None
     # Query codes count up in order of first appearance, so the rows are grouped by query (each query
     # one block) exactly when the query changes between neighbours one time less than there are queries.
-    query_change = query[1:] != query[:-1]
-    n_distinct = int(np.count_nonzero(in_run if every_row else in_run & judged))
-    grouped = query.size < 2 or int(np.count_nonzero(query_change)) + 1 == n_distinct
+    if every_row and run_starts is not None:  # grouped, and the group starts are known already
+        grouped, boundary = True, run_starts[1:] - 1
+    else:
+        boundary = np.flatnonzero(query[1:] != query[:-1])  # row i and i + 1 are of different queries
+        n_distinct = int(np.count_nonzero(in_run if every_row else in_run & judged))
+        grouped = query.size < 2 or boundary.size + 1 == n_distinct
     order = _order_rows(query, order_value if every_row else order_value[rows], grade, run_docs, rows,
-                        ties, n_queries, query_change=query_change, grouped=grouped)
+                        ties, n_queries, boundary=boundary, grouped=grouped)
     sorted_query = query if order is None else query[order]
     sorted_judgment = kept_judgment if order is None else kept_judgment[order]
 
     # Only the first ``depth`` rows of each query are kept: gains are looked up for those alone.
     if grouped:  # sorting within queries keeps every query's block where it was
-        starts = np.r_[0, np.flatnonzero(query_change) + 1] if query.size else np.zeros(0, dtype=np.int64)
+        starts = np.r_[0, boundary + 1] if query.size else np.zeros(0, dtype=np.int64)
     else:
         starts = _group_starts(sorted_query)
     lengths = np.diff(np.r_[starts, sorted_query.size])
@@ -583,12 +588,14 @@ def _join_judgments(run_query, run_doc, flagged, run_flags, judged_query, judged
     return hit_rows, hit_judgments
 
 
-def _query_codes(run_queries: pd.Series, judged_queries: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _query_codes(run_queries: pd.Series, judged_queries: pd.Series):
     """Integer codes for query ids (run queries first, in order of appearance) and the ids by code.
 
-    A run is usually grouped by query; then only the first id of each group
-    is hashed, together with the judgments' ids. Categorical ids are not
-    hashed at all: their codes are renumbered.
+    Returns (run codes, judgment codes, ids by code, group starts). A run is
+    usually grouped by query; then only the first id of each group is
+    hashed, together with the judgments' ids, and the last item holds the
+    first row of each group (None when the run is not grouped). Categorical
+    ids are not hashed at all: their codes are renumbered.
     """
     run_categories = _text_categories(run_queries)
     if run_categories is not None:
@@ -601,9 +608,9 @@ def _query_codes(run_queries: pd.Series, judged_queries: pd.Series) -> tuple[np.
         codes, names = pd.factorize(pd.concat([heads, judged_queries], ignore_index=True))
         if (codes[: starts.size] == np.arange(starts.size)).all():  # no query id in two separate groups
             run_codes = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, n_run]))
-            return run_codes, codes[starts.size:], np.asarray(names, dtype=object)
+            return run_codes, codes[starts.size:], np.asarray(names, dtype=object), starts
     codes, names = pd.factorize(pd.concat([run_queries, judged_queries], ignore_index=True))
-    return codes[:n_run], codes[n_run:], np.asarray(names, dtype=object)
+    return codes[:n_run], codes[n_run:], np.asarray(names, dtype=object), None
 
 
 _BLOCK_ROWS = 50_000
@@ -650,8 +657,7 @@ def _doc_codes(run_docs: pd.Series, run_query: np.ndarray, judged_docs: pd.Serie
     return run_codes, judged_codes, max(offset, 1)
 
 
-def _categorical_query_codes(category: np.ndarray, categories: pd.Index,
-                            judged_queries: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _categorical_query_codes(category: np.ndarray, categories: pd.Index, judged_queries: pd.Series):
     """:func:`_query_codes` for a categorical query column: codes renumbered in order of first appearance.
 
     Only the (few) query categories are compared as text, with the judgments'
@@ -665,12 +671,14 @@ def _categorical_query_codes(category: np.ndarray, categories: pd.Index,
         code_of_category[heads] = np.arange(heads.size)
         run_codes = np.repeat(np.arange(heads.size), np.diff(np.r_[starts, n_run]))
         run_names = categories.take(heads)
+        run_starts = starts
     else:
         used, first_row = np.unique(category, return_index=True)
         used = used[np.argsort(first_row, kind="stable")]
         code_of_category[used] = np.arange(used.size)
         run_codes = code_of_category[category]
         run_names = categories.take(used)
+        run_starts = None
     judged_category, judged_categories = _codes_and_categories(judged_queries)
     in_run = _category_positions(categories, judged_categories)
     judged_code = np.where(in_run >= 0, code_of_category[np.maximum(in_run, 0)], -1)
@@ -678,7 +686,7 @@ def _categorical_query_codes(category: np.ndarray, categories: pd.Index,
     judged_code[only_judged] = run_names.size + np.arange(int(only_judged.sum()))
     names = np.concatenate([np.asarray(run_names, dtype=object),
                             np.asarray(judged_categories[only_judged], dtype=object)])
-    return run_codes, judged_code.take(judged_category), names
+    return run_codes, judged_code.take(judged_category), names, run_starts
 
 
 def _categorical_doc_codes(run_category: np.ndarray, categories: pd.Index,
@@ -792,7 +800,7 @@ def first_repeated_pair(queries: pd.Series, docs: pd.Series) -> int | None:
     readers call it to name the line of a repeated pair.
     """
     queries, docs = queries.reset_index(drop=True), docs.reset_index(drop=True)
-    query_codes, _, names = _query_codes(queries, queries.iloc[:0])
+    query_codes, _, names, _ = _query_codes(queries, queries.iloc[:0])
     doc_codes, _, n_docs = _doc_codes(docs, query_codes, docs.iloc[:0], query_codes[:0], names.size)
     seen_again = np.bincount(doc_codes, minlength=n_docs) > 1
     suspects = np.flatnonzero(seen_again[doc_codes])
@@ -815,24 +823,29 @@ def _refuse_duplicate(row: int, queries: pd.Series, docs: pd.Series, name: str, 
 
 
 def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries: int, *,
-                query_change: np.ndarray, grouped: bool) -> np.ndarray | None:
+                boundary: np.ndarray, grouped: bool) -> np.ndarray | None:
     """Permutation ordering rows by query, then value descending, then the tie rule (None: keep as is).
 
-    ``query_change[i]`` tells whether rows i and i + 1 belong to different
-    queries; ``grouped``, whether each query's rows form one block (with
+    ``boundary`` lists the rows i such that rows i and i + 1 belong to
+    different queries; ``grouped``, whether each query's rows form one block (with
     codes counting up). Two fast passes instead of one multi-key lexsort: a
     quicksort on the values, then a stable sort on the small-integer query
     codes (numpy uses a radix sort for 16-bit keys). Rows with equal (query,
     value) are then reordered by the tie rule, touching only tied rows.
     """
     order = None
-    if grouped and bool(((value[1:] <= value[:-1]) | query_change).all()):
+    if grouped:
+        descending = value[1:] <= value[:-1]
+        descending[boundary] = True  # a new query may start with any value
+    if grouped and bool(descending.all()):
         # Already ranked (e.g. a TREC run file): grouped by query, best score first.
-        tied_next = (value[1:] == value[:-1]) & ~query_change
+        tied_next = value[1:] == value[:-1]
+        tied_next[boundary] = False
     elif grouped:  # sort cache-sized blocks of whole queries; each query keeps its rows' positions
         order = _sort_in_blocks(query, value)
         sorted_value = value[order]
-        tied_next = (sorted_value[1:] == sorted_value[:-1]) & ~query_change
+        tied_next = sorted_value[1:] == sorted_value[:-1]
+        tied_next[boundary] = False
     else:
         order = _sort_by_query_then_value(query, value, n_queries)
         sorted_query, sorted_value = query[order], value[order]
