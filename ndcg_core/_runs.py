@@ -536,7 +536,8 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     else:
         run_gain = _per_row(judged_gain, judgment)
 
-    ideal_query, ideal_position, ideal_gain = _ideal_lists(judged_query, grades, judged_gain, n_queries, depth)
+    ideal_query, ideal_position, ideal_gain, n_relevant = _ideal_lists(judged_query, grades, judged_gain, n_queries,
+                                                                       depth)
     return RankedRun(
         query_names=query_names,
         in_run=in_run,
@@ -549,7 +550,7 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
         ideal_position=ideal_position,
         ideal_gain=ideal_gain,
         n_judged=n_judged,
-        n_relevant=np.bincount(judged_query[grades > 0], minlength=n_queries),
+        n_relevant=n_relevant,
         n_retrieved=n_retrieved,
         n_judged_retrieved=np.bincount(run_query_all[hit_rows], minlength=n_queries),
     )
@@ -941,6 +942,8 @@ def _tie_averaged(sorted_query, sorted_value, gains) -> np.ndarray:
 def _ideal_lists(query, grades, gains, n_queries: int, depth: int | None):
     """Each query's judged gains by grade descending, first ``depth`` only: (query, position, gain) arrays.
 
+    Also returns the number of judgments with a grade above 0 per query.
+
     Grades take few values, so no sort is needed: the judgments are counted
     per (query, grade), and the ideal list of a query is each grade repeated
     that many times, best grade first, cut at ``depth``. (A sort is the
@@ -948,13 +951,14 @@ def _ideal_lists(query, grades, gains, n_queries: int, depth: int | None):
     would outgrow the judgments.)
     """
     if grades.size == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(n_queries, np.int64)
     top = grades.max()
     whole = grades.astype(np.int64) if top < 2**20 else None
     if whole is not None and (whole == grades).all() and n_queries * (top + 1) <= 4 * grades.size + 1024:
         # Whole-number grades: grade g is level g (levels no judgment has stay empty).
         n_levels = int(top) + 1
         best_first = n_levels - 1 - whole
+        n_positive_levels = n_levels - 1  # all but grade 0
     else:
         levels, level = np.unique(grades, return_inverse=True)
         n_levels = levels.size
@@ -965,17 +969,19 @@ def _ideal_lists(query, grades, gains, n_queries: int, depth: int | None):
             if depth is not None:
                 kept = ideal_position < depth
                 ideal_query, ideal_position, ideal_gain = ideal_query[kept], ideal_position[kept], ideal_gain[kept]
-            return ideal_query, ideal_position, ideal_gain
+            return ideal_query, ideal_position, ideal_gain, np.bincount(query[grades > 0], minlength=n_queries)
         best_first = n_levels - 1 - level
+        n_positive_levels = int(np.count_nonzero(levels > 0))
     level_gain = np.zeros(n_levels)
     level_gain[best_first] = gains  # the gain of each grade, best grade first
     count = np.bincount(query * n_levels + best_first, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
+    n_relevant = count[:, :n_positive_levels].sum(axis=1)
     if depth is not None:  # how many of each grade fall within the first `depth` places
         before = np.cumsum(count, axis=1) - count
         count = np.minimum(before + count, depth) - np.minimum(before, depth)
     ideal_gain = np.repeat(np.tile(level_gain, n_queries), count.ravel())
     ideal_query = np.repeat(np.arange(n_queries), count.sum(axis=1))
-    return ideal_query, _positions(ideal_query), ideal_gain
+    return ideal_query, _positions(ideal_query), ideal_gain, n_relevant
 
 
 def _ideal_order(query: np.ndarray, grades: np.ndarray) -> np.ndarray:

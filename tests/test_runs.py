@@ -644,3 +644,11 @@ def test_kept_category_matches_are_bounded_and_thread_safe():
         for per_query in pool.map(evaluate_fresh, range(40)):
             pd.testing.assert_frame_equal(per_query, expected)
     assert len(runs_module._MATCHED_CATEGORIES) <= runs_module._MATCHED_SLOTS
+
+
+@pytest.mark.parametrize("grades", [[0, 2, 0.5, 3], [0, 0, 0, 0], [1, 4, 4, 2], [0.0, 0.25, 0.5, 0.75]])
+def test_judgment_counts_for_any_kind_of_grade(grades):
+    qrels = QRELS.assign(relevance=grades)
+    row = evaluate_run(RUN, qrels, k=2, zero_idcg="zero").per_query.loc["q1"]
+    assert row["n_judged"] == 4
+    assert row["n_relevant"] == sum(grade > 0 for grade in grades)
