@@ -683,7 +683,9 @@ def _categorical_query_codes(category: np.ndarray, categories: pd.Index, judged_
     judged_category, judged_categories = _codes_and_categories(judged_queries)
     in_run = _category_positions(categories, judged_categories)
     judged_code = np.where(in_run >= 0, code_of_category[np.maximum(in_run, 0)], -1)
-    only_judged = (judged_code < 0) & (np.bincount(judged_category, minlength=judged_code.size) > 0)
+    only_judged = judged_code < 0
+    if only_judged.any():  # judged queries the run lacks: only the categories some judgment uses
+        only_judged &= np.bincount(judged_category, minlength=judged_code.size) > 0
     judged_code[only_judged] = run_names.size + np.arange(int(only_judged.sum()))
     names = np.concatenate([np.asarray(run_names, dtype=object),
                             np.asarray(judged_categories[only_judged], dtype=object)])
@@ -980,8 +982,10 @@ def _ideal_lists(query, grades, gains, n_queries: int, depth: int | None):
         before = np.cumsum(count, axis=1) - count
         count = np.minimum(before + count, depth) - np.minimum(before, depth)
     ideal_gain = np.repeat(np.tile(level_gain, n_queries), count.ravel())
-    ideal_query = np.repeat(np.arange(n_queries), count.sum(axis=1))
-    return ideal_query, _positions(ideal_query), ideal_gain, n_relevant
+    per_query = count.sum(axis=1)
+    ideal_query = np.repeat(np.arange(n_queries), per_query)
+    ideal_position = np.arange(ideal_query.size) - np.repeat(np.cumsum(per_query) - per_query, per_query)
+    return ideal_query, ideal_position, ideal_gain, n_relevant
 
 
 def _ideal_order(query: np.ndarray, grades: np.ndarray) -> np.ndarray:
