@@ -5,6 +5,7 @@ Outside CI a missing browser skips these tests with the reason; with CI=true it 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -74,10 +75,8 @@ def stop_app(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)
     except (ProcessLookupError, subprocess.TimeoutExpired):
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 @pytest.fixture(scope="session")

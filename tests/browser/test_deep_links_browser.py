@@ -1,0 +1,47 @@
+"""Deep links work for the very first visitor of a freshly started server.
+
+Streamlit serves an app with a ``pages/`` folder in its legacy mode until ``st.navigation`` has run once;
+that mode only knows pages by file stem. The url paths equal the file stems and ``ui.ensure_app_shell``
+switches to the app's navigation, so a first visit to ``/step_by_step?...`` shows that page, with the
+sidebar and its query parameters, never "Page not found".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import free_port, screenshot, start_app, stop_app, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def fresh_app_url():
+    from tests.browser.conftest import _require_browser
+
+    _require_browser()
+    port = free_port()
+    process = start_app(port)
+    yield f"http://127.0.0.1:{port}"
+    stop_app(process)
+
+
+@pytest.mark.parametrize(
+    ("path", "expected_text"),
+    [
+        ("/step_by_step?pos=3", "Position i = 3 of"),
+        ("/worked_examples", "003_f44d929bf8cc7fa4.txt"),
+        ("/quiz?seed=7", "Seed"),
+        ("/conventions", "scikit-learn"),
+    ],
+)
+def test_first_visit_to_a_deep_link_on_a_fresh_server(page, fresh_app_url, path, expected_text):
+    page.goto(fresh_app_url + path)
+    wait_for_app(page)
+    page.get_by_text(expected_text, exact=False).first.wait_for(timeout=30_000)
+    wait_for_app(page)
+    body = page.locator("body").inner_text()
+    assert "Page not found" not in body
+    assert "Metric settings" in page.locator("[data-testid='stSidebar']").inner_text()
+    assert page.url.startswith(fresh_app_url + path.split("?")[0])
+    screenshot(page, f"deep_link{path.split('?')[0].replace('/', '_')}")
