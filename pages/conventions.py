@@ -24,9 +24,24 @@ if case is not None:
     st.info(case.lesson, icon=":material/lightbulb:")
 
 # The editor's base is the chosen case (or the last valid custom input); it is keyed by case so switching resets it.
+# A share link's own rows (?rows=...) replace the case's on a session's first visit.
 base_key = f"conventions_base_{case_key}"
+case_frame = case.frame() if case else view.CASES["ties"].frame()
 if base_key not in st.session_state:
-    st.session_state[base_key] = case.frame() if case else view.CASES["ties"].frame()
+    st.session_state[base_key] = case_frame
+    if "rows" in st.query_params and "conventions_rows_read" not in st.session_state:
+        try:
+            linked = view.decode_input(st.query_params["rows"])
+            view.checked_input(linked)  # grades and scores as an edit would be checked
+            st.session_state[base_key] = linked
+        except (ValueError, ndcg_core.InvalidInput) as error:
+            reason = plain(str(error).splitlines()[0][:200])
+            st.session_state["conventions_link_warning"] = (
+                f"The link's input table could not be used ({reason}), so the case's own input is shown."
+            )
+st.session_state["conventions_rows_read"] = True
+if "conventions_link_warning" in st.session_state:
+    st.warning(st.session_state["conventions_link_warning"], icon=":material/link_off:")
 edited = st.data_editor(
     st.session_state[base_key], num_rows="dynamic", hide_index=True, key=f"conventions_editor_{case_key}",
     column_config={
@@ -47,6 +62,12 @@ try:
 except ndcg_core.InvalidInput as error:
     st.error(f"Edit not applied: {plain(error)}", icon=":material/warning:")
     given = st.session_state.get(last_valid_key) or view.checked_input(st.session_state[base_key])
+    edited = None
+if edited is not None:  # the input is in the share link unless it is the case's own (or too big for a URL)
+    same_as_case = view.encode_input(edited) == view.encode_input(case_frame)
+    mirror_to_url({"rows": None if same_as_case else view.encode_input(edited)})
+    if not same_as_case:
+        st.session_state.pop("conventions_link_warning", None)  # the user's own input replaced the link's
 
 settings = current_settings()
 table = view.conventions_table(given, k=settings.k)

@@ -149,3 +149,46 @@ def test_case_is_mirrored_to_the_url_and_restored_from_it():
     assert results(linked)[LABELS["lightgbm"]]["NDCG"] == 1.0
     broken = run_page("conventions", query_params={"case": "<script>"})
     assert not broken.exception and broken.selectbox(key="conventions_case").value == "equal"
+
+
+def _param(at, name):
+    value = at.query_params.get(name)
+    return value[0] if isinstance(value, list) else value
+
+
+def test_edited_input_is_in_the_share_link_and_the_link_restores_it():
+    at = open_case("ties")
+    assert _param(at, "rows") is None  # the case's own input needs no rows parameter
+    at.session_state["conventions_editor_ties"] = {
+        "edited_rows": {1: {"grade": 2.0}}, "added_rows": [{"document": "E,5:x", "grade": 1.0, "score": 0.2}],
+        "deleted_rows": [],
+    }
+    at.run()
+    link = _param(at, "rows")
+    assert link == "A12:3:0.9::1,B07:2:0.9::1,C33:1:0.4::1,D01:2:0.4::1,E%2C5%3Ax:1:0.2::1"
+    expected = ndcg_score([[3, 2, 1, 2, 1]], [[0.9, 0.9, 0.4, 0.4, 0.2]])
+    assert results(at)[LABELS["sklearn"]]["NDCG"] == pytest.approx(expected)
+
+    opened = run_page("conventions", query_params={"case": "ties", "rows": link})
+    assert not opened.exception and not opened.warning
+    assert results(opened)[LABELS["sklearn"]]["NDCG"] == pytest.approx(expected)
+    assert opened.dataframe[0].value["document"].tolist()[-1] == "E,5:x"  # the editor shows the link's rows
+
+
+@pytest.mark.parametrize(
+    ("rows", "reason"),
+    [
+        ("A:1:0.5", "row 1 is not of the form"),
+        ("A:x:0.5::1", "grade of row 1 is not a number"),
+        ("A:1:inf::1", "score of row 1 is not a finite number"),
+        ("A:-1:0.5::1", "negative"),
+        ("A:1:0.5::0", "At least one document must be ranked"),
+        ("," * 300, "1 to 200 rows"),
+    ],
+)
+def test_malformed_rows_link_falls_back_to_the_case_with_a_warning(rows, reason):
+    at = run_page("conventions", query_params={"case": "ties", "rows": rows})
+    assert not at.exception
+    assert any(reason in w.value for w in at.warning), [w.value for w in at.warning]
+    assert results(at)[LABELS["sklearn"]]["NDCG"] == pytest.approx(ndcg_score([[3, 0, 1, 2]], [[0.9, 0.9, 0.4, 0.4]]))
+    assert _param(at, "rows") is None

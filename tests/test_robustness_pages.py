@@ -22,7 +22,8 @@ SAMPLE_LABEL = "Bundled sample"
 
 PAGES = ("playground", "step_by_step", "worked_examples", "quiz", "dataset", "compare", "conventions")
 # Every query parameter any page reads (settings, Playground, Step by step, Quiz, Dataset, Compare).
-PARAMS = ("gain", "base", "k", "z", "gt", "docs", "extra", "list", "pos", "seed", "run", "ties", "missing", "query", "slide")
+PARAMS = ("gain", "base", "k", "z", "gt", "docs", "extra", "list", "pos", "seed", "run", "ties", "missing", "query", "slide",
+          "case", "rows")
 HOSTILE_VALUES = {
     "empty": "",
     "oversized": "9" * 50_000,
