@@ -90,5 +90,11 @@ if "better" in table:
             st.text(f"{ranker.capitalize()} wins under: {', '.join(winners)}.")
 with st.expander("Why each library computes it this way"):
     st.markdown("\n".join(f"- **{plain(label)}**: {plain(reason)}" for label, reason in view.reasons()))
+with st.expander("How to get the same number from each library"):
+    for convention in ndcg_core.CONVENTIONS.values():
+        st.markdown(f"**{plain(convention.label)}** ({plain(convention.library)})")
+        st.code(convention.call, language="python", wrap_lines=True)
+        if convention.caveat:
+            st.caption(plain(convention.caveat))
 st.caption("Highlighted (orange, bold) = differs from the most common value in its column. The sidebar's gain and "
            "zero-IDCG settings do not apply here: each library's own convention does.")

@@ -192,3 +192,9 @@ def test_malformed_rows_link_falls_back_to_the_case_with_a_warning(rows, reason)
     assert any(reason in w.value for w in at.warning), [w.value for w in at.warning]
     assert results(at)[LABELS["sklearn"]]["NDCG"] == pytest.approx(ndcg_score([[3, 0, 1, 2]], [[0.9, 0.9, 0.4, 0.4]]))
     assert _param(at, "rows") is None
+
+
+def test_each_library_call_is_shown():
+    at = open_case("ties")
+    shown = [code.value for code in at.code]
+    assert shown == [c.call for c in ndcg_core.CONVENTIONS.values()]
