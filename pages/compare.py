@@ -56,8 +56,12 @@ def two_rankings() -> None:
             },
             width="stretch",
         )
+    renamed: dict[str, str] = {}
     try:
         documents = view.checked_documents(edited)
+        renamed = view.renamed_documents(
+            view.base_row_names(st.session_state[view.DOCS_KEY], st.session_state.get("compare_docs_editor"))
+        )
     except ndcg_core.InvalidInput as error:
         st.error(f"Edit not applied: {view.plain(error)}", icon=":material/warning:")
         documents = view.checked_documents(st.session_state[view.DOCS_KEY])
@@ -67,7 +71,7 @@ def two_rankings() -> None:
     # Apply drags first (before anything is drawn), so every element of this run shows the new orders.
     orders = {}
     for side, key in view.ORDER_KEYS.items():
-        order = view.synced_order(st.session_state[key], names)
+        order = view.synced_order(st.session_state[key], names, renamed)
         perm = pending_order(f"compare_list_{side}", len(order))
         if perm is not None:
             order = [order[i] for i in perm]

@@ -212,3 +212,27 @@ def test_open_ranking_b_in_the_playground(lists_page):
     ranking = at.session_state["playground"]
     assert list(ranking.names) == ["D3", "D4", "D1", "D6", "D2", "D8", "D5", "D7"]
     assert list(ranking.grades) == [3, 0, 3, 2, 2, 1, 1, 0]
+
+
+def test_renaming_a_document_keeps_its_place_in_both_rankings(lists_page):
+    at = lists_page
+    at.session_state["compare_docs_editor"] = {"edited_rows": {3: {"document": "D4 new"}}, "added_rows": [],
+                                               "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    assert at.session_state["compare_order_b"][:3] == ["D3", "D4 new", "D1"]
+    assert at.session_state["compare_order_a"][3] == "D4 new"
+    # renamed again (the editor reports it against the same base row): still in place
+    at.session_state["compare_docs_editor"] = {"edited_rows": {3: {"document": "X"}}, "added_rows": [],
+                                               "deleted_rows": []}
+    at.run()
+    assert at.session_state["compare_order_b"][:3] == ["D3", "X", "D1"]
+    # a deleted row plus an added one is not a rename: the new document goes to the bottom
+    at.session_state["compare_docs_editor"] = {"edited_rows": {3: {"document": "X"}},
+                                               "added_rows": [{"document": "N", "grade": 2}], "deleted_rows": [0]}
+    at.run()
+    order_b = at.session_state["compare_order_b"]
+    assert "D1" not in order_b and order_b[-1] == "N" and order_b[:2] == ["D3", "X"]
+    grades = {name: GRADES.get(name, 0) for name in order_b} | {"X": 0, "N": 2}
+    ideal = exponential_dcg(sorted(grades.values(), reverse=True))
+    assert dict(metric_values(at)[4:8])["NDCG"] == f"{exponential_dcg([grades[d] for d in order_b]) / ideal:.4f}"

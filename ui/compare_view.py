@@ -50,6 +50,39 @@ def reset_documents(names: Sequence[str], grades: Sequence[float], orders: dict[
     for side, key in ORDER_KEYS.items():
         st.session_state[key] = list(orders[side]) if orders else [str(n) for n in names]
     st.session_state.pop("compare_docs_editor", None)
+    st.session_state.pop(BASE_NAMES_KEY, None)
+
+
+BASE_NAMES_KEY = "compare_base_names"
+
+
+def base_row_names(base: pd.DataFrame, editor_state: dict | None) -> list[str | None]:
+    """The current name of each row of the editor's base table (None: deleted), from the editor's edit state.
+
+    The editor reports edits by base row, so comparing these lists between runs tells a rename (same row,
+    new name) apart from a deleted row plus an added one.
+    """
+    names: list[str | None] = base["document"].astype(str).tolist()
+    state = editor_state or {}
+    for row, changes in (state.get("edited_rows") or {}).items():
+        if "document" in changes and 0 <= int(row) < len(names):
+            names[int(row)] = None if changes["document"] is None else str(changes["document"])
+    for row in state.get("deleted_rows") or []:
+        if 0 <= int(row) < len(names):
+            names[int(row)] = None
+    return names
+
+
+def renamed_documents(current: list[str | None]) -> dict[str, str]:
+    """{old name: new name} for the base rows renamed since the last valid edit; remembers ``current``.
+
+    Call only with a valid edit: renames then always go from one valid set of unique names to the next.
+    """
+    previous = st.session_state.get(BASE_NAMES_KEY)
+    st.session_state[BASE_NAMES_KEY] = current
+    if previous is None or len(previous) != len(current):
+        return {}
+    return {old: new for old, new in zip(previous, current, strict=True) if old and new and old != new}
 
 
 def set_order(side: str, order: list[str]) -> None:
@@ -96,10 +129,13 @@ def checked_documents(edited: pd.DataFrame) -> pd.DataFrame:
     return rows.reset_index(drop=True)
 
 
-def synced_order(order: list[str], names: list[str]) -> list[str]:
-    """Keep a ranking in step with edited documents: drop removed names, append new ones at the bottom."""
+def synced_order(order: list[str], names: list[str], renamed: dict[str, str] | None = None) -> list[str]:
+    """Keep a ranking in step with edited documents: a renamed document keeps its place, removed names are
+    dropped, new ones are appended at the bottom."""
     present = set(names)
-    kept = [name for name in order if name in present]
+    renamed = renamed or {}
+    kept = [renamed.get(name, name) for name in order]
+    kept = [name for name in kept if name in present]
     seen = set(kept)
     return kept + [name for name in names if name not in seen]
 
