@@ -929,7 +929,7 @@ def _open_example_in_playground(example) -> None:
 def worked_example_filters(examples) -> list:
     """Filter by source document and verdict; returns the examples to show."""
     sources = sorted({example.source for example in examples})
-    left, right = st.columns([3, 2])
+    left, right = st.columns([2, 3])  # the verdict pills are wider than the five document pills
     chosen_sources = left.pills("Source document", sources, selection_mode="multi", key="examples_sources",
                                 format_func=lambda source: source[:3]) or sources
     statuses = [status for status in STATUS_BADGES if any(example.status == status for example in examples)]
