@@ -79,14 +79,19 @@ def stop_app(process: subprocess.Popen) -> None:
             os.killpg(process.pid, signal.SIGKILL)
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    """Base URL of a running app (one server for the whole test session)."""
+def serve_app():
+    """Start the app on a free loopback port, yield its base URL, stop it (a generator for fixtures)."""
     _require_browser()
     port = free_port()
     process = start_app(port)
     yield f"http://127.0.0.1:{port}"
     stop_app(process)
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """Base URL of a running app (one server for the whole test session)."""
+    yield from serve_app()
 
 
 @pytest.fixture(scope="session")

@@ -10,20 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import free_port, screenshot, start_app, stop_app, wait_for_app
+from tests.browser.conftest import screenshot, serve_app, wait_for_app
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def fresh_app_url():
-    from tests.browser.conftest import _require_browser
-
-    _require_browser()
-    port = free_port()
-    process = start_app(port)
-    yield f"http://127.0.0.1:{port}"
-    stop_app(process)
+    """A server of its own for each test: its first visitor is the test."""
+    yield from serve_app()
 
 
 @pytest.mark.parametrize(
