@@ -274,8 +274,11 @@ def _ids(frame: pd.DataFrame, column: str, name: str) -> pd.Series:
     values = frame[column]
     # (A categorical column marks an empty cell with code -1: one pass over small integers.)
     codes = values.array.codes if isinstance(values.dtype, pd.CategoricalDtype) else None
-    missing = (codes < 0) if codes is not None else values.isna().to_numpy()
-    if missing.any():
+    if codes is not None and (codes.size == 0 or codes.min() >= 0):  # one pass, no temporary array
+        missing = None
+    else:
+        missing = (codes < 0) if codes is not None else values.isna().to_numpy()
+    if missing is not None and missing.any():
         row = int(np.flatnonzero(missing)[0]) + 1
         raise InvalidInput(f"{name} row {row}: the {column} id is empty. Every row needs a {column} id.")
     if _text_categories(values) is not None:  # categorical ids are kept: their integer codes are used directly
@@ -310,8 +313,11 @@ def _numbers(frame: pd.DataFrame, column: str, name: str, *, allow_missing: bool
     if raw.dtype == np.float64 or pd.api.types.is_integer_dtype(raw.dtype) and not raw.hasnans:
         # Already numbers (e.g. from the file readers): one finiteness pass instead of parsing.
         values = raw.to_numpy(dtype=float)
-        finite = np.isfinite(values)
-        if (finite.all() or allow_missing and not np.isinf(values).any()) and not (non_negative and (values < 0).any()):
+        # A finite sum means every value is finite (a NaN or an infinity makes the sum NaN or infinite);
+        # a huge finite sum that overflows only sends us to the full check below.
+        finite = bool(np.isfinite(values.sum())) or bool(np.isfinite(values).all())
+        if (finite or allow_missing and not np.isinf(values).any()) and not (
+                non_negative and values.size and values.min() < 0):
             return values
     values = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     blank = raw.isna().to_numpy()
@@ -457,47 +463,62 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
 
     # A repeated (query, doc) pair needs a document retrieved (judged) more than once, so only those
     # rows are compared pair by pair (usually a small share of the run).
+    # The document codes index two tables several times: converted to the index type once.
+    run_doc_index = run_doc if run_doc.dtype == np.intp else run_doc.astype(np.intp)
     # One small table of flags per document code (it stays in the CPU cache), read once per run row:
-    # 1 = retrieved more than once, 2 = judged exactly once, 4 = judged more than once.
-    times_judged = np.bincount(judged_doc, minlength=n_docs)
-    flags = np.minimum(times_judged, 2, out=np.empty(n_docs, dtype=np.uint8), casting="unsafe")
-    flags <<= 1
-    flags |= (np.bincount(run_doc, minlength=n_docs) > 1).view(np.uint8)
+    # 1 = retrieved more than once, 2 = judged, 4 = judged more than once.
+    table = np.bincount(run_doc_index, minlength=n_docs)  # run rows per document
+    flags = (table > 1).view(np.uint8)
+    # The counts are read: the same memory (no fresh pages) becomes the look-up table of judgments,
+    # 1 + the index of the (last) judgment of each judged document; other entries are never read.
+    judgment_number = np.arange(1, judged_doc.size + 1, dtype=np.int32 if judged_doc.size < 2**31 - 1 else np.int64)
+    table[judged_doc] = judgment_number
+    flags[judged_doc] |= 2
+    # A judgment that is not its document's last one: the document is judged more than once.
+    judged_again = table.take(judged_doc) != judgment_number
+    del judgment_number
+    if judged_again.any():
+        flags[judged_doc[judged_again]] |= 4
+        judged_suspects = np.flatnonzero((flags.take(judged_doc) & 4) != 0)
+    else:
+        judged_suspects = np.zeros(0, dtype=np.intp)
     # Rows retrieving a repeated or a judged document (numpy finds the non-zero entries of a bool array
     # several times faster than those of a uint8 one).
-    flagged = np.flatnonzero((flags != 0).take(run_doc))
+    flagged = np.flatnonzero((flags != 0).take(run_doc_index))
+    del run_doc_index
     run_flags = flags[run_doc[flagged]]
     suspects = flagged[(run_flags & 1) > 0]
     repeat = _first_duplicate(_pair_keys(run_query_all[suspects], run_doc[suspects], n_docs))
     if repeat is not None:
         _refuse_duplicate(int(suspects[repeat]), run_queries, run_docs, "The run", "retrieves document",
                           run_row_numbers)
-    judged_suspects = np.flatnonzero((flags.take(judged_doc) & 4) != 0)
     repeat = _first_duplicate(_pair_keys(judged_query[judged_suspects], judged_doc[judged_suspects], n_docs))
     if repeat is not None:
         _refuse_duplicate(int(judged_suspects[repeat]), judged_queries, judged_docs,
                           "The qrels" if qrels is not None else "The run", "judges document", judged_row_numbers)
 
     judged_gain = gains_of(grades, gain) if grades.size else np.zeros(0)
-    # times_judged is free now: its memory (already in use, so no fresh pages) becomes the look-up table.
     hit_rows, hit_judgments = _join_judgments(run_query_all, run_doc, flagged, run_flags, judged_query, judged_doc,
-                                              judged_suspects, n_docs, table=times_judged)
-    # 1 + index of the judgment of each run row (0: not judged); grades and gains are read from it
-    # only for the rows that need them.
-    judgment_of_row = np.zeros(n_run, dtype=np.int32 if grades.size < 2**31 - 1 else np.int64)
-    judgment_of_row[hit_rows] = hit_judgments + 1
+                                              judged_suspects, n_docs, table=table)
+    del table
+    hit_query = run_query_all[hit_rows]
+    # 1 + index of the judgment of each run row (0: not judged), for the tie rules that read grades or
+    # gains before the cutoff; otherwise built later for the kept rows only.
+    plain = ties in ("trec_eval", "stable")
+    judgment_of_row = None if plain else _judgment_of_row(n_run, hit_rows, hit_judgments, grades.size)
 
-    n_judged = np.bincount(judged_query, minlength=n_queries)
-    judged = n_judged > 0
     # The run's queries have the first codes.
     n_run_queries = run_starts.size if run_starts is not None else int(run_query_all.max()) + 1
     in_run = np.arange(n_queries) < n_run_queries
+    ideal_query, ideal_position, ideal_gain, n_relevant, n_judged = _ideal_lists(judged_query, grades, judged_gain,
+                                                                                 n_queries, depth)
+    judged = n_judged > 0
 
     # Rows of judged queries only: unjudged queries are reported, not scored.
     every_row = bool(judged[in_run].all())
     rows = None if every_row else np.flatnonzero(judged[run_query_all])  # None: all rows, as they are
     query = run_query_all if every_row else run_query_all[rows]
-    kept_judgment = judgment_of_row if every_row else judgment_of_row[rows]
+    kept_judgment = None if judgment_of_row is None else judgment_of_row if every_row else judgment_of_row[rows]
     grade = _per_row(grades, kept_judgment) if ties in ("optimistic", "pessimistic") else None
     # Query codes count up in order of first appearance, so the rows are grouped by query (each query
     # one block) exactly when the query changes between neighbours one time less than there are queries.
@@ -510,7 +531,6 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     order = _order_rows(query, order_value if every_row else order_value[rows], grade, run_docs, rows,
                         ties, n_queries, boundary=boundary, grouped=grouped)
     sorted_query = query if order is None else query[order]
-    sorted_judgment = kept_judgment if order is None else kept_judgment[order]
 
     # Only the first ``depth`` rows of each query are kept: gains are looked up for those alone.
     if grouped:  # sorting within queries keeps every query's block where it was
@@ -524,10 +544,26 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     else:
         n_retrieved = np.bincount(run_query_all, minlength=n_queries)
     kept = lengths if depth is None else np.minimum(lengths, depth)
-    position = np.arange(int(kept.sum())) - np.repeat(np.cumsum(kept) - kept, kept)
-    slots = np.repeat(starts, kept) + position  # places in the ranked order
+    kept_before = np.cumsum(kept) - kept
+    position = np.arange(int(kept.sum())) - np.repeat(kept_before, kept)
     run_query = np.repeat(sorted_query[starts], kept)
-    judgment = sorted_judgment[slots]
+    if kept_judgment is None and order is None and every_row:
+        # The rows are in ranked order already: each judged row's place among the kept rows follows from
+        # its query's block, so only the judged rows are looked at.
+        block = np.zeros(n_queries, dtype=np.intp)
+        block[sorted_query[starts]] = np.arange(starts.size)
+        hit_block = block[hit_query]
+        hit_position = hit_rows - starts[hit_block]
+        in_cut = np.flatnonzero(hit_position < kept[hit_block])
+        judgment = np.zeros(position.size, dtype=np.int32 if grades.size < 2**31 - 1 else np.int64)
+        judgment[kept_before[hit_block[in_cut]] + hit_position[in_cut]] = hit_judgments[in_cut] + 1
+    else:
+        if kept_judgment is None:
+            judgment_of_row = _judgment_of_row(n_run, hit_rows, hit_judgments, grades.size)
+            kept_judgment = judgment_of_row if every_row else judgment_of_row[rows]
+        sorted_judgment = kept_judgment if order is None else kept_judgment[order]
+        slots = np.repeat(starts, kept) + position  # places in the ranked order
+        judgment = sorted_judgment[slots]
     if ties == "average":  # a tie group may straddle the cutoff: average over the whole group first
         sorted_value = order_value if every_row else order_value[rows]
         sorted_value = sorted_value if order is None else sorted_value[order]
@@ -536,8 +572,6 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
     else:
         run_gain = _per_row(judged_gain, judgment)
 
-    ideal_query, ideal_position, ideal_gain, n_relevant = _ideal_lists(judged_query, grades, judged_gain, n_queries,
-                                                                       depth)
     return RankedRun(
         query_names=query_names,
         in_run=in_run,
@@ -552,8 +586,15 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
         n_judged=n_judged,
         n_relevant=n_relevant,
         n_retrieved=n_retrieved,
-        n_judged_retrieved=np.bincount(run_query_all[hit_rows], minlength=n_queries),
+        n_judged_retrieved=np.bincount(hit_query, minlength=n_queries),
     )
+
+
+def _judgment_of_row(n_run: int, hit_rows: np.ndarray, hit_judgments: np.ndarray, n_judgments: int) -> np.ndarray:
+    """1 + the index of the judgment of each run row, 0 for rows without one."""
+    judgment_of_row = np.zeros(n_run, dtype=np.int32 if n_judgments < 2**31 - 1 else np.int64)
+    judgment_of_row[hit_rows] = hit_judgments + 1
+    return judgment_of_row
 
 
 def _join_judgments(run_query, run_doc, flagged, run_flags, judged_query, judged_doc, shared, n_docs: int, *,
@@ -564,15 +605,13 @@ def _join_judgments(run_query, run_doc, flagged, run_flags, judged_query, judged
     4 of ``run_flags``, the flags of the rows ``flagged``). A document judged for one query only then needs one
     look-up by document code (and the query must agree); the few judged for
     several queries (flag 4; ``shared``: their judgments) go through a binary
-    search on (query, doc) keys. ``table`` (one integer per document code)
-    is overwritten with the look-up table.
+    search on (query, doc) keys. ``table`` holds, for each judged document
+    code, 1 + the index of one of its judgments.
     """
     judged_doc_rows = (run_flags & 6) > 0
     candidates, run_flags = flagged[judged_doc_rows], run_flags[judged_doc_rows]
     candidate_doc = run_doc[candidates]
-    judgment_of_doc = table  # only entries of judged documents are written and read
-    judgment_of_doc[judged_doc] = np.arange(1, judged_doc.size + 1)  # 1 + a judgment of the document
-    judgment = judgment_of_doc[candidate_doc] - 1
+    judgment = table[candidate_doc] - 1
     once = (run_flags & 4) == 0
     single = once & (judged_query[judgment] == run_query[candidates])
     hit_rows, hit_judgments = candidates[single], judgment[single]
@@ -670,7 +709,8 @@ def _categorical_query_codes(category: np.ndarray, categories: pd.Index, judged_
     code_of_category = np.full(len(categories), -1, dtype=np.int64)
     if np.bincount(heads, minlength=len(categories)).max(initial=0) <= 1:  # grouped: one block of rows per query
         code_of_category[heads] = np.arange(heads.size)
-        run_codes = np.repeat(np.arange(heads.size), np.diff(np.r_[starts, n_run]))
+        # (32-bit codes: half the memory of a million-row array, and codes never come near 2**31.)
+        run_codes = np.repeat(np.arange(heads.size, dtype=np.int32), np.diff(np.r_[starts, n_run]))
         run_names = categories.take(heads)
         run_starts = starts
     else:
@@ -689,7 +729,21 @@ def _categorical_query_codes(category: np.ndarray, categories: pd.Index, judged_
     judged_code[only_judged] = run_names.size + np.arange(int(only_judged.sum()))
     names = np.concatenate([np.asarray(run_names, dtype=object),
                             np.asarray(judged_categories[only_judged], dtype=object)])
-    return run_codes, judged_code.take(judged_category), names, run_starts
+    return run_codes, _take_by_runs(judged_code.astype(np.int32), judged_category), names, run_starts
+
+
+def _take_by_runs(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """``table[codes]``, looked up once per run of equal neighbouring codes when there are few runs.
+
+    Qrels list each query's judgments together, so their query codes come in
+    long runs: repeating one value per run avoids converting every code to
+    an index.
+    """
+    changes = np.flatnonzero(codes[1:] != codes[:-1])
+    if codes.size == 0 or 8 * changes.size > codes.size:
+        return table.take(codes)
+    starts = np.r_[0, changes + 1]
+    return np.repeat(table.take(codes[starts]), np.diff(np.r_[starts, codes.size]))
 
 
 def _categorical_doc_codes(run_category: np.ndarray, categories: pd.Index,
@@ -837,6 +891,13 @@ def _order_rows(query, value, grade, docs: pd.Series, rows, ties: str, n_queries
     value) are then reordered by the tie rule, touching only tied rows.
     """
     order = None
+    if grouped and query.size > 1:
+        # Usual for a ranked run: every query's values strictly decrease, so no tie and nothing to sort.
+        strictly = value[1:] < value[:-1]
+        strictly[boundary] = True
+        if strictly.all():
+            return None
+        del strictly
     if grouped:
         descending = value[1:] <= value[:-1]
         descending[boundary] = True  # a new query may start with any value
@@ -944,7 +1005,8 @@ def _tie_averaged(sorted_query, sorted_value, gains) -> np.ndarray:
 def _ideal_lists(query, grades, gains, n_queries: int, depth: int | None):
     """Each query's judged gains by grade descending, first ``depth`` only: (query, position, gain) arrays.
 
-    Also returns the number of judgments with a grade above 0 per query.
+    Also returns the number of judgments with a grade above 0 per query, and
+    the number of judgments per query.
 
     Grades take few values, so no sort is needed: the judgments are counted
     per (query, grade), and the ideal list of a query is each grade repeated
@@ -953,15 +1015,17 @@ def _ideal_lists(query, grades, gains, n_queries: int, depth: int | None):
     would outgrow the judgments.)
     """
     if grades.size == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(n_queries, np.int64)
+        return (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(n_queries, np.int64),
+                np.zeros(n_queries, np.int64))
     top = grades.max()
-    whole = grades.astype(np.int64) if top < 2**20 else None
-    if whole is not None and (whole == grades).all() and n_queries * (top + 1) <= 4 * grades.size + 1024:
+    whole = grades.astype(np.intp) if top < 2**20 else None
+    if whole is not None and n_queries * (top + 1) <= 4 * grades.size + 1024 and (whole == grades).all():
         # Whole-number grades: grade g is level g (levels no judgment has stay empty).
         n_levels = int(top) + 1
-        best_first = n_levels - 1 - whole
+        level = whole
         n_positive_levels = n_levels - 1  # all but grade 0
     else:
+        del whole
         levels, level = np.unique(grades, return_inverse=True)
         n_levels = levels.size
         if n_queries * n_levels > 4 * grades.size + 1024:  # too many distinct grades: sort instead
@@ -971,13 +1035,21 @@ def _ideal_lists(query, grades, gains, n_queries: int, depth: int | None):
             if depth is not None:
                 kept = ideal_position < depth
                 ideal_query, ideal_position, ideal_gain = ideal_query[kept], ideal_position[kept], ideal_gain[kept]
-            return ideal_query, ideal_position, ideal_gain, np.bincount(query[grades > 0], minlength=n_queries)
-        best_first = n_levels - 1 - level
+            return (ideal_query, ideal_position, ideal_gain, np.bincount(query[grades > 0], minlength=n_queries),
+                    np.bincount(query, minlength=n_queries))
+        level = level.reshape(-1).astype(np.intp, copy=False)
         n_positive_levels = int(np.count_nonzero(levels > 0))
     level_gain = np.zeros(n_levels)
-    level_gain[best_first] = gains  # the gain of each grade, best grade first
-    count = np.bincount(query * n_levels + best_first, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
+    level_gain[::-1][level] = gains  # the gain of each grade, best grade first
+    # Cell (query, best-first level), in place in one array: query * n_levels + n_levels - 1 - level.
+    cell = np.multiply(query, n_levels, dtype=np.intp)
+    cell += n_levels - 1
+    cell -= level
+    del level
+    count = np.bincount(cell, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
+    del cell
     n_relevant = count[:, :n_positive_levels].sum(axis=1)
+    n_judged = count.sum(axis=1)
     if depth is not None:  # how many of each grade fall within the first `depth` places
         before = np.cumsum(count, axis=1) - count
         count = np.minimum(before + count, depth) - np.minimum(before, depth)
@@ -985,7 +1057,7 @@ def _ideal_lists(query, grades, gains, n_queries: int, depth: int | None):
     per_query = count.sum(axis=1)
     ideal_query = np.repeat(np.arange(n_queries), per_query)
     ideal_position = np.arange(ideal_query.size) - np.repeat(np.cumsum(per_query) - per_query, per_query)
-    return ideal_query, ideal_position, ideal_gain, n_relevant
+    return ideal_query, ideal_position, ideal_gain, n_relevant, n_judged
 
 
 def _ideal_order(query: np.ndarray, grades: np.ndarray) -> np.ndarray:
