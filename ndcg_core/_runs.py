@@ -344,6 +344,9 @@ def _numbers(frame: pd.DataFrame, column: str, name: str, *, allow_missing: bool
 
 def _first_duplicate(keys: np.ndarray) -> int | None:
     """Index of a row whose key appears earlier too, or None (sort-based, vectorised)."""
+    ordered = np.sort(keys)  # whether any key repeats: a plain sort is several times faster than a stable argsort
+    if not (ordered[1:] == ordered[:-1]).any():
+        return None
     order = np.argsort(keys, kind="stable")
     repeated = keys[order][1:] == keys[order][:-1]
     if not repeated.any():
@@ -378,6 +381,7 @@ class RankedRun:
     n_relevant: np.ndarray
     n_retrieved: np.ndarray
     n_judged_retrieved: np.ndarray
+    name_index: pd.Index | None = None  # query_names as a text Index, when at hand
 
     @property
     def n_queries(self) -> int:
@@ -457,21 +461,22 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
         grades = _numbers(qrels, "relevance", "The qrels", non_negative=True)
 
     n_run = len(run_queries)
-    run_query_all, judged_query, query_names, run_starts = _query_codes(run_queries, judged_queries)
+    run_query_all, judged_query, query_names, run_starts, name_index = _query_codes(run_queries, judged_queries)
     n_queries = query_names.size
     run_doc, judged_doc, n_docs = _doc_codes(run_docs, run_query_all, judged_docs, judged_query, n_queries)
 
     # A repeated (query, doc) pair needs a document retrieved (judged) more than once, so only those
     # rows are compared pair by pair (usually a small share of the run).
-    # The document codes index two tables several times: converted to the index type once.
-    run_doc_index = run_doc if run_doc.dtype == np.intp else run_doc.astype(np.intp)
     # One small table of flags per document code (it stays in the CPU cache), read once per run row:
     # 1 = retrieved more than once, 2 = judged, 4 = judged more than once.
-    table = np.bincount(run_doc_index, minlength=n_docs)  # run rows per document
-    flags = (table > 1).view(np.uint8)
-    # The counts are read: the same memory (no fresh pages) becomes the look-up table of judgments,
-    # 1 + the index of the (last) judgment of each judged document; other entries are never read.
-    judgment_number = np.arange(1, judged_doc.size + 1, dtype=np.int32 if judged_doc.size < 2**31 - 1 else np.int64)
+    # The document codes index two tables: converted to the index type once.
+    run_doc_index = run_doc if run_doc.dtype == np.intp else run_doc.astype(np.intp)
+    flags = (np.bincount(run_doc_index, minlength=n_docs) > 1).view(np.uint8)  # (run rows per document) > 1
+    # The look-up table of judgments: 1 + the index of the (last) judgment of each judged document;
+    # other entries are never read. (32-bit: half the memory to jump around in, reusing the counts'.)
+    index_type = np.int32 if judged_doc.size < 2**31 - 1 else np.int64
+    table = np.empty(n_docs, dtype=index_type)
+    judgment_number = np.arange(1, judged_doc.size + 1, dtype=index_type)
     table[judged_doc] = judgment_number
     flags[judged_doc] |= 2
     # A judgment that is not its document's last one: the document is judged more than once.
@@ -587,6 +592,7 @@ def rank_run(run: pd.DataFrame, qrels: pd.DataFrame | None, *, ties: str, gain: 
         n_relevant=n_relevant,
         n_retrieved=n_retrieved,
         n_judged_retrieved=np.bincount(hit_query, minlength=n_queries),
+        name_index=name_index,
     )
 
 
@@ -648,9 +654,9 @@ def _query_codes(run_queries: pd.Series, judged_queries: pd.Series):
         codes, names = pd.factorize(pd.concat([heads, judged_queries], ignore_index=True))
         if (codes[: starts.size] == np.arange(starts.size)).all():  # no query id in two separate groups
             run_codes = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, n_run]))
-            return run_codes, codes[starts.size:], np.asarray(names, dtype=object), starts
+            return run_codes, codes[starts.size:], np.asarray(names, dtype=object), starts, None
     codes, names = pd.factorize(pd.concat([run_queries, judged_queries], ignore_index=True))
-    return codes[:n_run], codes[n_run:], np.asarray(names, dtype=object), None
+    return codes[:n_run], codes[n_run:], np.asarray(names, dtype=object), None, None
 
 
 _BLOCK_ROWS = 50_000
@@ -727,9 +733,12 @@ def _categorical_query_codes(category: np.ndarray, categories: pd.Index, judged_
     if only_judged.any():  # judged queries the run lacks: only the categories some judgment uses
         only_judged &= np.bincount(judged_category, minlength=judged_code.size) > 0
     judged_code[only_judged] = run_names.size + np.arange(int(only_judged.sum()))
-    names = np.concatenate([np.asarray(run_names, dtype=object),
-                            np.asarray(judged_categories[only_judged], dtype=object)])
-    return run_codes, _take_by_runs(judged_code.astype(np.int32), judged_category), names, run_starts
+    judged_names = judged_categories[only_judged]
+    names = np.concatenate([np.asarray(run_names, dtype=object), np.asarray(judged_names, dtype=object)])
+    # The ids by code as a text Index too (the per-query table's index), when the categories are text already.
+    text = isinstance(run_names.dtype, pd.StringDtype) and run_names.dtype == judged_names.dtype
+    name_index = (run_names if judged_names.empty else run_names.append(judged_names)) if text else None
+    return run_codes, _take_by_runs(judged_code.astype(np.int32), judged_category), names, run_starts, name_index
 
 
 def _take_by_runs(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -857,7 +866,7 @@ def first_repeated_pair(queries: pd.Series, docs: pd.Series) -> int | None:
     readers call it to name the line of a repeated pair.
     """
     queries, docs = queries.reset_index(drop=True), docs.reset_index(drop=True)
-    query_codes, _, names, _ = _query_codes(queries, queries.iloc[:0])
+    query_codes, _, names, _, _ = _query_codes(queries, queries.iloc[:0])
     doc_codes, _, n_docs = _doc_codes(docs, query_codes, docs.iloc[:0], query_codes[:0], names.size)
     seen_again = np.bincount(doc_codes, minlength=n_docs) > 1
     suspects = np.flatnonzero(seen_again[doc_codes])
@@ -1114,7 +1123,8 @@ def _assemble(ranked: RankedRun, dcg, idcg, n_unjudged_cut, settings: dict) -> R
             "n_relevant": ranked.n_relevant[codes],
             "n_unjudged_in_cutoff": n_unjudged_cut[codes].astype(np.int64),
         },
-        index=pd.Index(names, dtype="str", name="query"),
+        index=(pd.Index(names, dtype="str", name="query") if ranked.name_index is None
+               else ranked.name_index.take(codes).rename("query")),
         columns=list(PER_QUERY_COLUMNS),
     )
     counted = ~np.isnan(ndcg)
