@@ -183,8 +183,9 @@ def build_result(
         cg = float(gains[:depth].sum())
         dcg = float(contributions[:depth].sum())
         idcg = float(ideal_contributions.sum())
-        table = _table(grades, gains, contributions, disc[:n], ideal, gain, log_base, zero_idcg, depth, item)
-    _check_no_overflow(cg, idcg, table)
+        columns = _columns(grades, gains, contributions, disc[:n], ideal, gain, zero_idcg, depth, item)
+    _check_no_overflow(cg, idcg, columns)
+    table = pd.DataFrame(columns)  # keys in TABLE_COLUMNS order; no columns= (it would reindex: 2x slower)
     if idcg == 0 and zero_idcg == "error":
         raise InvalidInput(
             "IDCG is 0 (no judged document has a positive gain), so NDCG = DCG / IDCG is undefined (0/0). "
@@ -195,17 +196,18 @@ def build_result(
     return ListResult(cg=cg, dcg=dcg, idcg=idcg, ndcg=ndcg, k=k, table=table, ideal_relevances=ideal)
 
 
-def _check_no_overflow(cg: float, idcg: float, table: pd.DataFrame) -> None:
+def _check_no_overflow(cg: float, idcg: float, columns: dict[str, np.ndarray]) -> None:
     """Refuse sums that overflowed to infinity rather than report inf or NaN as a result."""
-    running = table[["cumulative_cg", "cumulative_dcg", "cumulative_idcg"]].to_numpy()
-    if not (np.isfinite(cg) and np.isfinite(idcg) and np.isfinite(running).all()):
+    running = (columns["cumulative_cg"], columns["cumulative_dcg"], columns["cumulative_idcg"])
+    if not (np.isfinite(cg) and np.isfinite(idcg) and all(np.isfinite(column).all() for column in running)):
         raise InvalidInput(
             "The gains are too large to add up: a sum overflowed (beyond about 1e308). "
             "Use smaller grades or linear gain."
         )
 
 
-def _table(grades, gains, contributions, disc, ideal, gain, log_base, zero_idcg, depth, item) -> pd.DataFrame:
+def _columns(grades, gains, contributions, disc, ideal, gain, zero_idcg, depth, item) -> dict[str, np.ndarray]:
+    """The per-position table's columns, in TABLE_COLUMNS order (plain arrays: checked before the frame is built)."""
     n = grades.size
     ideal_at = np.zeros(n)
     shared = min(n, ideal.size)
@@ -214,22 +216,19 @@ def _table(grades, gains, contributions, disc, ideal, gain, log_base, zero_idcg,
     ideal_contribution = ideal_gain / disc
     cumulative_dcg = np.cumsum(contributions)
     cumulative_idcg = np.cumsum(ideal_contribution)
-    return pd.DataFrame(
-        {
-            "rank": np.arange(1, n + 1),
-            "item": item,
-            "relevance": grades,
-            "gain": gains,
-            "discount": disc,
-            "contribution": contributions,
-            "cumulative_cg": np.cumsum(gains),
-            "cumulative_dcg": cumulative_dcg,
-            "ideal_relevance": ideal_at,
-            "ideal_gain": ideal_gain,
-            "ideal_contribution": ideal_contribution,
-            "cumulative_idcg": cumulative_idcg,
-            "ndcg_at_rank": normalise(cumulative_dcg, cumulative_idcg, zero_idcg),
-            "in_cutoff": np.arange(n) < depth,
-        },
-        columns=list(TABLE_COLUMNS),
-    )
+    return {
+        "rank": np.arange(1, n + 1),
+        "item": item,
+        "relevance": grades,
+        "gain": gains,
+        "discount": disc,
+        "contribution": contributions,
+        "cumulative_cg": np.cumsum(gains),
+        "cumulative_dcg": cumulative_dcg,
+        "ideal_relevance": ideal_at,
+        "ideal_gain": ideal_gain,
+        "ideal_contribution": ideal_contribution,
+        "cumulative_idcg": cumulative_idcg,
+        "ndcg_at_rank": normalise(cumulative_dcg, cumulative_idcg, zero_idcg),
+        "in_cutoff": np.arange(n) < depth,
+    }

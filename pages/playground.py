@@ -1,5 +1,6 @@
 """Playground: edit grades, drag to reorder, and watch CG, DCG, IDCG and NDCG move."""
 
+import numpy as np
 import streamlit as st
 
 import ndcg_core
@@ -21,7 +22,11 @@ if message := state.url_warning():
     st.warning(message, icon=":material/link_off:")
 
 try:
-    result = ndcg_core.evaluate(list(ranking.grades), ideal_relevances=ranking.ideal_relevances(), **settings.kwargs())
+    # float arrays (a Ranking's grades are floats): ndcg_core still checks them, without a per-item type check
+    result = ndcg_core.evaluate(
+        np.asarray(ranking.grades, dtype=float), ideal_relevances=np.asarray(ranking.ideal_relevances(), dtype=float),
+        **settings.kwargs(),
+    )
 except ndcg_core.InvalidInput as error:  # e.g. the "refuse" zero-IDCG rule on a list without relevant documents
     st.error(f"NDCG cannot be computed with these settings: {error}", icon=":material/error:")
     st.caption("Change the rule in the sidebar, or give a document a positive grade here:")

@@ -6,6 +6,7 @@ component's state (the same messages the browser sends), buttons through AppTest
 
 from __future__ import annotations
 
+import ast
 import math
 from urllib.parse import parse_qsl, urlsplit
 
@@ -319,7 +320,7 @@ def test_chart_specs_are_valid_plotly(n, k, highlight):
         go.Figure(figure.to_plotly_json())  # raises ValueError on any invalid property
         bars = [trace for trace in figure.data if trace.type == "bar"]
         series = {trace.offsetgroup for trace in bars}
-        assert sum(len(trace.x) for trace in bars) == len(series) * len(charts._visible(result.table, k))
+        assert sum(len(_values(trace.x)) for trace in bars) == len(series) * len(charts._visible(result.table, k))
 
 
 def test_contribution_chart_numbers_come_from_the_table():
@@ -329,8 +330,24 @@ def test_contribution_chart_numbers_come_from_the_table():
     figure = charts.contribution_chart(result.table, k=3)
     counted = next(trace for trace in figure.data if trace.name == "Your ranking")
     past = next(trace for trace in figure.data if trace.name == "past k (not counted)")
-    assert list(counted.x) == [1, 2, 3] and list(past.x)[:2] == [4, 5]
-    assert list(counted.y) == pytest.approx(result.table["contribution"][:3].tolist())
+    assert _values(counted.x) == [1, 2, 3] and _values(past.x)[:2] == [4, 5]
+    assert _values(counted.y) == result.table["contribution"][:3].tolist()  # exact: float64 bytes, not text
+    expected = result.table[["relevance", "gain", "discount"]].to_numpy()
+    assert _values(counted.customdata) == expected[:3].tolist() and _values(past.customdata) == expected[3:].tolist()
+
+
+def _values(data) -> list:
+    """A chart array as numbers: the builders send plotly.js typed arrays ({"dtype", "bdata", "shape"})."""
+    import base64
+
+    import numpy as np
+
+    if not isinstance(data, dict):
+        return list(data)
+    array = np.frombuffer(base64.b64decode(data["bdata"]), dtype={"i4": np.int32, "f8": np.float64}[data["dtype"]])
+    if "shape" in data:
+        array = array.reshape([int(part) for part in data["shape"].split(",")])
+    return array.tolist()
 
 
 @pytest.mark.parametrize("docs", ["[x](//evil.example/a)", "**bold**", "A:**2**", "A:1,<b>:x"])
@@ -347,3 +364,32 @@ def test_error_naming_a_row_shows_its_name_as_text(at):
     assert "negative" in message
     assert "**x**" not in message and "](" not in message  # escaped, so markdown shows it literally
     assert r"\*\*x\*\*" in message
+
+
+def test_no_page_relies_on_streamlit_magic():
+    """.streamlit/config.toml turns magic off: no script may hold a bare expression meant to be st.write-n."""
+    import tomllib
+    from pathlib import Path
+
+    from streamlit.runtime.scriptrunner import magic
+
+    root = Path(__file__).resolve().parents[1]
+    config = tomllib.loads((root / ".streamlit" / "config.toml").read_text())
+    assert config["runner"]["magicEnabled"] is False
+    for script in [root / "app.py", *sorted((root / "pages").glob("*.py"))]:
+        transformed = ast.dump(magic.add_magic(script.read_text(), str(script)))
+        assert "transparent_write" not in transformed, f"{script.name} has an expression that magic would display"
+
+
+@pytest.mark.parametrize("k", [None, 3])
+def test_table_sent_as_arrow_equals_the_dataframe(k):
+    """show_table sends an Arrow table built straight from ListResult.table: same columns, order and values."""
+    from ui import widgets
+
+    result = ndcg_core.evaluate(G, k=k, ideal_relevances=G + [4])
+    names = ["a", "b<i>", "c", "d", "é"]
+    expected = widgets.table_frame(result, names)
+    arrow = widgets.table_arrow(result, names).to_pandas()
+    assert list(arrow.columns) == list(expected.columns)
+    for column in expected.columns:
+        assert arrow[column].tolist() == expected[column].tolist(), column

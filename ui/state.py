@@ -235,14 +235,22 @@ def playground_link(
     settings: MetricSettings | None = None,
 ) -> str:
     """A root-relative URL ('/?docs=...') that opens the Playground (the default page) on this list and settings."""
+    return link_from_params(ranking_params(make_ranking(names, grades, extra_names, extra_grades)), settings)
+
+
+def link_from_params(ranking_parameters: Mapping[str, str], settings: MetricSettings | None = None) -> str:
+    """:func:`playground_link` for query parameters already made by :func:`ranking_params`."""
     params = settings_to_params(settings if settings is not None else current_settings())
-    params.update(ranking_params(make_ranking(names, grades, extra_names, extra_grades)))
+    params.update(ranking_parameters)
     return f"{PLAYGROUND_URL}?{urlencode(params, safe=':,')}"
 
 
-def mirror_to_url(ranking: Ranking) -> bool:
-    """Keep the URL's docs/extra parameters equal to the ranking; False when the list is too long for a URL."""
-    params = ranking_params(ranking)
+def mirror_to_url(ranking: Ranking, params: Mapping[str, str] | None = None) -> bool:
+    """Keep the URL's docs/extra parameters equal to the ranking; False when the list is too long for a URL.
+
+    ``params``, when given, must be ``ranking_params(ranking)`` (the share link encodes the list only once).
+    """
+    params = ranking_params(ranking) if params is None else params
     for name in ("docs", "extra"):
         value = params.get(name)
         if value is None:
