@@ -11,6 +11,27 @@ ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT.parent / "shared" / "seeds"
 
 
+@pytest.fixture(autouse=True)
+def server_pages_mode(monkeypatch):
+    """Make every AppTest run see the pages as a running server does.
+
+    A server leaves Streamlit's legacy ``pages/`` mode for good once app.py's ``st.navigation`` has run
+    (``ui.ensure_app_shell`` does it on the very first visit; tests/browser/test_deep_links_browser.py proves
+    that on a fresh server). AppTest re-enters that mode on every ``run()``, where a page requested by its
+    url path (equal to its file stem) would run on its own, without app.py, and lose a ``st.switch_page``
+    made in a button callback.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)
+
+
 def run_page(page: str | None = None, *, query_params: dict | None = None, timeout: float = 30) -> AppTest:
     """Run ``app.py`` (the real entry point with its sidebar) and switch to ``pages/<page>.py``."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
