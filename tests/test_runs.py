@@ -652,3 +652,75 @@ def test_judgment_counts_for_any_kind_of_grade(grades):
     row = evaluate_run(RUN, qrels, k=2, zero_idcg="zero").per_query.loc["q1"]
     assert row["n_judged"] == 4
     assert row["n_relevant"] == sum(grade > 0 for grade in grades)
+
+
+# --------------------------------------------------------------------------- shared documents, any row order
+
+
+def shared_documents_data(seed: int, *, ties: bool):
+    """Queries retrieving and judging documents from one small pool (so most are shared between queries)."""
+    rng = np.random.default_rng(seed)
+    runs, judgments = [], []
+    for query in range(40):
+        retrieved = rng.choice(60, size=int(rng.integers(1, 30)), replace=False)
+        scores = rng.integers(0, 5, retrieved.size) / 4 if ties else rng.permutation(retrieved.size) / 7
+        runs.append(pd.DataFrame({"query": f"q{query:02d}", "doc": [f"d{d}" for d in retrieved], "score": scores}))
+        judged = rng.choice(60, size=int(rng.integers(0, 20)), replace=False)
+        judgments.append(pd.DataFrame({"query": f"q{query:02d}", "doc": [f"d{d}" for d in judged],
+                                       "relevance": rng.integers(0, 4, judged.size)}))
+    run = pd.concat(runs, ignore_index=True)
+    run = run.sort_values(["query", "score"], ascending=[True, False], kind="stable", ignore_index=True)
+    return run, pd.concat(judgments, ignore_index=True)
+
+
+def reference_per_query(run: pd.DataFrame, qrels: pd.DataFrame, k: int) -> pd.DataFrame:
+    """Linear-gain NDCG@k with trec_eval's tie rule, by plain pandas sorting and merging."""
+    joined = run.merge(qrels, on=["query", "doc"], how="left")
+    ranked = joined.sort_values(["query", "score", "doc"], ascending=[True, False, False], ignore_index=True)
+    ranked["position"] = ranked.groupby("query").cumcount()
+    top = ranked[ranked["position"] < k]
+    dcg = (top["relevance"].fillna(0) / np.log2(top["position"] + 2)).groupby(top["query"]).sum()
+    ideal = qrels.sort_values(["query", "relevance"], ascending=[True, False], ignore_index=True)
+    ideal["position"] = ideal.groupby("query").cumcount()
+    ideal = ideal[ideal["position"] < k]
+    idcg = (ideal["relevance"] / np.log2(ideal["position"] + 2)).groupby(ideal["query"]).sum()
+    queries = sorted(set(run["query"]) & set(qrels["query"]))
+    return pd.DataFrame({
+        "dcg": dcg.reindex(queries, fill_value=0.0), "idcg": idcg.reindex(queries),
+        "n_retrieved": run.groupby("query").size().reindex(queries),
+        "n_judged_retrieved": joined["relevance"].notna().groupby(joined["query"]).sum().reindex(queries),
+        "n_judged": qrels.groupby("query").size().reindex(queries),
+    })
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("qrels_order", ["grouped", "shuffled"])
+def test_shared_documents_in_any_order_equal_a_plain_reference(seed, ties, qrels_order):
+    run, qrels = shared_documents_data(seed, ties=ties)
+    if qrels_order == "shuffled":
+        qrels = qrels.sample(frac=1, random_state=seed).reset_index(drop=True)
+    expected = reference_per_query(run, qrels, k=7)
+    for run_variant, qrels_variant in ((run, qrels), (as_categorical(run), as_categorical(qrels))):
+        per_query = evaluate_run(run_variant, qrels_variant, k=7, gain="linear").per_query
+        assert list(per_query.index) == list(expected.index)
+        np.testing.assert_allclose(per_query["dcg"], expected["dcg"], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(per_query["idcg"], expected["idcg"], rtol=0, atol=1e-12)
+        for column in ("n_retrieved", "n_judged_retrieved", "n_judged"):
+            assert (per_query[column].to_numpy() == expected[column].to_numpy()).all(), column
+        # The same rows in another order within each query give the same figures.
+        shuffled = run_variant.sample(frac=1, random_state=seed).reset_index(drop=True)
+        pd.testing.assert_frame_equal(evaluate_run(shuffled, qrels_variant, k=7, gain="linear").per_query,
+                                      per_query)
+
+
+@pytest.mark.parametrize("categorical", [False, True])
+def test_a_repeated_judgment_among_shared_documents_is_refused(categorical):
+    run, qrels = shared_documents_data(0, ties=False)
+    qrels = qrels.sample(frac=1, random_state=1).reset_index(drop=True)
+    doubled = pd.concat([qrels, qrels.iloc[[7]]], ignore_index=True)
+    query, doc = qrels.loc[7, "query"], qrels.loc[7, "doc"]
+    if categorical:
+        run, doubled = as_categorical(run), as_categorical(doubled)
+    with pytest.raises(InvalidInput, match=f"qrels row {len(doubled)}: query '{query}' judges document '{doc}'"):
+        evaluate_run(run, doubled)
