@@ -64,8 +64,9 @@ except ndcg_core.InvalidInput as error:
     given = st.session_state.get(last_valid_key) or view.checked_input(st.session_state[base_key])
     edited = None
 if edited is not None:  # the input is in the share link unless it is the case's own (or too big for a URL)
-    same_as_case = view.encode_input(edited) == view.encode_input(case_frame)
-    mirror_to_url({"rows": None if same_as_case else view.encode_input(edited)})
+    linked_rows = view.encode_input(edited)
+    same_as_case = linked_rows == view.encode_input(case_frame)
+    mirror_to_url({"rows": None if same_as_case else linked_rows})
     if not same_as_case:
         st.session_state.pop("conventions_link_warning", None)  # the user's own input replaced the link's
 
