@@ -39,13 +39,13 @@ def two_rankings() -> None:
     names_now, grades_now, _, _ = playground_list()
     # Buttons act through callbacks: they change the state before the next run starts, so every element of
     # that run already shows the result (and a rerun in between cannot lose the click).
-    buttons = st.columns(5)
-    buttons[0].button("Playground list", key="compare_from_playground", disabled=not names_now,
-                      help="Load the Playground's documents and grades into both rankings.",
-                      on_click=view.reset_documents, args=(names_now, grades_now))
-    buttons[1].button("Example", key="compare_example", help="Back to the example of eight documents.",
-                      on_click=view.reset_documents,
-                      args=(view.EXAMPLE_DOCS["document"], view.EXAMPLE_DOCS["grade"], view.EXAMPLE_ORDERS))
+    buttons = st.container(horizontal=True)  # filled in call order: two here, three once the ideal is known
+    buttons.button("Playground list", key="compare_from_playground", disabled=not names_now,
+                   help="Load the Playground's documents and grades into both rankings.",
+                   on_click=view.reset_documents, args=(names_now, grades_now))
+    buttons.button("Example", key="compare_example", help="Back to the example of eight documents.",
+                   on_click=view.reset_documents,
+                   args=(view.EXAMPLE_DOCS["document"], view.EXAMPLE_DOCS["grade"], view.EXAMPLE_ORDERS))
 
     with st.expander("Judged documents (shared by both rankings): edit names and grades, add or delete rows", expanded=False):
         edited = st.data_editor(
@@ -79,11 +79,11 @@ def two_rankings() -> None:
         orders[side] = order
 
     ideal = view.ideal_order(documents)
-    buttons[2].button("A: ideal", key="compare_ideal_a", help="Put ranking A in the ideal order.",
-                      on_click=view.set_order, args=("A", ideal))
-    buttons[3].button("B: ideal", key="compare_ideal_b", help="Put ranking B in the ideal order.",
-                      on_click=view.set_order, args=("B", ideal))
-    buttons[4].button("Swap A ↔ B", key="compare_swap", on_click=view.swap_orders)
+    buttons.button("A: ideal", key="compare_ideal_a", help="Put ranking A in the ideal order.",
+                   on_click=view.set_order, args=("A", ideal))
+    buttons.button("B: ideal", key="compare_ideal_b", help="Put ranking B in the ideal order.",
+                   on_click=view.set_order, args=("B", ideal))
+    buttons.button("Swap A ↔ B", key="compare_swap", on_click=view.swap_orders)
 
     options = settings.kwargs()
     all_grades = documents["grade"].tolist()

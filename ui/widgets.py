@@ -60,7 +60,7 @@ def metric_cards(result: ndcg_core.ListResult, previous=None) -> None:
                 delta = f"{change:+.4f}" if abs(change) >= 5e-5 else None
             st.metric(
                 f"{label}{suffix}", _figure(value), delta=delta, delta_color="normal", help=help_text, border=True,
-                width="stretch",
+                width="stretch", height="stretch",  # equal heights whether or not a card has a delta
             )
 
 
