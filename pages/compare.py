@@ -9,7 +9,7 @@ from ui.charts import contribution_chart
 from ui.ranked_list import pending_order, ranked_list
 from ui.settings import current_settings, show_url_warning
 from ui.state import open_in_playground, playground_list
-from ui.widgets import metric_cards
+from ui.widgets import metric_cards, plain
 
 show_url_warning()
 settings = current_settings()
@@ -63,7 +63,7 @@ def two_rankings() -> None:
             view.base_row_names(st.session_state[view.DOCS_KEY], st.session_state.get("compare_docs_editor"))
         )
     except ndcg_core.InvalidInput as error:
-        st.error(f"Edit not applied: {view.plain(error)}", icon=":material/warning:")
+        st.error(f"Edit not applied: {plain(error)}", icon=":material/warning:")
         documents = view.checked_documents(st.session_state[view.DOCS_KEY])
     names = documents["document"].tolist()
     grade_of = dict(zip(names, documents["grade"], strict=True))
@@ -93,7 +93,7 @@ def two_rankings() -> None:
             for side, order in orders.items()
         }
     except ndcg_core.InvalidInput as error:
-        st.error(f"These rankings cannot be evaluated with the current settings: {view.plain(error)}", icon=":material/warning:")
+        st.error(f"These rankings cannot be evaluated with the current settings: {plain(error)}", icon=":material/warning:")
         return
 
     # Full-width card rows (four cards in half a page would truncate the numbers)
@@ -171,10 +171,10 @@ def two_runs(slide_view: bool) -> None:
             comparison = ndcg_core.compare_runs(result_a.per_query["ndcg"], result_b.per_query["ndcg"],
                                                 n_boot=n_boot, seed=seed, confidence=confidence)
     except ndcg_core.InvalidInput as error:
-        st.error(f"These runs cannot be compared with the current settings: {view.plain(error)}", icon=":material/warning:")
+        st.error(f"These runs cannot be compared with the current settings: {plain(error)}", icon=":material/warning:")
         return
     except Exception as error:  # noqa: BLE001 - never a traceback on screen; say what happened instead
-        st.error(f"Unexpected problem while comparing ({view.plain(type(error).__name__)}: {view.plain(error)}).",
+        st.error(f"Unexpected problem while comparing ({plain(type(error).__name__)}: {plain(error)}).",
                  icon=":material/error:")
         return
     metric = "NDCG" if settings.k is None else f"NDCG@{settings.k}"
@@ -221,11 +221,11 @@ def details(comparison, result_a, result_b, *, name_a, name_b, metric, sentence,
 
 def slide_summary(comparison, *, name_a, name_b, metric, sentence) -> None:
     """One screen for a slide: three large numbers and one chart, with a PNG of the chart."""
-    heading.header(f"{view.plain(name_b)} vs {view.plain(name_a)}: {metric}")
+    heading.header(f"{plain(name_b)} vs {plain(name_a)}: {metric}")
     big = st.columns(3)
-    big[0].metric(f"Mean {metric} of {view.plain(name_b)}", f"{comparison.mean_b:.3f}",
-                  delta=f"{comparison.mean_difference:+.3f} vs {view.plain(name_a)}")
-    big[1].metric(f"Queries where {view.plain(name_b)} is better", f"{comparison.wins} of {comparison.n_queries}")
+    big[0].metric(f"Mean {metric} of {plain(name_b)}", f"{comparison.mean_b:.3f}",
+                  delta=f"{comparison.mean_difference:+.3f} vs {plain(name_a)}")
+    big[1].metric(f"Queries where {plain(name_b)} is better", f"{comparison.wins} of {comparison.n_queries}")
     big[2].metric(f"{comparison.confidence:.0%} CI of the mean gain", f"{comparison.ci_low:+.3f} to {comparison.ci_high:+.3f}")
     slide = view.slide_chart(comparison, name_a=name_a, name_b=name_b, metric=metric)
     st.plotly_chart(slide, key="compare_slide_chart", config=view.modebar_config("ndcg_comparison"))

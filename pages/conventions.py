@@ -4,9 +4,9 @@ import streamlit as st
 
 import ndcg_core
 from ui import conventions_view as view
-from ui.compare_view import plain
 from ui.dataset_view import mirror_to_url, restore_from_url
 from ui.settings import current_settings, show_url_warning
+from ui.widgets import plain
 
 show_url_warning()
 st.title("Why libraries disagree on the same input")

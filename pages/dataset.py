@@ -4,9 +4,9 @@ import streamlit as st
 
 import ndcg_core
 from ui import dataset_view as view
-from ui.compare_view import plain
 from ui.settings import current_settings, show_url_warning
 from ui.state import open_in_playground
+from ui.widgets import plain
 
 show_url_warning()
 st.title("Dataset: NDCG over many queries")

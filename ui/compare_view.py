@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,17 +28,11 @@ EXAMPLE_ORDERS = {
 }
 FONT = {"size": 15, "color": PALETTE["text"]}
 WIN_COLOUR, LOSS_COLOUR, TIE_COLOUR = PALETTE["ndcg"], PALETTE["discount"], PALETTE["muted"]
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 
 
 def html_text(text: object) -> str:
     """Escape text for plotly titles and hover labels, which understand a little HTML."""
     return html.escape(str(text), quote=False)
-
-
-def plain(text: object) -> str:
-    """Escape markdown so user text (document or run names) shows as typed in labels that render markdown."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
 
 
 # --- mode 1: two rankings of the same documents -------------------------------------------------------------

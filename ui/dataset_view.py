@@ -24,8 +24,8 @@ import streamlit as st
 
 import ndcg_core
 from ui.charts import PALETTE
-from ui.compare_view import plain
 from ui.settings import MetricSettings
+from ui.widgets import plain
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 SAMPLE_FILES = {"qrels": "sample.qrels", "BM25": "run_bm25.txt", "Neural": "run_neural.txt"}

@@ -20,7 +20,7 @@ import ndcg_core
 from ui import charts
 from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings
 from ui.state import open_in_playground, playground_list
-from ui.widgets import formula, metric_cards
+from ui.widgets import formula, metric_cards, plain
 
 PLAYGROUND_SOURCE = "playground"
 SOURCE_KEY = "step_source"
@@ -28,14 +28,6 @@ POSITION_KEY = "step_position"
 PLAYING_KEY = "step_playing"
 USER_MOVED_KEY = "step_user_moved"
 AUTOPLAY_SECONDS = 1.5
-
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
-
-
-def plain(text: object) -> str:
-    """Escape markdown so user text (document names) shows literally inside st.markdown."""
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", str(text))
-
 
 def num(value: float, digits: int = 3) -> str:
     """A figure for display: whole numbers without decimals, others to ``digits`` places."""

@@ -17,7 +17,7 @@ import ndcg_core
 from ui import state
 from ui.ranked_list import pending_order
 from ui.settings import MetricSettings
-from ui.widgets import escape_markdown
+from ui.widgets import plain
 
 LIST_KEY = "playground_list"
 EDITOR_PREFIX = "playground_editor"
@@ -91,7 +91,7 @@ def apply_editor_delta(
     deleted = {int(row) for row in (delta.get("deleted_rows") or [])}
     keep = [i for i in range(len(names)) if i not in deleted]
     checked = [
-        _cell_grade(raw_grades[i], f"{label} {rank} ({escape_markdown(names[i][:40])})")  # names shown as text
+        _cell_grade(raw_grades[i], f"{label} {rank} ({plain(names[i][:40])})")  # names shown as text
         for rank, i in enumerate(keep, start=1)
     ]
     return [names[i] for i in keep], checked

@@ -6,6 +6,7 @@ Every number shown comes from an ``ndcg_core.ListResult``; these functions only 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -23,12 +24,15 @@ METRICS = (
     ("ndcg", "NDCG", "Normalised DCG = DCG / IDCG, between 0 and 1 (1 = ideal order)."),
 )
 FORMULA_TERMS = 4  # terms shown before "…" in a long sum
-_MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|~$<>:&")
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|~$<>:&])")
 
 
-def escape_markdown(text: str) -> str:
-    """``text`` made safe for elements that render markdown (st.error, st.caption...): shown literally."""
-    return "".join(f"\\{char}" if char in _MARKDOWN_SPECIALS else char for char in str(text))
+def plain(text: object) -> str:
+    """``text`` made safe for elements that render markdown (st.error, st.caption...): shown literally.
+
+    The one escaper for user text (document, query and run names) on every page.
+    """
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", str(text))
 
 
 def _figure(value: float | None, digits: int = 4) -> str:
@@ -86,9 +90,13 @@ def table_frame(result: ndcg_core.ListResult, names: Sequence[str] | None = None
     """The per-position table with document names (when given) in place of the item index."""
     table = result.table.drop(columns=["item"])
     if names is not None:
-        document = np.asarray(names, dtype=object)[result.table["item"].to_numpy()]
-        table.insert(1, "document", document)
+        table.insert(1, "document", _documents(result, names))
     return table
+
+
+def _documents(result: ndcg_core.ListResult, names: Sequence[str]) -> np.ndarray:
+    """The document name at each position of ``result.table`` (its ``item`` column indexes ``names``)."""
+    return np.asarray(names, dtype=object)[result.table["item"].to_numpy()]
 
 
 def table_arrow(result: ndcg_core.ListResult, names: Sequence[str] | None = None) -> pa.Table:
@@ -102,8 +110,7 @@ def table_arrow(result: ndcg_core.ListResult, names: Sequence[str] | None = None
     for column in table.columns:
         if column == "item":
             if names is not None:
-                document = np.asarray(names, dtype=object)[table["item"].to_numpy()]
-                columns["document"] = pa.array(document, type=pa.string())
+                columns["document"] = pa.array(_documents(result, names), type=pa.string())
             continue
         columns[column] = table[column].to_numpy()
     return pa.table(columns)
