@@ -637,11 +637,13 @@ def _join_judgments(run_query, run_doc, flagged, run_flags, judged_query, judged
 def _query_codes(run_queries: pd.Series, judged_queries: pd.Series):
     """Integer codes for query ids (run queries first, in order of appearance) and the ids by code.
 
-    Returns (run codes, judgment codes, ids by code, group starts). A run is
-    usually grouped by query; then only the first id of each group is
-    hashed, together with the judgments' ids, and the last item holds the
-    first row of each group (None when the run is not grouped). Categorical
-    ids are not hashed at all: their codes are renumbered.
+    Returns (run codes, judgment codes, ids by code, group starts, ids as a
+    text Index or None). A run is usually grouped by query; then only the
+    first id of each group is hashed, together with the judgments' ids, and
+    the group starts hold the first row of each group (None when the run is
+    not grouped). Categorical ids are not hashed at all: their codes are
+    renumbered, and their text categories give the ids' Index directly
+    (None otherwise: the per-query table builds it from the ids).
     """
     run_categories = _text_categories(run_queries)
     if run_categories is not None:
