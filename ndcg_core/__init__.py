@@ -4,6 +4,7 @@ Pure computation (numpy and pandas only). Public API:
 
 * :func:`evaluate` - one ranked list of grades.
 * :func:`evaluate_scores` - one list ranked by scores, with a tie rule.
+* :func:`tie_band` - lowest, expected and highest NDCG over every order of tied scores.
 * :func:`evaluate_run` - many queries at once (a TREC run), vectorised.
 * :func:`read_qrels`, :func:`read_run`, :func:`read_table` - file readers.
 * :data:`CONVENTIONS` - presets reproducing popular libraries.
@@ -19,6 +20,7 @@ from ._gains import check_gain, gains_of
 from ._io import read_qrels, read_run, read_table
 from ._list import ListResult, evaluate
 from ._runs import RunResult, evaluate_run, ndcg_curve
+from ._tie_band import TieBand, tie_band
 from ._ties import evaluate_scores
 from ._validation import InvalidInput
 
@@ -32,6 +34,8 @@ __all__ = [
     "discounts",
     "evaluate",
     "evaluate_scores",
+    "TieBand",
+    "tie_band",
     "evaluate_run",
     "RunResult",
     "ndcg_curve",
