@@ -5,6 +5,7 @@ Pure computation (numpy and pandas only). Public API:
 * :func:`evaluate` - one ranked list of grades.
 * :func:`evaluate_scores` - one list ranked by scores, with a tie rule.
 * :func:`tie_band` - lowest, expected and highest NDCG over every order of tied scores.
+* :func:`diagnose` - which conventions reproduce the NDCG numbers you got.
 * :func:`evaluate_run` - many queries at once (a TREC run), vectorised.
 * :func:`read_qrels`, :func:`read_run`, :func:`read_table` - file readers.
 * :data:`CONVENTIONS` - presets reproducing popular libraries.
@@ -14,6 +15,7 @@ Pure computation (numpy and pandas only). Public API:
 
 from ._compare import AggregateGap, Comparison, aggregate_gap, compare_runs
 from ._conventions import CONVENTIONS, Convention
+from ._diagnose import Diagnosis, Finding, Match, calculation_table, diagnose
 from ._discounts import discounts
 from ._examples import WORKED_EXAMPLES, WorkedExample
 from ._gains import check_gain, gains_of
@@ -36,6 +38,11 @@ __all__ = [
     "evaluate_scores",
     "TieBand",
     "tie_band",
+    "Diagnosis",
+    "Finding",
+    "Match",
+    "calculation_table",
+    "diagnose",
     "evaluate_run",
     "RunResult",
     "ndcg_curve",
