@@ -1,0 +1,126 @@
+"""The "Why do my numbers differ?" page under AppTest: explanation, side-by-side table, share link, strict URLs."""
+
+from __future__ import annotations
+
+import pytest
+
+from ndcg_core import CONVENTIONS
+from tests.conftest import run_page
+
+PAGE = "why_differ"
+
+
+def texts(at) -> str:
+    """The page's messages as read on screen (markdown escapes removed)."""
+    shown = " ".join(str(element.value) for element in [*at.info, *at.markdown, *at.error, *at.warning])
+    return shown.replace("\\", "")
+
+
+def test_default_example_explains_lightgbm_against_scikit_learn():
+    at = run_page(PAGE)
+    assert not at.exception
+    grades, scores = [3, 2, 0, 1, 2], [0.9, 0.8, 0.7, 0.6, 0.5]
+    sklearn_value = CONVENTIONS["sklearn"].evaluate(grades, scores).ndcg
+    lightgbm_value = CONVENTIONS["lightgbm"].evaluate(grades, scores).ndcg
+    assert at.text_input(key="why_number_1").value == f"{sklearn_value:.4f}"
+    assert at.text_input(key="why_number_2").value == f"{lightgbm_value:.4f}"
+    comparison = at.info[0].value
+    assert "LightGBM's number" in comparison and "2^grade − 1" in comparison and "the grade itself" in comparison
+    frame = at.dataframe[0].value
+    # position 1 holds the grade-3 document in both; gains 3 (linear) and 7 (2^3 - 1)
+    assert frame["scikit-learn: gain"].iloc[0] == 3 and frame["LightGBM: gain"].iloc[0] == 7
+    assert frame["LightGBM: counted gain / discount"].sum() / frame["LightGBM: ideal gain / discount"].sum() == (
+        pytest.approx(lightgbm_value))
+    assert at.query_params["g"] == "3, 2, 0, 1, 2" and at.query_params["b"] == "LightGBM"
+
+
+def test_example_button_all_zero_query():
+    at = run_page(PAGE)
+    at.button(key="why_example_all_zero").click().run()
+    assert not at.exception
+    assert at.text_input(key="why_number_2").value == "1.0000"
+    assert "1 for a query with no relevant document" in at.info[0].value
+
+
+def test_typed_number_that_nothing_reproduces():
+    at = run_page(PAGE)
+    at.text_input(key="why_number_2").input("0.1234").run()
+    assert not at.exception
+    assert "no convention searched reproduces it" in texts(at)
+
+
+def test_typed_hand_calculation_with_an_off_by_one_discount():
+    at = run_page(PAGE)
+    # grades 3, 2, 0, 1, 2 in this order, linear gain, discount log2(rank + 2)
+    import math
+
+    gains = [3, 2, 0, 1, 2]
+    dcg = sum(g / math.log2(i + 3) for i, g in enumerate(gains))
+    idcg = sum(g / math.log2(i + 3) for i, g in enumerate(sorted(gains, reverse=True)))
+    at.text_input(key="why_from_2").input("my spreadsheet").run()
+    at.text_input(key="why_number_2").input(f"{dcg / idcg:.4f}").run()
+    assert not at.exception
+    assert "off by one" in texts(at)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [
+        ("why_grades", "3, x, 1", "item 2"),
+        ("why_grades", "", "at least one grade"),
+        ("why_scores", "1, 2", "5 grades but 2 scores"),
+        ("why_k", "0", "k must be"),
+        ("why_number_1", "1.7", "between 0 and 1"),
+        ("why_grades", "3, -1, 1, 0, 2", "negative"),
+    ],
+)
+def test_bad_input_shows_the_reason(key, value, words):
+    at = run_page(PAGE)
+    if key in ("why_grades", "why_scores"):
+        at.text_area(key=key).input(value).run()
+    else:
+        at.text_input(key=key).input(value).run()
+    assert not at.exception
+    assert words in " ".join(str(e.value) for e in at.error)
+
+
+def test_share_link_round_trip():
+    trec_eval = CONVENTIONS["trec_eval"].evaluate([2, 1, 0], [0.9, 0.5, 0.1], ideal_relevances=[2, 1, 0, 3]).ndcg
+    params = {"g": "2 1 0", "s": "0.9 0.5 0.1", "x": "3", "a": "trec_eval", "ra": f"{trec_eval:.4f}",
+              "b": "by hand", "rb": "1"}
+    at = run_page(PAGE, query_params=params)
+    assert not at.exception
+    assert at.text_area(key="why_grades").value == "2 1 0"
+    assert at.text_input(key="why_extra").value == "3"
+    assert "trec_eval ndcg_cut" in texts(at)
+    link = at.code[-1].value
+    assert "g=2+1+0" in link and "rb=1" in link and link.split("?")[0].endswith("why_differ")
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"g": "<script>alert(1)</script>"},
+        {"g": "1,2", "s": "1"},
+        {"g": "1,2", "cut": "-3"},
+        {"g": "1,2", "cut": "1e400"},
+        {"g": "1,2", "ra": "2"},
+        {"g": "1e400"},
+        {"g": "1," * 5000},
+        {"g": "1,2", "d": "a"},
+        {"g": "nan, 1"},
+        {"g": "1,2", "rb": "0.5; DROP"},
+        {"g": "9" * 400},
+    ],
+)
+def test_malformed_links_fall_back_with_a_warning(params):
+    at = run_page(PAGE, query_params=params)
+    assert not at.exception
+    assert "could not be used" in " ".join(str(w.value) for w in at.warning)
+    assert at.text_area(key="why_grades").value == "3, 2, 0, 1, 2"  # the default example
+    assert at.info  # and it is explained
+
+
+def test_page_is_in_the_navigation():
+    source = (run_page.__globals__["ROOT"] / "app.py").read_text()
+    assert 'url_path="why_differ"' in source and "pages/why_differ.py" in source
