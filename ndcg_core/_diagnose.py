@@ -295,7 +295,9 @@ def _summary(label, value, matches, named, preset_values) -> str:
     exact = [m for m in matches if m.presets]
     text = []
     if exact:
-        libraries = sorted({CONVENTIONS[key].label for m in exact for key in m.presets})
+        found = {key for m in exact for key in m.presets}
+        libraries = [CONVENTIONS[key].label for key in sorted(found, key=lambda key: (key not in named,
+                                                                                     list(CONVENTIONS).index(key)))]
         text.append(f"{head} is what {_listing(libraries)} compute{'s' if len(libraries) == 1 else ''}.")
     else:
         text.append(f"{head} is no library preset's figure; the nearest reading: {matches[0].sentence}")
