@@ -6,6 +6,8 @@ Pure computation (numpy and pandas only). Public API:
 * :func:`evaluate_scores` - one list ranked by scores, with a tie rule.
 * :func:`tie_band` - lowest, expected and highest NDCG over every order of tied scores.
 * :func:`diagnose` - which conventions reproduce the NDCG numbers you got.
+* :data:`BATTERY`, :func:`battery_json`, :func:`battery_csv`, :func:`check_implementation` - the conformance
+  battery and the check of a user's outputs against it.
 * :func:`evaluate_run` - many queries at once (a TREC run), vectorised.
 * :func:`read_qrels`, :func:`read_run`, :func:`read_table` - file readers.
 * :data:`CONVENTIONS` - presets reproducing popular libraries.
@@ -13,6 +15,8 @@ Pure computation (numpy and pandas only). Public API:
 * :class:`InvalidInput` - raised for every refused input.
 """
 
+from ._battery import BATTERY, TestVector, battery_csv, battery_expected, battery_json, read_outputs
+from ._battery_check import ImplementationCheck, Mismatch, check_implementation
 from ._compare import AggregateGap, Comparison, aggregate_gap, compare_runs
 from ._conventions import CONVENTIONS, Convention
 from ._diagnose import Diagnosis, Finding, Match, calculation_table, diagnose
@@ -43,6 +47,15 @@ __all__ = [
     "Match",
     "calculation_table",
     "diagnose",
+    "BATTERY",
+    "TestVector",
+    "battery_csv",
+    "battery_expected",
+    "battery_json",
+    "read_outputs",
+    "ImplementationCheck",
+    "Mismatch",
+    "check_implementation",
     "evaluate_run",
     "RunResult",
     "ndcg_curve",

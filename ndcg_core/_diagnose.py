@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -50,6 +50,8 @@ class Match:
     the choice does not matter here). ``presets`` are the library presets that
     are exactly this calculation; otherwise ``nearest`` is the closest preset
     and ``departures`` the (dimension, preset's value, this value) triples.
+    ``distances`` gives, for every preset, the fewest choices to change in it
+    to get this calculation.
     """
 
     setting: dict[str, object]
@@ -61,6 +63,7 @@ class Match:
     departures: tuple[tuple[str, object, object], ...]
     alternatives: dict[str, tuple]
     sentence: str
+    distances: dict[str, int] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,8 @@ class Diagnosis:
 
 
 def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None, tolerance: float = 5e-5,
-             doc_ids=None, gain_tables: Mapping[str, Mapping[float, float]] | None = None) -> Diagnosis:
+             doc_ids=None, gain_tables: Mapping[str, Mapping[float, float]] | None = None,
+             baseline: str | None = None) -> Diagnosis:
     """Find every NDCG convention that reproduces each reported number for one query.
 
     Parameters
@@ -114,6 +118,10 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
         Document ids, for trec_eval's tie rule (id descending).
     gain_tables : mapping name -> (mapping grade -> gain), optional
         More gain tables to search, e.g. a custom LightGBM ``label_gain``.
+    baseline : preset key, optional
+        Measure every match's departures from this preset (instead of from
+        the nearest one), e.g. to ask "which mistake turns trec_eval's number
+        into mine?".
 
     Returns
     -------
@@ -127,13 +135,15 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
     (('sklearn',), ('lightgbm',))
     """
     numbers = _reported_numbers(reported)
+    if baseline is not None and baseline not in CONVENTIONS:
+        raise InvalidInput(f"Unknown baseline preset {baseline!r}. Choose one of: {', '.join(CONVENTIONS)}.")
     if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance) and tolerance >= 0):
         raise InvalidInput(f"tolerance must be a number 0 or more, got {tolerance!r}.")
     space = build_space(relevances, scores, ideal_relevances=ideal_relevances, k=k, doc_ids=doc_ids,
                         gain_tables=gain_tables)
     grid = _evaluate_grid(space)
     presets = {key: space.index(preset_settings(key, has_k=k is not None)) for key in CONVENTIONS}
-    findings = tuple(_finding(space, grid, presets, label, value, tolerance) for label, value in numbers)
+    findings = tuple(_finding(space, grid, presets, label, value, tolerance, baseline) for label, value in numbers)
     return Diagnosis(findings=findings, comparison=_comparison(findings), space=space)
 
 
@@ -221,7 +231,7 @@ def _close(values: np.ndarray, target: float, tolerance: float) -> np.ndarray:
     return np.abs(values - target) <= tolerance
 
 
-def _finding(space, grid: _Grid, presets: dict[str, tuple], label, value, tolerance) -> Finding:
+def _finding(space, grid: _Grid, presets: dict[str, tuple], label, value, tolerance, baseline=None) -> Finding:
     named = _named(label)
     keys = list(presets)
     flat = {key: int(np.ravel_multi_index(point, space.shape)) for key, point in presets.items()}
@@ -236,9 +246,11 @@ def _finding(space, grid: _Grid, presets: dict[str, tuple], label, value, tolera
         best = distance[members].min(axis=0)  # per preset
         exact = tuple(sorted((keys[j] for j in np.flatnonzero(best == 0)), key=lambda key: key not in named))
         order = sorted(range(len(keys)), key=lambda j: (best[j], keys[j] not in named, j))
-        nearest = keys[order[0]]
-        row = rows[members[np.argmin(distance[members, order[0]])]]
-        matches.append(_match(space, grid, row, exact, nearest, presets[nearest], named))
+        chosen = order[0] if baseline is None else keys.index(baseline)
+        nearest = keys[chosen]
+        row = rows[members[np.argmin(distance[members, chosen])]]
+        match = _match(space, grid, row, exact, nearest, presets[nearest], named)
+        matches.append(replace(match, distances={key: int(best[j]) for j, key in enumerate(keys)}))
     matches.sort(key=lambda m: (not m.presets, not set(m.presets) & set(named), len(m.departures),
                                 keys.index(m.nearest)))
     return Finding(label=label, reported=value, matches=tuple(matches), named_presets=named,
