@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui import battery_view
 from ui import diagnose_view as view
 
 st.title("Why do my NDCG numbers differ?")
@@ -11,3 +12,6 @@ st.caption(
 )
 texts = view.input_form()
 view.show(texts)
+
+st.divider()
+battery_view.check_section()

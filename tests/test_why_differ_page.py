@@ -124,3 +124,38 @@ def test_malformed_links_fall_back_with_a_warning(params):
 def test_page_is_in_the_navigation():
     source = (run_page.__globals__["ROOT"] / "app.py").read_text()
     assert 'url_path="why_differ"' in source and "pages/why_differ.py" in source
+
+
+def test_check_my_implementation_pasted_off_by_one():
+    from tests.test_battery import TREC, outputs_of
+
+    at = run_page(PAGE)
+    outputs = outputs_of({**TREC, "discount": "log2_shifted"}, truncate=True)
+    at.text_area(key="battery_paste").input("case,ndcg\n" + "\n".join(f"{k},{v!r}" for k, v in outputs.items())).run()
+    assert not at.exception
+    verdict = texts(at)
+    assert "match trec_eval ndcg_cut on 3 of 16 cases" in verdict
+    assert "off-by-one discount" in verdict
+    mismatches = at.dataframe[-2].value
+    assert set(mismatches["fits"]) == {"off-by-one discount (log2(rank + 2))"}
+    assert len(mismatches) == 13
+
+
+def test_check_my_implementation_exact_library_outputs():
+    from ndcg_core import battery_expected
+
+    at = run_page(PAGE)
+    lines = [f"{case},{values['sklearn']!r}" for case, values in battery_expected().items()
+             if values["sklearn"] is not None]
+    at.text_area(key="battery_paste").input("\n".join(lines)).run()
+    assert not at.exception
+    assert [s.value for s in at.success] and "on all" in at.success[0].value
+
+
+@pytest.mark.parametrize(("pasted", "words"), [("nope,0.5", "Unknown case"), ("plain,abc", "not a number"),
+                                                ('{"plain": 0.5', "JSON could not be read")])
+def test_check_my_implementation_bad_outputs(pasted, words):
+    at = run_page(PAGE)
+    at.text_area(key="battery_paste").input(pasted).run()
+    assert not at.exception
+    assert words in " ".join(str(e.value) for e in at.error).replace("\\", "")

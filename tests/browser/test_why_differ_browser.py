@@ -52,3 +52,21 @@ def test_lightgbm_against_scikit_learn_is_explained(browser, app_url, viewport):
         screenshot(tab, f"why_differ_side_by_side_{viewport['width']}")
     finally:
         context.close()
+
+
+def test_uploaded_outputs_with_an_off_by_one_discount_are_diagnosed(page, app_url, tmp_path):
+    from tests.test_battery import TREC, outputs_of
+
+    outputs = outputs_of({**TREC, "discount": "log2_shifted"}, truncate=True)
+    upload = tmp_path / "my_ndcg_outputs.csv"
+    upload.write_text("case,ndcg\n" + "\n".join(f"{case},{value!r}" for case, value in outputs.items()) + "\n")
+    page.goto(app_url + "/why_differ")
+    wait_for_app(page)
+    page.get_by_text("Check my implementation").first.wait_for(timeout=30_000)
+    page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(upload))
+    verdict = page.get_by_text("off-by-one discount (log2(rank + 2)) (13 cases)", exact=False).first
+    verdict.wait_for(timeout=60_000)
+    wait_for_app(page)
+    assert "match trec_eval ndcg_cut on 3 of 16 cases" in page.locator("[data-testid='stMain']").inner_text()
+    page.get_by_text("Where your outputs differ from").first.scroll_into_view_if_needed()
+    screenshot(page, "why_differ_check_off_by_one")
