@@ -8,6 +8,7 @@ Pure computation (numpy and pandas only). Public API:
 * :func:`diagnose` - which conventions reproduce the NDCG numbers you got.
 * :data:`BATTERY`, :func:`battery_json`, :func:`battery_csv`, :func:`check_implementation` - the conformance
   battery and the check of a user's outputs against it.
+* :func:`incomplete_judgments` - condensed-list NDCG (Sakai 2007), judged@k and bounds for unjudged documents.
 * :func:`evaluate_run` - many queries at once (a TREC run), vectorised.
 * :func:`read_qrels`, :func:`read_run`, :func:`read_table` - file readers.
 * :data:`CONVENTIONS` - presets reproducing popular libraries.
@@ -23,6 +24,7 @@ from ._diagnose import Diagnosis, Finding, Match, calculation_table, diagnose
 from ._discounts import discounts
 from ._examples import WORKED_EXAMPLES, WorkedExample
 from ._gains import check_gain, gains_of
+from ._incomplete import IncompleteJudgments, incomplete_judgments
 from ._io import read_qrels, read_run, read_table
 from ._list import ListResult, evaluate
 from ._runs import RunResult, evaluate_run, ndcg_curve
@@ -47,6 +49,8 @@ __all__ = [
     "Match",
     "calculation_table",
     "diagnose",
+    "IncompleteJudgments",
+    "incomplete_judgments",
     "BATTERY",
     "TestVector",
     "battery_csv",
