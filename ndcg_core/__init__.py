@@ -9,6 +9,7 @@ Pure computation (numpy and pandas only). Public API:
 * :data:`BATTERY`, :func:`battery_json`, :func:`battery_csv`, :func:`check_implementation` - the conformance
   battery and the check of a user's outputs against it.
 * :func:`incomplete_judgments` - condensed-list NDCG (Sakai 2007), judged@k and bounds for unjudged documents.
+* :func:`winner_grid` - does a convention flip which of two rankers wins?
 * :func:`evaluate_run` - many queries at once (a TREC run), vectorised.
 * :func:`read_qrels`, :func:`read_run`, :func:`read_table` - file readers.
 * :data:`CONVENTIONS` - presets reproducing popular libraries.
@@ -23,6 +24,7 @@ from ._conventions import CONVENTIONS, Convention
 from ._diagnose import Diagnosis, Finding, Match, calculation_table, diagnose
 from ._discounts import discounts
 from ._examples import WORKED_EXAMPLES, WorkedExample
+from ._flips import winner_grid
 from ._gains import check_gain, gains_of
 from ._incomplete import IncompleteJudgments, incomplete_judgments
 from ._io import read_qrels, read_run, read_table
@@ -49,6 +51,7 @@ __all__ = [
     "Match",
     "calculation_table",
     "diagnose",
+    "winner_grid",
     "IncompleteJudgments",
     "incomplete_judgments",
     "BATTERY",

@@ -84,7 +84,8 @@ BATTERY: tuple[TestVector, ...] = (
 )
 
 
-TRUNCATING = ("trec_eval", "ranx_ndcg", "ranx_ndcg_burges")  # grades read as C int, negatives give no gain
+TRUNCATING = ("trec_eval", "ranx_ndcg", "ranx_ndcg_burges", "ir_measures")  # C int reading; negatives: no gain
+_NEGATIVE_AS_ZERO = ("trec_gdeval",)  # gdeval keeps positive judgments only, and refuses fractions
 
 
 def refusal(key: str, vector: TestVector) -> str | None:
@@ -105,6 +106,16 @@ def refusal(key: str, vector: TestVector) -> str | None:
             return f"{label} accepts labels up to {top} only."
     if key == "torchmetrics" and (grades < 0).any():
         return "torchmetrics adds negative gains as they are (NDCG can leave [0, 1]); ndcg_core refuses them."
+    if key in TRUNCATING or key in ("sklearn", "lightgbm", "xgboost", "xgboost_minus", "torchmetrics"):
+        return None
+    # the presets added for issue 13 (libraries not installed here): as their sources read grades
+    convention = CONVENTIONS[key]
+    if (grades < 0).any() and key not in _NEGATIVE_AS_ZERO:
+        return f"{label} would add a negative gain (NDCG could leave [0, 1]); ndcg_core refuses it."
+    if convention.whole_grades and not np.array_equal(grades, np.floor(grades)):
+        return f"{label} needs whole-number grades."
+    if convention.max_grade is not None and grades.max() > convention.max_grade:
+        return f"{label} accepts grades up to {convention.max_grade} only."
     return None
 
 
@@ -114,6 +125,8 @@ def library_grades(key: str, vector: TestVector) -> tuple[np.ndarray, np.ndarray
     extra = np.array(vector.unretrieved, dtype=float)
     if key in TRUNCATING:  # int() towards zero, and a negative grade gives no gain
         grades, extra = np.maximum(np.trunc(grades), 0), np.maximum(np.trunc(extra), 0)
+    elif key in _NEGATIVE_AS_ZERO:
+        grades, extra = np.maximum(grades, 0), np.maximum(extra, 0)
     return grades, extra
 
 
@@ -133,14 +146,16 @@ def battery_expected() -> dict[str, dict[str, float | None]]:
 
 
 def battery_json() -> str:
-    """The battery as JSON: inputs, every preset's expected NDCG (null where refused) and the reasons."""
+    """The battery as JSON: inputs, every preset's expected NDCG (null where refused, with the reason, or where
+    the library gives no value, listed in ``no_value``)."""
     cases = []
     for vector in BATTERY:
         cases.append({
             "case": vector.key, "title": vector.title, "grades": list(vector.grades), "scores": list(vector.scores),
             "doc_ids": list(vector.doc_ids), "unretrieved_grades": list(vector.unretrieved), "k": vector.k,
-            "expected": {key: expected_ndcg(key, vector) for key in CONVENTIONS},
+            "expected": {key: _json_number(expected_ndcg(key, vector)) for key in CONVENTIONS},
             "refused": {key: reason for key in CONVENTIONS if (reason := refusal(key, vector))},
+            "no_value": [key for key in CONVENTIONS if _is_nan(expected_ndcg(key, vector))],
         })
     presets = {key: {"label": c.label, "library": c.library} for key, c in CONVENTIONS.items()}
     document = {"battery_version": BATTERY_VERSION, "how_to": "Rank each case's documents by descending score "
@@ -150,8 +165,18 @@ def battery_json() -> str:
     return json.dumps(document, indent=1, ensure_ascii=False)
 
 
+def _is_nan(value: float | None) -> bool:
+    return value is not None and math.isnan(value)
+
+
+def _json_number(value: float | None) -> float | None:
+    """JSON has no NaN: a library that gives no value (gdeval skips the topic) is null, listed in no_value."""
+    return None if value is None or math.isnan(value) else value
+
+
 def battery_csv() -> str:
-    """The battery as CSV: one row per case; lists space-separated, an unjudged grade as ``-``."""
+    """The battery as CSV: one row per case; lists space-separated, an unjudged grade as ``-``; empty where
+    the library refuses the input, ``nan`` where it gives no value."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["case", "title", "grades", "scores", "doc_ids", "unretrieved_grades", "k",

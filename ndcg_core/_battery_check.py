@@ -92,7 +92,7 @@ def check_implementation(outputs: Mapping[str, float], *, tolerance: float = 5e-
             if expected is None:
                 continue
             compared += 1
-            agreed += (not math.isnan(value)) and abs(value - expected) <= tolerance
+            agreed += _agrees(value, expected, tolerance)
         agreement[key] = (agreed, compared)
     for case, value in outputs.items():
         # the fewest changes to each preset that reproduce this output (an unexplained case costs the most)
@@ -110,7 +110,7 @@ def check_implementation(outputs: Mapping[str, float], *, tolerance: float = 5e-
     mismatches = []
     for case, value in outputs.items():
         expected = expected_ndcg(best, cases[case])
-        if expected is None or ((not math.isnan(value)) and abs(value - expected) <= tolerance):
+        if expected is None or _agrees(value, expected, tolerance):
             continue
         reading = "truncated" if best in TRUNCATING else "as_given"
         fits = _fits(_finding(cases[case], value, tolerance, reading=reading, baseline=best))
@@ -134,6 +134,13 @@ def _finding(vector, value: float, tolerance: float, *, reading: str, baseline: 
                         doc_ids=list(vector.doc_ids), tolerance=tolerance, baseline=baseline).findings[0]
     except InvalidInput:
         return None
+
+
+def _agrees(value: float, expected: float, tolerance: float) -> bool:
+    """Within tolerance, or both "no value" (NaN)."""
+    if math.isnan(value) or math.isnan(expected):
+        return math.isnan(value) and math.isnan(expected)
+    return abs(value - expected) <= tolerance
 
 
 def _steps(finding, key: str) -> int:

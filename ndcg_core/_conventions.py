@@ -60,6 +60,12 @@ class Convention:
         library would never give.
     max_grade : int or None
         The largest grade the library accepts (LightGBM: 30, XGBoost: 31).
+    ideal_depth : {"cutoff", "ranking_length"}
+        Places of the ideal list that count: k (``"cutoff"``, trec_eval) or
+        min(k, ranking length) (``"ranking_length"``: Elasticsearch cuts the
+        ideal at the number of hits returned).
+    source : str
+        Where the settings were read, and the version ("as of ...").
     """
 
     key: str
@@ -74,6 +80,8 @@ class Convention:
     caveat: str | None = None
     whole_grades: bool = False
     max_grade: int | None = None
+    ideal_depth: str = "cutoff"
+    source: str = ""
 
     def evaluate(self, relevances, scores=None, *, k=None, ideal_relevances=None, doc_ids=None) -> ListResult:
         """NDCG of one list as this library computes it.
@@ -107,6 +115,8 @@ class Convention:
         if k is None and ideal is not None:
             # the library's ideal list keeps every judged document, however short the ranking
             depth = max(grades.size, len(as_grades(ideal, what="ideal_relevances")), 1)
+        if self.ideal_depth == "ranking_length":  # the ideal list is cut where the ranking ends
+            depth = grades.size if k is None else min(k, grades.size)
         if scores is None:
             result = evaluate(grades, k=depth, ideal_relevances=ideal, **settings)
         elif self.ties == "doc_id_descending":
@@ -269,6 +279,80 @@ _LIST = [
         call="torchmetrics.functional.retrieval.retrieval_normalized_dcg(preds, target, top_k=k)",
         caveat="torchmetrics computes in float32: expect differences around 1e-7, and scores closer than "
         "float32 precision tie.",
+    ),
+]
+
+# Presets added with the diagnosis (issue 13): each cites the source it follows and its version.
+_LIST += [
+    Convention(
+        key="ir_measures",
+        label="ir_measures nDCG",
+        library="ir-measures",
+        gain="linear",
+        ties="doc_id_descending",
+        ideal="all_judged",
+        zero_idcg="zero",
+        reason="ir_measures evaluates nDCG and nDCG@k with its pytrec_eval provider, so it is trec_eval's ndcg / "
+        "ndcg_cut: gain = grade, ties by document id descending, ideal from every judged document.",
+        call="ir_measures.calc_aggregate([ir_measures.nDCG @ k], qrels, run)",
+        caveat="nDCG(judged_only=True) removes unjudged documents first (the condensed list, "
+        "ndcg_core.incomplete_judgments); nDCG(gains={...}) maps grades to custom gains.",
+        whole_grades=True,
+        source="ir_measures 0.4.3 (PyPI), default provider pytrec_eval; tested against the installed package.",
+    ),
+    Convention(
+        key="trec_gdeval",
+        label="TREC Web Track gdeval.pl",
+        library="gdeval.pl (Perl script from the TREC 2010-2014 Web Track; not on PyPI)",
+        gain="exponential",
+        ties="doc_id_descending",
+        ideal="all_judged",
+        zero_idcg="skip",
+        reason="gdeval's sub dcg adds (2^judgment - 1) / log(rank + 1), its run order is score descending then "
+        "docno descending, the ideal comes from every positive judgment in the qrels, and a topic with no "
+        "relevant document is left out of the mean.",
+        call="perl gdeval.pl qrels run   (ndcg@20; version 1.3 takes -k)",
+        caveat="It reports @20 unless told otherwise; judgments above 4 are refused and negative ones count as 0; "
+        "natural-log discount (the same NDCG as log2).",
+        whole_grades=True,
+        max_grade=4,
+        source="gdeval.pl version 1.2 (12 Oct 2010) and 1.3 (29 Apr 2013): sub dcg, sub runOrder, qrels reading.",
+    ),
+    Convention(
+        key="es_rank_eval",
+        label="Elasticsearch / OpenSearch rank_eval dcg (normalize: true)",
+        library="elasticsearch (server); opensearch (fork)",
+        gain="exponential",
+        ties="stable",
+        ideal="all_judged",
+        zero_idcg="zero",
+        ideal_depth="ranking_length",
+        reason="DiscountedCumulativeGain.computeDCG adds (2^rating - 1) / log2(rank + 1) over the hits in the "
+        "order the search returned them; with normalize the ideal is every rated document of the request, "
+        "sorted and cut at the number of hits; IDCG = 0 gives 0.",
+        call='POST /index/_rank_eval {"metric": {"dcg": {"k": k, "normalize": true}}, "requests": [...]}',
+        caveat="Unrated hits count 0 unless unknown_doc_rating is set; k defaults to 10 and the search returns at "
+        "most k hits, so the ideal is cut at min(k, hits returned).",
+        whole_grades=True,
+        source="elasticsearch modules/rank-eval/src/main/java/org/elasticsearch/index/rankeval/"
+        "DiscountedCumulativeGain.java, evaluate() and computeDCG(), as of Elasticsearch 7.x-8.x "
+        "(OpenSearch 1.x-2.x keeps the same code).",
+    ),
+    Convention(
+        key="keras_rs",
+        label="Keras-RS nDCG / TF-Ranking NDCGMetric",
+        library="keras-rs; tensorflow-ranking",
+        gain="exponential",
+        ties="stable",
+        ideal="ranking",
+        zero_idcg="zero",
+        reason="default_gain_fn is 2^label - 1 and default_rank_discount_fn 1 / log2(rank + 1); the ideal comes "
+        "from the same list's labels and a list with no relevant item scores 0 (divide_no_nan).",
+        call="keras_rs.metrics.NDCG(k=k)(y_true, y_pred)  /  tfr.keras.metrics.NDCGMetric(topn=k)",
+        caveat="Score ties are broken at random by default (shuffle_ties=True): with tied scores expect any value "
+        "of the tie band (ndcg_core.tie_band); with shuffle_ties=False the input order is kept, as here.",
+        source="keras-rs keras_rs/src/metrics/ranking_metrics_utils.py (sort_by_scores, default_gain_fn, "
+        "default_rank_discount_fn), as of keras-rs 0.2 (2025); TF-Ranking 0.5 utils.py has the same defaults.",
     ),
 ]
 

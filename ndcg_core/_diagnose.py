@@ -35,9 +35,12 @@ from ._conventions import CONVENTIONS
 from ._search_space import DIMENSIONS, WORDS, SearchSpace, build_space, cutoff_of, describe, preset_settings
 from ._validation import InvalidInput
 
-_ALIASES = {"sklearn": ("sklearn", "scikit"), "trec_eval": ("trec_eval", "trec-eval", "treceval", "pytrec", "ir_measures", "ir-measures"),
+_ALIASES = {"sklearn": ("sklearn", "scikit"), "trec_eval": ("trec_eval", "trec-eval", "treceval", "pytrec"),
             "ranx_ndcg": ("ranx",), "ranx_ndcg_burges": ("ranx",), "lightgbm": ("lightgbm", "lgbm", "lgb"),
-            "xgboost": ("xgboost", "xgb"), "xgboost_minus": ("xgboost", "xgb"), "torchmetrics": ("torchmetrics",)}
+            "xgboost": ("xgboost", "xgb"), "xgboost_minus": ("xgboost", "xgb"), "torchmetrics": ("torchmetrics",),
+            "ir_measures": ("ir_measures", "ir-measures", "ir measures"), "trec_gdeval": ("gdeval",),
+            "es_rank_eval": ("elasticsearch", "opensearch", "rank_eval", "elastic"),
+            "keras_rs": ("keras", "tf-ranking", "tfr", "tensorflow ranking", "tensorflow_ranking")}
 
 
 @dataclass(frozen=True)

@@ -247,7 +247,7 @@ def preset_settings(key: str, *, has_k: bool) -> dict[str, object]:
     convention = CONVENTIONS[key]
     return {"ties": convention.ties, "precision": "float32" if key in FLOAT32_PRESETS else "double",
             "gain": convention.gain, "discount": "log2", "k": "given" if has_k else "whole",
-            "ideal": convention.ideal, "ideal_depth": "cutoff", "zero_idcg": convention.zero_idcg}
+            "ideal": convention.ideal, "ideal_depth": convention.ideal_depth, "zero_idcg": convention.zero_idcg}
 
 
 def describe(space: SearchSpace, setting: Mapping[str, object]) -> dict[str, str]:

@@ -89,7 +89,7 @@ def ir_measures_ndcg(grades, scores, k, extra, ids):
 
 ORACLES = {key: (call, deterministic) for key, (call, deterministic, _) in LIBRARIES.items()}
 ORACLES["ir_measures"] = (ir_measures_ndcg, True)
-PRESET_OF = {key: key for key in LIBRARIES} | {"ir_measures": "trec_eval"}  # ir_measures runs trec_eval's nDCG
+PRESET_OF = {key: key for key in LIBRARIES} | {"ir_measures": "ir_measures"}
 
 
 @pytest.mark.parametrize("library", sorted(ORACLES))

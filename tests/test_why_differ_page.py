@@ -159,3 +159,29 @@ def test_check_my_implementation_bad_outputs(pasted, words):
     at.text_area(key="battery_paste").input(pasted).run()
     assert not at.exception
     assert words in " ".join(str(e.value) for e in at.error).replace("\\", "")
+
+
+def test_tie_band_shown_for_tied_scores():
+    from ndcg_core import tie_band
+    from ui.tie_band_view import tie_band_rows
+
+    at = run_page(PAGE)
+    at.button(key="why_example_ties").click().run()
+    assert not at.exception
+    assert "The tie band" in texts(at)
+    grades, scores = [3, 0, 1, 2], [0.9, 0.9, 0.4, 0.4]
+    rows = tie_band_rows(grades, scores, judged=grades, doc_ids=["A12", "B07", "C33", "D01"])
+    linear = next(row for row in rows if row["setting"].startswith("gain = grade"))
+    band = tie_band(grades, scores, gain="linear")
+    assert (linear["band"].low, linear["band"].high) == (band.low, band.high)
+    # every library's own value lies inside its band, scikit-learn's on the average
+    for row in rows:
+        for value in row["markers"].values():
+            assert row["band"].low - 1e-12 <= value <= row["band"].high + 1e-12
+    assert linear["markers"]["scikit-learn ndcg_score"] == pytest.approx(band.expected)
+    assert linear["markers"]["trec_eval ndcg_cut"] < band.expected  # B07 (grade 0) outranks A12 (grade 3)
+
+
+def test_no_tie_band_without_ties():
+    at = run_page(PAGE)
+    assert "The tie band" not in texts(at)

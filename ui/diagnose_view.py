@@ -12,6 +12,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import diagnose_input as inputs
+from ui.tie_band_view import show_tie_band
 from ui.widgets import plain
 
 SHOWN_MATCHES = 4
@@ -77,6 +78,10 @@ def show(texts: dict[str, str]) -> None:
     explained = [finding for finding in diagnosis.findings if finding.matches]
     if explained:
         _side_by_side(diagnosis, explained[:2], question)
+    if question.scores is not None:
+        show_tie_band(list(question.grades), list(question.scores), k=question.k,
+                      judged=[*question.grades, *question.extra],
+                      doc_ids=None if question.ids is None else list(question.ids), key="why_tie_band")
     st.caption("Sidebar settings do not apply on this page: every convention is searched. NDCG is the same for any "
                "log base of log(rank + 1), so log2, ln and log10 are one answer.")
     st.markdown("**Share this diagnosis**")
