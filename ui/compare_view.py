@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import ndcg_core
-from ui.charts import PALETTE
+from ui.chart_style import PALETTE, apply_style
 
 DOCS_KEY = "compare_docs_base"
 ORDER_KEYS = {"A": "compare_order_a", "B": "compare_order_b"}
@@ -26,7 +26,7 @@ EXAMPLE_ORDERS = {
     "A": ["D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8"],
     "B": ["D3", "D4", "D1", "D6", "D2", "D8", "D5", "D7"],
 }
-FONT = {"size": 15, "color": PALETTE["text"]}
+MARGIN = {"l": 70, "r": 30, "t": 60, "b": 60}  # room for the signed tick labels
 WIN_COLOUR, LOSS_COLOUR, TIE_COLOUR = PALETTE["ndcg"], PALETTE["discount"], PALETTE["muted"]
 
 
@@ -323,15 +323,6 @@ def modebar_config(filename: str) -> dict:
 
 
 def _layout(fig: go.Figure, *, title: str, x_title: str, y_title: str, height: int = 360) -> go.Figure:
-    fig.update_layout(
-        title={"text": title, "font": {"size": 18}},
-        font=FONT,
-        template="plotly_white",
-        height=height,
-        margin={"l": 70, "r": 30, "t": 60, "b": 60},
-        hoverlabel={"font_size": 15},
-        showlegend=False,
-        xaxis={"title": x_title, "gridcolor": PALETTE["grid"]},
-        yaxis={"title": y_title, "gridcolor": PALETTE["grid"]},
-    )
+    apply_style(fig, title=title, x_title=x_title, y_title=y_title, height=height, margin=MARGIN)
+    fig.update_layout(showlegend=False)
     return fig
