@@ -8,7 +8,7 @@ import pytest
 
 import ndcg_core
 from tests.browser.conftest import screenshot, wait_for_app
-from ui import quiz
+from ui import quiz_model as quiz
 
 pytestmark = pytest.mark.browser
 
