@@ -7,7 +7,8 @@ Numbers
     * :func:`signed`: the same with an explicit sign, for differences and deltas.
     * :func:`num`: whole numbers without decimals, others to ``digits`` places (prose and the step-by-step
       formulas, where a grade of 3 reads better than 3.000).
-    * :func:`tex_number`: up to four significant digits, for the terms of a long formula.
+    * :func:`compact`: up to four significant digits, for grades and the terms of a long formula.
+    * :func:`percent`: a share as a whole percentage (confidence levels).
 
     ``None`` and NaN (an NDCG left out by the zero-IDCG rule "skip") print as a word, never as "nan";
     a value that rounds to zero never prints as "-0.00".
@@ -70,9 +71,17 @@ def num(value: float | None, digits: int = 3, *, missing: str = "undefined") -> 
     return fixed(value, digits)
 
 
-def tex_number(value: float) -> str:
-    """A formula term: ``3`` for a whole number, else four significant digits (``tex_number(2.5237) == "2.524"``)."""
+def compact(value: float) -> str:
+    """Short: ``3`` for a whole number, else four significant digits (``compact(2.5237) == "2.524"``).
+
+    For grades and the terms of a long formula.
+    """
     return f"{value:g}" if float(value).is_integer() else f"{value:.4g}"
+
+
+def percent(value: float) -> str:
+    """A share as a whole percentage: ``percent(0.95) == "95%"``."""
+    return f"{value:.0%}"
 
 
 # --- LaTeX ---------------------------------------------------------------------------------------------------
@@ -94,11 +103,11 @@ def gain_latex(grade: float, gain_value: float, gain: str) -> str:
 def gain_term_latex(grade: float, gain: str, gain_table: Mapping[float, float] | None = None) -> str:
     """A grade's gain as the numerator of a formula term: ``2^{3}-1``, ``3``, or the table's value."""
     if gain == "exponential":
-        return f"2^{{{tex_number(grade)}}}-1"
+        return f"2^{{{compact(grade)}}}-1"
     if gain == "linear":
-        return tex_number(grade)
+        return compact(grade)
     table = dict(gain_table or {})
-    return tex_number(table[grade]) if grade in table else rf"g({tex_number(grade)})"
+    return compact(table[grade]) if grade in table else rf"g({compact(grade)})"
 
 
 def gain_formula_latex(gain: str, grade: str = "rel_i") -> str:
