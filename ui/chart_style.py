@@ -58,5 +58,8 @@ def base_layout(
 
 def apply_style(fig: go.Figure, **layout) -> go.Figure:
     """Give a figure built with graph_objects the base layout (keywords as for :func:`base_layout`)."""
-    fig.update_layout(base_layout(**layout))
+    style = base_layout(**layout)
+    del style["template"]  # update_layout merges: an empty template would leave plotly's default in place
+    fig.update_layout(style)
+    fig.layout.template = None  # so drop it outright (the figure then carries no template at all)
     return fig

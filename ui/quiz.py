@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ui.formatting import fixed
+from ui.formatting import compact, fixed
 from ui.quiz_model import (
     ESTIMATE_FULL,
     ESTIMATE_HALF,
@@ -231,7 +231,7 @@ def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
     )
     st.markdown("**Why:** " + why_text(question) + ".")
     ideal = question.result()
-    st.caption("Ideal order of the grades: " + ", ".join(f"{g:g}" for g in ideal.ideal_relevances)
+    st.caption("Ideal order of the grades: " + ", ".join(compact(g) for g in ideal.ideal_relevances)
                + f"; IDCG@{question.k} sums the first {question.k} of them, each divided by log₂(i + 1).")
     with st.expander("Per-position numbers"):
         _show_ranking(question, with_numbers=True)
@@ -242,7 +242,7 @@ def _answer_estimate(question: Question, seed: int) -> None:
     guess = float(st.session_state.get(_widget_key(seed, question, "guess"), 0.5))
     points = estimate_points(guess, question.result().ndcg)
     verdict = {1.0: "Spot on!", 0.5: "Close.", 0.0: "Not quite."}[points]
-    record_answer(seed, question.number, Answer(points, verdict, f"{guess:.2f}"))
+    record_answer(seed, question.number, Answer(points, verdict, fixed(guess, 2)))
 
 
 def _order_key(seed: int, question: Question) -> str:
