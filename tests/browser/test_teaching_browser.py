@@ -83,6 +83,10 @@ def phone(browser):
     context.close()
 
 
+FORMULAS_FIT = """() => [...document.querySelectorAll('.katex-display')]
+    .every(d => d.scrollWidth <= d.clientWidth + 1)"""
+
+
 def overflowing_formulas(tab) -> list[str]:
     """The text of every displayed formula wider than the space it has (cut at the right edge)."""
     return tab.evaluate(
@@ -99,8 +103,11 @@ def test_long_formulas_wrap_on_a_phone(phone, app_url):
     phone.locator(".katex-display").first.wait_for()
     running = phone.locator(".katex-display").filter(has_text=re.compile(r"DCG@3\s*=\s*DCG@2\s*\+"))
     running.first.wait_for()
-    assert running.first.bounding_box()["height"] > 40  # on two lines: it wrapped
+    # The page's style arrives with the first elements, not always before the first formula: wait for it to apply.
+    # (Without the wrapping rule this wait times out: the formula is 472 px wide in 322 px.)
+    phone.wait_for_function(FORMULAS_FIT, timeout=15_000)
     assert overflowing_formulas(phone) == []
+    assert running.first.bounding_box()["height"] > 40  # on two lines: it wrapped
     running.first.scroll_into_view_if_needed()
     screenshot(phone, "teaching_step_formula_phone")
 
