@@ -18,7 +18,7 @@ import ndcg_core
 INPUT_COLUMNS = ["document", "grade", "score", "score_2", "ranked"]
 SETTING_COLUMNS = {"gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives"}
 IDEAL_WORDS = {"ranking": "the ranked list only", "all_judged": "all judged documents"}
-TIE_WORDS = {"average": "gains averaged", "stable": "input order", "doc_id_descending": "doc id, Z→A"}
+TIE_WORDS = {"average": "gains averaged", "stable": "input order", "trec_eval": "doc id, Z→A"}
 ZERO_WORDS = {"zero": "0", "one": "1", "skip": "skipped", "error": "error"}
 HIGHLIGHT = "background-color: #FFE8B3; font-weight: 700"  # light orange: readable, not the only cue (see caption)
 
