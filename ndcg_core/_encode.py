@@ -23,7 +23,7 @@ text), anything else that is not text is turned into text first.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -69,6 +69,8 @@ def encode_ids(run_queries: pd.Series, run_docs: pd.Series, judged_queries: pd.S
     run_queries, judged_queries = _comparable(run_queries, judged_queries)
     run_docs, judged_docs = _comparable(run_docs, judged_docs)
     query = query_codes(run_queries, judged_queries)
+    if query.names.size and not isinstance(query.names[0], str):  # integer ids: the names are their text
+        query = replace(query, names=np.asarray(query.names.astype(str), dtype=object))
     doc = doc_codes(run_docs, query.run, judged_docs, query.judged, query.names.size)
     return EncodedIds(query=query, doc=doc)
 
