@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from ._frames import text_categories
+from ._frames import RunColumns, text_categories
+from ._validation import InvalidInput
 
 
 @dataclass(frozen=True)
@@ -63,16 +64,40 @@ class EncodedIds:
         return self.query.names.size
 
 
-def encode_ids(run_queries: pd.Series, run_docs: pd.Series, judged_queries: pd.Series,
-               judged_docs: pd.Series) -> EncodedIds:
-    """Encode the ids of a run and its judgments (see the module docstring)."""
-    run_queries, judged_queries = _comparable(run_queries, judged_queries)
-    run_docs, judged_docs = _comparable(run_docs, judged_docs)
+def encode_ids(columns: RunColumns) -> EncodedIds:
+    """Encode the ids of a run and its judgments (see the module docstring).
+
+    Raises :class:`InvalidInput` naming the first row with an empty id (None or NaN in an object column).
+    """
+    for series, column in ((columns.run_queries, "query"), (columns.run_docs, "doc")):
+        _refuse_empty_objects(series, column, "The run", columns.run_row_numbers)
+    for series, column in ((columns.judged_queries, "query"), (columns.judged_docs, "doc")):
+        _refuse_empty_objects(series, column, columns.judgment_source, columns.judged_row_numbers)
+    run_queries, judged_queries = _comparable(columns.run_queries, columns.judged_queries)
+    run_docs, judged_docs = _comparable(columns.run_docs, columns.judged_docs)
     query = query_codes(run_queries, judged_queries)
     if query.names.size and not isinstance(query.names[0], str):  # integer ids: the names are their text
         query = replace(query, names=np.asarray(query.names.astype(str), dtype=object))
+    _refuse_negative(query.run, "query", "The run", columns.run_row_numbers)
+    _refuse_negative(query.judged, "query", columns.judgment_source, columns.judged_row_numbers)
     doc = doc_codes(run_docs, query.run, judged_docs, query.judged, query.names.size)
+    _refuse_negative(doc.run, "doc", "The run", columns.run_row_numbers)
+    _refuse_negative(doc.judged, "doc", columns.judgment_source, columns.judged_row_numbers)
     return EncodedIds(query=query, doc=doc)
+
+
+def _refuse_empty_objects(ids: pd.Series, column: str, name: str, row_numbers: np.ndarray | None) -> None:
+    """Empty cells of an object column that is not all text (it is about to become text, where None reads "None")."""
+    if ids.dtype == object and not pd.api.types.is_string_dtype(ids.dtype):
+        _refuse_negative(np.where(ids.isna().to_numpy(), -1, 0), column, name, row_numbers)
+
+
+def _refuse_negative(codes: np.ndarray, column: str, name: str, row_numbers: np.ndarray | None) -> None:
+    """Code -1 marks an empty id (None, NaN): name its row (1-based, in the given frame)."""
+    if codes.size and codes.min() < 0:
+        row = int(np.flatnonzero(codes < 0)[0])
+        shown = row + 1 if row_numbers is None else int(row_numbers[row]) + 1
+        raise InvalidInput(f"{name} row {shown}: the {column} id is empty. Every row needs a {column} id.")
 
 
 def _comparable(run_ids: pd.Series, judged_ids: pd.Series) -> tuple[pd.Series, pd.Series]:
@@ -162,6 +187,8 @@ def doc_codes(run_docs: pd.Series, run_query: np.ndarray, judged_docs: pd.Series
         judged_rows = slice(judged_start[first], judged_start[last])
         block = pd.concat([run_in_order.iloc[run_rows], judged_in_order.iloc[judged_rows]], ignore_index=True)
         codes, uniques = pd.factorize(block)
+        if codes.size and codes.min() < 0:  # an empty id keeps code -1 (refused by the caller, naming its row)
+            codes = np.where(codes < 0, -1 - offset, codes)
         n_block_run = run_rows.stop - run_rows.start
         run_codes[run_order[run_rows]] = codes[:n_block_run] + offset
         judged_codes[judged_order[judged_rows]] = codes[n_block_run:] + offset

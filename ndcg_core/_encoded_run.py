@@ -104,7 +104,7 @@ def encode_run(run: pd.DataFrame, qrels: pd.DataFrame | None = None) -> EncodedR
     [0.0, 0.6309]
     """
     columns = read_frames(run, qrels)
-    ids = encode_ids(columns.run_queries, columns.run_docs, columns.judged_queries, columns.judged_docs)
+    ids = encode_ids(columns)
     judgments = judge(columns, ids)
     n_queries = ids.n_queries
     run_query_all = ids.query.run

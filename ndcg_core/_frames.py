@@ -99,6 +99,10 @@ def _require_frame(frame, name: str, needed: tuple[str, ...], hint: str) -> None
 def _ids(frame: pd.DataFrame, column: str, name: str) -> pd.Series:
     """The ``column`` of ``frame`` (index reset), refusing empty cells."""
     values = frame[column]
+    if values.dtype == object:
+        # Python objects: a separate isna pass costs as much as encoding them, so the id encoder finds empty
+        # cells instead (they get code -1) and names the row (see ndcg_core._encode.refuse_empty_ids).
+        return values.reset_index(drop=True)
     # (A categorical column marks an empty cell with code -1: one pass over small integers.)
     codes = values.array.codes if isinstance(values.dtype, pd.CategoricalDtype) else None
     if codes is not None and (codes.size == 0 or codes.min() >= 0):  # one pass, no temporary array
