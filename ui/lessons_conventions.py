@@ -63,9 +63,11 @@ def lesson_ideal_all_judged(settings: MetricSettings) -> None:
         key="lesson_extra_docs",
     )
     ranked = list(DOCUMENT_003_GRADES)
-    alone = ndcg_core.evaluate(ranked, **lesson_kwargs(settings))
+    # The document's nDCG_6: both lists cut at the ranking's 6 places (k=None would keep every judgment).
+    alone = ndcg_core.evaluate(ranked, **lesson_kwargs(settings, k=len(ranked)))
     judged = ndcg_core.evaluate(
-        ranked, ideal_relevances=ranked + [DOCUMENT_003_EXTRA[name] for name in included], **lesson_kwargs(settings)
+        ranked, ideal_relevances=ranked + [DOCUMENT_003_EXTRA[name] for name in included],
+        **lesson_kwargs(settings, k=len(ranked)),
     )
     st.dataframe(
         pd.DataFrame(

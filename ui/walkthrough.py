@@ -7,7 +7,6 @@ interpreted as markdown or HTML.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -30,8 +29,7 @@ def evaluate_walk(walk: WalkList, settings: MetricSettings) -> ndcg_core.ListRes
 def ideal_names(walk: WalkList) -> list[str]:
     """Document names in the ideal order (grades descending, ties in list order): display only."""
     names = list(walk.names) + list(walk.extra_names)
-    grades = np.array(list(walk.grades) + list(walk.extra_grades), dtype=float)
-    return [names[j] for j in np.argsort(-grades, kind="stable")]
+    return [names[j] for j in ndcg_core.ideal_order(list(walk.grades) + list(walk.extra_grades))]
 
 
 def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
