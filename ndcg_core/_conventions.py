@@ -11,7 +11,11 @@ disagree on four choices. Each :class:`Convention` fixes them:
 * ``ideal``: where the ideal list comes from: ``"ranking"`` (the grades of the
   ranked documents only; the library never sees other judgments) or
   ``"all_judged"`` (every judged document for the query, as in a qrels file);
-* ``zero_idcg``: NDCG when IDCG is 0 (no relevant document): ``"zero"`` or ``"one"``.
+* ``zero_idcg``: NDCG when IDCG is 0 (no relevant document): ``"zero"`` or ``"one"``;
+* ``score_precision``: ``"float32"`` when the library rounds scores to single
+  precision before ranking (scores closer than about 1e-7 relative then tie);
+* ``default_k``: the cutoff the library applies when none is asked for
+  (XGBoost's ``ndcg`` without ``@k`` counts the top 32 only).
 
 Every attribute below was checked against the installed library (its source
 code or by running it): see ``tests/test_conventions.py``, which compares each
@@ -25,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._list import ListResult, evaluate, evaluate_scores
-from ._validation import InvalidInput, as_grades
+from ._validation import InvalidInput, as_finite_numbers, as_grades
 
 CONVENTION_TIES = ("average", "stable", "trec_eval")
 IDEAL_SOURCES = ("ranking", "all_judged")
@@ -59,6 +63,13 @@ class Convention:
         library would never give.
     max_grade : int or None
         The largest grade the library accepts (LightGBM: 30, XGBoost: 31).
+    score_precision : {"double", "float32"}
+        The precision the library keeps scores in: with ``"float32"``, scores
+        are rounded to single precision before ranking, so scores that differ
+        by less than float32's resolution tie (and the tie rule decides).
+    default_k : int or None
+        The cutoff the library uses when the metric names none; ``k=None``
+        then means this cutoff for this preset (XGBoost: 32).
     """
 
     key: str
@@ -73,6 +84,8 @@ class Convention:
     caveat: str | None = None
     whole_grades: bool = False
     max_grade: int | None = None
+    score_precision: str = "double"
+    default_k: int | None = None
 
     def evaluate(self, relevances, scores=None, *, k=None, ideal_relevances=None, doc_ids=None) -> ListResult:
         """NDCG of one list as this library computes it.
@@ -86,7 +99,8 @@ class Convention:
             descending score with this convention's tie rule. ``None`` keeps the
             given order.
         k : positive int or None
-            Cutoff (``None``: no cutoff on the ranking nor on the ideal list,
+            Cutoff (``None``: the library's own default, ``default_k``, when it
+            has one; otherwise no cutoff on the ranking nor on the ideal list,
             as everywhere in ndcg_core).
         ideal_relevances : sequence of non-negative numbers, optional
             All judged grades for the query, including documents not ranked.
@@ -99,12 +113,15 @@ class Convention:
             larger id (string comparison) ranks first, as trec_eval does. Without
             ids, the later input position ranks first.
         """
-        settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": 2.0, "k": k}
+        settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": 2.0,
+                    "k": self.default_k if k is None else k}
         grades = as_grades(relevances, what="relevances")
         ideal = ideal_relevances if self.ideal == "all_judged" else None
         self._check_library_accepts(grades if ideal is None else np.concatenate([grades, as_grades(ideal, what="ideal_relevances")]))
         if scores is None:
             return evaluate(grades, ideal_relevances=ideal, **settings)
+        if self.score_precision == "float32":  # rounded as the library stores them: near scores tie
+            scores = as_finite_numbers(scores, what="scores").astype(np.float32).astype(float)
         return evaluate_scores(grades, scores, ties=self.ties, ideal_relevances=ideal,
                                doc_ids=doc_ids if self.ties == "trec_eval" else None, **settings)
 
@@ -145,8 +162,27 @@ _LIST = [
         zero_idcg="zero",
         reason="trec_eval uses the qrels grade as the gain, sorts equal scores by document id descending, "
         "builds the ideal from every judged document of the query, and gives 0 when nothing is relevant.",
-        call="pytrec_eval.RelevanceEvaluator(qrels, {'ndcg_cut.k'}) (or {'ndcg'} without a cutoff)",
+        call="trec_eval -m ndcg_cut.k qrels run (or -m ndcg without a cutoff)",
+        caveat="trec_eval 10 ranks by the scores as double-precision numbers. pytrec_eval runs trec_eval's code "
+        "but stores each score as a single-precision float, so scores closer than about 1e-7 (relative) tie "
+        "there and are ordered by document id: see the pytrec_eval preset.",
         whole_grades=True,
+    ),
+    Convention(
+        key="pytrec_eval",
+        label="pytrec_eval ndcg_cut",
+        library="pytrec-eval-terrier",
+        gain="linear",
+        ties="trec_eval",
+        ideal="all_judged",
+        zero_idcg="zero",
+        reason="pytrec_eval runs trec_eval's measures (gain = grade, ties by document id descending, ideal from "
+        "every judgment) on scores it keeps in single precision (float32).",
+        call="pytrec_eval.RelevanceEvaluator(qrels, {'ndcg_cut.k'}) (or {'ndcg'} without a cutoff)",
+        caveat="pytrec_eval keeps scores as single-precision floats: scores 1 + 1e-9 and 1 tie (then the larger "
+        "document id ranks first), where trec_eval 10 ranks them apart. This preset rounds scores the same way.",
+        whole_grades=True,
+        score_precision="float32",
     ),
     Convention(
         key="ranx_ndcg",
@@ -204,10 +240,13 @@ _LIST = [
         reason="XGBoost's ndcg uses 2^grade - 1 (ndcg_exp_gain=true), sorts scores stably, takes the ideal from "
         "the group's own labels, and scores a group with no relevant document as 1.",
         call="xgb.train({'eval_metric': 'ndcg@k'}, DMatrix(X, label, base_margin=scores), 0).eval(dmatrix)",
-        caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 may tie there; "
-        "it needs whole-number grades up to 31 with exponential gain.",
+        caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 tie there (this preset rounds "
+        "them the same way); 'ndcg' without '@k' is not the whole list: XGBoost cuts it at 32 documents (its "
+        "LambdaRankParam default), so this preset's 'no cutoff' is k = 32. Whole-number grades up to 31.",
         whole_grades=True,
         max_grade=31,
+        score_precision="float32",
+        default_k=32,
     ),
     Convention(
         key="xgboost_minus",
@@ -220,9 +259,12 @@ _LIST = [
         reason="The trailing '-' in XGBoost's 'ndcg@k-' scores a group with no relevant document as 0 "
         "instead of 1; everything else is as 'ndcg@k'.",
         call="xgb.train({'eval_metric': 'ndcg@k-'}, ...)",
-        caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 may tie there.",
+        caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 tie there (this preset rounds "
+        "them the same way); without '@k' XGBoost cuts the list at 32 documents, so 'no cutoff' is k = 32 here.",
         whole_grades=True,
         max_grade=31,
+        score_precision="float32",
+        default_k=32,
     ),
     Convention(
         key="torchmetrics",
@@ -236,11 +278,12 @@ _LIST = [
         "averaged, ideal from the same target, 0 when IDCG is 0 (RetrievalNormalizedDCG's "
         "empty_target_action='neg' also gives 0).",
         call="torchmetrics.functional.retrieval.retrieval_normalized_dcg(preds, target, top_k=k)",
+        score_precision="float32",
         caveat="torchmetrics computes in float32: expect differences around 1e-7, and scores closer than "
         "float32 precision tie.",
     ),
 ]
 
 CONVENTIONS: dict[str, Convention] = {convention.key: convention for convention in _LIST}
-"""Library presets by key: "sklearn", "trec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm",
+"""Library presets by key: "sklearn", "trec_eval", "pytrec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm",
 "xgboost", "xgboost_minus", "torchmetrics"."""
