@@ -37,7 +37,7 @@ BUG_PATTERNS = {
     ("gain", "pow2"): "gain mismatch (2^grade, the −1 forgotten)",
     ("ties", "stable"): "ties broken by input order",
     ("ties", "average"): "ties averaged",
-    ("ties", "doc_id_descending"): "ties broken by document id, Z to A",
+    ("ties", "trec_eval"): "ties broken by document id, Z to A",
     ("ties", "optimistic"): "ties broken with the better grades first",
     ("ties", "pessimistic"): "ties broken with the worse grades first",
     ("zero_idcg", "zero"): "IDCG = 0 handling (0 for no relevant document)",

@@ -26,9 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._list import evaluate
-from ._ties import as_scores, evaluate_scores
-from ._validation import InvalidInput, as_grades, check_k
+from ._list import evaluate, evaluate_scores
+from ._validation import InvalidInput, as_finite_numbers, as_grades, check_k
 
 
 @dataclass(frozen=True)
@@ -90,7 +89,7 @@ def incomplete_judgments(
     top = float(all_judged.max()) if all_judged.size and all_judged.max() > 0 else 1.0
     highest = top if highest is None else float(as_grades([highest], what="highest")[0])
     settings = {"k": cutoff, "gain": gain, "zero_idcg": zero_idcg}
-    score_values = None if scores is None else as_scores(scores)
+    score_values = None if scores is None else as_finite_numbers(scores, what="scores")
     if score_values is not None and score_values.size != judged.size:
         raise InvalidInput(f"Got {judged.size} grades but {score_values.size} scores: give one score per document.")
     ideal = np.r_[all_judged, np.zeros(max(judged.size - all_judged.size, 0))]  # enough places for the ranked ones

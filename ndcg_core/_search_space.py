@@ -5,7 +5,7 @@ hand calculations:
 
 * ``ties`` - how equal scores are ordered: ``"average"`` (scikit-learn,
   torchmetrics), ``"stable"`` (input order: LightGBM, XGBoost, ranx),
-  ``"doc_id_descending"`` (trec_eval), ``"optimistic"``, ``"pessimistic"``.
+  ``"trec_eval"`` (document id descending, as trec_eval), ``"optimistic"``, ``"pessimistic"``.
 * ``precision`` - scores compared as ``"double"`` or rounded to ``"float32"``
   first (XGBoost, torchmetrics), which can create ties.
 * ``gain`` - ``"linear"`` (grade), ``"exponential"`` (2^grade - 1, also
@@ -42,10 +42,10 @@ import numpy as np
 
 from ._conventions import CONVENTIONS
 from ._gains import check_gain, gains_of
-from ._ties import evaluate_scores
+from ._list import evaluate_scores
 from ._validation import InvalidInput, as_finite_numbers, as_grades
 
-TIES = ("average", "stable", "doc_id_descending", "optimistic", "pessimistic")
+TIES = ("average", "stable", "trec_eval", "optimistic", "pessimistic")
 PRECISIONS = ("double", "float32")
 BUILT_IN_GAINS = ("linear", "exponential", "pow2")
 DISCOUNTS = ("log2", "jk_b2", "jk_b10", "log2_shifted")
@@ -57,11 +57,10 @@ IDEALS = ("ranking", "all_judged")
 IDEAL_DEPTHS = ("cutoff", "ranking_length", "uncut")
 ZERO_RULES = ("zero", "one", "skip")
 DIMENSIONS = ("ties", "precision", "gain", "discount", "k", "ideal", "ideal_depth", "zero_idcg")
-FLOAT32_PRESETS = ("xgboost", "xgboost_minus", "torchmetrics")  # they hold scores in float32
 
 WORDS = {
     "ties": {"average": "tied scores share their mean gain", "stable": "tied scores kept in input order",
-             "doc_id_descending": "tied scores ordered by document id, Z to A",
+             "trec_eval": "tied scores ordered by document id, Z to A",
              "optimistic": "tied scores with the better grades first",
              "pessimistic": "tied scores with the worse grades first"},
     "precision": {"double": "scores compared in double precision",
@@ -223,12 +222,9 @@ def _rankings(grades, scores, doc_ids, gains) -> tuple[np.ndarray, np.ndarray]:
 def _order(grades, scores, rule, doc_ids) -> np.ndarray:
     if scores is None:
         return np.arange(grades.size)  # the given order: no scores, no ties to break
-    placeholder = np.zeros(grades.size)  # the order never depends on the grades for these two rules
-    if rule == "doc_id_descending":
-        table = CONVENTIONS["trec_eval"].evaluate(placeholder, scores, doc_ids=doc_ids).table
-    else:
-        rule_for_order = "stable" if rule == "average" else rule
-        table = evaluate_scores(grades, scores, ties=rule_for_order, gain="linear").table
+    rule_for_order = "stable" if rule == "average" else rule  # averaging keeps input order; gains are averaged
+    table = evaluate_scores(grades, scores, ties=rule_for_order, gain="linear",
+                            doc_ids=doc_ids if rule == "trec_eval" else None).table
     return table["item"].to_numpy()
 
 
@@ -243,10 +239,12 @@ def _averaged_gains(grades, scores, spec) -> np.ndarray:
 
 
 def preset_settings(key: str, *, has_k: bool) -> dict[str, object]:
-    """The grid point a :data:`CONVENTIONS` preset stands for (its k is the k the user gave)."""
+    """The grid point a :data:`CONVENTIONS` preset stands for (its k is the k the user gave, else its default)."""
     convention = CONVENTIONS[key]
-    return {"ties": convention.ties, "precision": "float32" if key in FLOAT32_PRESETS else "double",
-            "gain": convention.gain, "discount": "log2", "k": "given" if has_k else "whole",
+    default = convention.default_k
+    k_value = "given" if has_k else (f"default_{default}" if default in DEFAULT_CUTOFFS else "whole")
+    return {"ties": convention.ties, "precision": convention.score_precision,
+            "gain": convention.gain, "discount": "log2", "k": k_value,
             "ideal": convention.ideal, "ideal_depth": convention.ideal_depth, "zero_idcg": convention.zero_idcg}
 
 

@@ -21,7 +21,8 @@ band shows the whole range, computed without enumerating any permutation:
 
 The three figures are :func:`evaluate_scores` under its ``"pessimistic"``,
 ``"average"`` and ``"optimistic"`` tie rules: the tie orders are defined once,
-in ``_ties.py``.
+in ``_ties.py``
+(``order_rows``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._ties import as_scores, evaluate_scores, order_by_scores, tie_groups
+from ._list import evaluate_scores
+from ._ties import tie_group_labels
+from ._validation import as_finite_numbers
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,8 @@ def tie_band(
     low = evaluate_scores(relevances, scores, ties="pessimistic", **settings).ndcg
     expected = evaluate_scores(relevances, scores, ties="average", **settings).ndcg
     high = evaluate_scores(relevances, scores, ties="optimistic", **settings).ndcg
-    score_values = as_scores(scores)
-    order = order_by_scores(score_values, np.zeros(score_values.size), "stable")
-    sizes = np.bincount(tie_groups(score_values[order]))
+    score_values = as_finite_numbers(scores, what="scores")
+    sizes = np.bincount(tie_group_labels(np.sort(score_values)[::-1]))
     tied = sizes[sizes > 1]
     orders = math.prod(math.factorial(size) for size in tied.tolist())
     return TieBand(low=low, expected=expected, high=high, tied_groups=int(tied.size),

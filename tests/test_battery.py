@@ -125,7 +125,7 @@ def outputs_of(setting: dict, *, truncate: bool = False) -> dict[str, float]:
     return out
 
 
-TREC = {"ties": "doc_id_descending", "precision": "double", "gain": "linear", "discount": "log2",
+TREC = {"ties": "trec_eval", "precision": "double", "gain": "linear", "discount": "log2",
         "ideal": "all_judged", "ideal_depth": "cutoff", "zero_idcg": "zero"}
 SKLEARN = {**TREC, "ties": "average", "ideal": "ranking"}
 

@@ -33,7 +33,7 @@ def reference_ndcg(grades, scores, ids, judged, k, setting):
 
         def key(j):
             tie = {"stable": j, "average": j, "optimistic": (-grades[j], j), "pessimistic": (grades[j], j),
-                   "doc_id_descending": -(rank_of_id[ids[j]] if ids else j)}[rule]
+                   "trec_eval": -(rank_of_id[ids[j]] if ids else j)}[rule]
             return (-values[j], tie)
 
         order = sorted(range(n), key=key)

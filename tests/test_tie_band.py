@@ -23,7 +23,7 @@ def brute_force_ndcgs(grades, scores, *, k, gain, ideal):
     groups = [[j for j in range(n) if scores[j] == value] for value in values]
     g = (lambda x: x) if gain == "linear" else (lambda x: 2.0 ** x - 1)
     depth = n if k is None else min(k, n)
-    ideal_sorted = sorted(ideal, reverse=True)[: n if k is None else k]
+    ideal_sorted = sorted(ideal, reverse=True)[: len(ideal) if k is None else k]  # k=None: no cutoff anywhere
     idcg = sum(g(x) / math.log2(i + 2) for i, x in enumerate(ideal_sorted))
     results = []
     for choice in itertools.product(*(itertools.permutations(group) for group in groups)):
