@@ -84,7 +84,7 @@ BATTERY: tuple[TestVector, ...] = (
 )
 
 
-TRUNCATING = ("trec_eval", "ranx_ndcg", "ranx_ndcg_burges", "ir_measures")  # C int reading; negatives: no gain
+TRUNCATING = ("trec_eval", "pytrec_eval", "ranx_ndcg", "ranx_ndcg_burges", "ir_measures")  # C int reading; negatives: no gain
 _NEGATIVE_AS_ZERO = ("trec_gdeval",)  # gdeval keeps positive judgments only, and refuses fractions
 
 
