@@ -32,7 +32,15 @@ import numpy as np
 import pandas as pd
 
 from ._conventions import CONVENTIONS
-from ._search_space import DIMENSIONS, WORDS, SearchSpace, build_space, cutoff_of, describe, preset_settings
+from ._search_space import (
+    DIMENSIONS,
+    WORDS,
+    SearchSpace,
+    build_space,
+    calculation_table,
+    describe,
+    preset_settings,
+)
 from ._validation import InvalidInput
 
 _ALIASES = {"sklearn": ("sklearn", "scikit"), "trec_eval": ("trec_eval", "trec-eval", "treceval", "pytrec"),
@@ -364,44 +372,3 @@ def _word(match: Match, name: str) -> str:
         return "no cutoff" if value == "whole" else ("the given k" if value == "given" else
                                                     f"a cutoff at {str(value).removeprefix('default_')}")
     return WORDS[name].get(value, f"the gain table '{value}'")
-
-
-def calculation_table(space: SearchSpace, setting: Mapping[str, object]) -> pd.DataFrame:
-    """The calculation of ``setting`` position by position: the ranked and the ideal list side by side.
-
-    Columns: ``rank``, ``item`` (input index), ``grade``, ``gain``,
-    ``discount`` (what the gain is divided by), ``contribution``,
-    ``cumulative_dcg``, ``in_cutoff``, then ``ideal_grade``, ``ideal_gain``,
-    ``ideal_contribution``, ``cumulative_idcg``, ``in_ideal_cut``. Rows run
-    over the longer of the two lists.
-    """
-    point = space.index(setting)
-    t, p, g, d, _, s, _, _ = point
-    n = space.grades.size
-    ideal = space.ideal_grades[s]
-    width = max(n, ideal.size)
-    rows = np.arange(width)
-    weights = space.weights[d, :width]
-    cutoff = cutoff_of(space, str(setting["k"]))
-    depth = n if cutoff is None else min(cutoff, n)
-    ideal_depth = {"cutoff": width if cutoff is None else cutoff, "ranking_length": depth,
-                   "uncut": width}[str(setting["ideal_depth"])]
-    gains = np.full(width, np.nan)
-    gains[:n] = space.ranked_gains[t, p, g]
-    grades = np.full(width, np.nan)
-    grades[:n] = space.grades[space.items[t, p]]
-    items = np.full(width, -1)
-    items[:n] = space.items[t, p]
-    ideal_grades = np.zeros(width)
-    ideal_grades[: ideal.size] = ideal
-    ideal_gains = space.ideal_gains[s, g, :width]
-    contribution = gains * weights
-    ideal_contribution = ideal_gains * weights
-    return pd.DataFrame({
-        "rank": rows + 1, "item": items, "grade": grades, "gain": gains, "discount": 1.0 / weights,
-        "contribution": contribution, "cumulative_dcg": np.cumsum(np.where(rows < depth, contribution, 0.0)),
-        "in_cutoff": rows < depth, "ideal_grade": ideal_grades, "ideal_gain": ideal_gains,
-        "ideal_contribution": ideal_contribution,
-        "cumulative_idcg": np.cumsum(np.where(rows < ideal_depth, ideal_contribution, 0.0)),
-        "in_ideal_cut": rows < ideal_depth,
-    })

@@ -39,6 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 
 from ._conventions import CONVENTIONS
 from ._gains import check_gain, gains_of
@@ -261,3 +262,44 @@ def is_close(a: float, b: float, tolerance: float) -> bool:
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     return abs(a - b) <= tolerance
+
+
+def calculation_table(space: SearchSpace, setting: Mapping[str, object]) -> pd.DataFrame:
+    """The calculation of ``setting`` position by position: the ranked and the ideal list side by side.
+
+    Columns: ``rank``, ``item`` (input index), ``grade``, ``gain``,
+    ``discount`` (what the gain is divided by), ``contribution``,
+    ``cumulative_dcg``, ``in_cutoff``, then ``ideal_grade``, ``ideal_gain``,
+    ``ideal_contribution``, ``cumulative_idcg``, ``in_ideal_cut``. Rows run
+    over the longer of the two lists.
+    """
+    point = space.index(setting)
+    t, p, g, d, _, s, _, _ = point
+    n = space.grades.size
+    ideal = space.ideal_grades[s]
+    width = max(n, ideal.size)
+    rows = np.arange(width)
+    weights = space.weights[d, :width]
+    cutoff = cutoff_of(space, str(setting["k"]))
+    depth = n if cutoff is None else min(cutoff, n)
+    ideal_depth = {"cutoff": width if cutoff is None else cutoff, "ranking_length": depth,
+                   "uncut": width}[str(setting["ideal_depth"])]
+    gains = np.full(width, np.nan)
+    gains[:n] = space.ranked_gains[t, p, g]
+    grades = np.full(width, np.nan)
+    grades[:n] = space.grades[space.items[t, p]]
+    items = np.full(width, -1)
+    items[:n] = space.items[t, p]
+    ideal_grades = np.zeros(width)
+    ideal_grades[: ideal.size] = ideal
+    ideal_gains = space.ideal_gains[s, g, :width]
+    contribution = gains * weights
+    ideal_contribution = ideal_gains * weights
+    return pd.DataFrame({
+        "rank": rows + 1, "item": items, "grade": grades, "gain": gains, "discount": 1.0 / weights,
+        "contribution": contribution, "cumulative_dcg": np.cumsum(np.where(rows < depth, contribution, 0.0)),
+        "in_cutoff": rows < depth, "ideal_grade": ideal_grades, "ideal_gain": ideal_gains,
+        "ideal_contribution": ideal_contribution,
+        "cumulative_idcg": np.cumsum(np.where(rows < ideal_depth, ideal_contribution, 0.0)),
+        "in_ideal_cut": rows < ideal_depth,
+    })
