@@ -70,3 +70,22 @@ def test_uploaded_outputs_with_an_off_by_one_discount_are_diagnosed(page, app_ur
     assert "match trec_eval ndcg_cut on 3 of 16 cases" in page.locator("[data-testid='stMain']").inner_text()
     page.get_by_text("Where your outputs differ from").first.scroll_into_view_if_needed()
     screenshot(page, "why_differ_check_off_by_one")
+
+
+def test_share_link_with_ties_shows_the_tie_band(page, app_url):
+    from urllib.parse import urlencode
+
+    grades, scores, ids = [3, 0, 1, 2], [0.9, 0.9, 0.4, 0.4], ["A12", "B07", "C33", "D01"]
+    sklearn_value = CONVENTIONS["sklearn"].evaluate(grades, scores).ndcg
+    trec_value = CONVENTIONS["trec_eval"].evaluate(grades, scores, doc_ids=ids).ndcg
+    query = urlencode({"g": "3, 0, 1, 2", "s": "0.9, 0.9, 0.4, 0.4", "d": "A12, B07, C33, D01", "a": "scikit-learn",
+                       "ra": f"{sklearn_value:.4f}", "b": "trec_eval", "rb": f"{trec_value:.4f}"})
+    page.goto(f"{app_url}/why_differ?{query}")
+    wait_for_app(page)
+    page.get_by_text("The tie band").first.wait_for(timeout=30_000)
+    explanation = page.locator("[data-testid='stAlertContentInfo']").first.inner_text()
+    assert "trec_eval's number" in explanation and "document id" in explanation
+    page.get_by_text("The tie band").first.scroll_into_view_if_needed()
+    page.wait_for_selector(".js-plotly-plot", timeout=30_000)  # charts draw after the script has run
+    assert page.locator(".js-plotly-plot").count() == 1
+    screenshot(page, "why_differ_tie_band")
