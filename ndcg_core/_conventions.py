@@ -24,7 +24,7 @@ preset with the library it names on random inputs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -70,10 +70,12 @@ class Convention:
     default_k : int or None
         The cutoff the library uses when the metric names none; ``k=None``
         then means this cutoff for this preset (XGBoost: 32).
-    ideal_depth : {"cutoff", "ranking_length"}
-        Places of the ideal list that count: k (``"cutoff"``, trec_eval) or
+    ideal_depth : {"cutoff", "ranking_length", "uncut"}
+        Places of the ideal list that count: k (``"cutoff"``, trec_eval),
         min(k, ranking length) (``"ranking_length"``: Elasticsearch cuts the
-        ideal at the number of hits returned).
+        ideal at the number of hits returned) or all of them (``"uncut"``:
+        Quepid's nDCG@10 sums the ideal over every rated document). With
+        ``"uncut"`` the result's table holds the top k only.
     source : str
         Where the settings were read, and the version ("as of ...").
     """
@@ -128,6 +130,16 @@ class Convention:
         self._check_library_accepts(grades if ideal is None else np.concatenate([grades, as_grades(ideal, what="ideal_relevances")]))
         if self.ideal_depth == "ranking_length":  # the ideal list is cut where the ranking ends (as the DCG is)
             settings["k"] = grades.size if settings["k"] is None else min(settings["k"], grades.size)
+        if self.ideal_depth == "uncut" and settings["k"] is not None:
+            # Quepid: DCG over the top k, IDCG over every judged grade (not cut at k) = the top k with no cutoff
+            order = np.arange(grades.size)
+            if scores is not None:
+                ranked = evaluate_scores(grades, scores, ties=self.ties, gain=self.gain,
+                                         doc_ids=doc_ids if self.ties == "trec_eval" else None)
+                order = ranked.table["item"].to_numpy()
+            pool = grades if ideal is None else ideal
+            return replace(evaluate(grades[order[: settings["k"]]], ideal_relevances=pool, **{**settings, "k": None}),
+                           k=settings["k"])
         if scores is None:
             return evaluate(grades, ideal_relevances=ideal, **settings)
         if self.score_precision == "float32":  # rounded as the library stores them: near scores tie
@@ -368,6 +380,29 @@ _LIST += [
     ),
 ]
 
+_LIST.append(
+    Convention(
+        key="quepid",
+        label="Quepid nDCG@10",
+        library="Quepid (web application; scorer db/scorers/ndcg@10.js)",
+        gain="exponential",
+        ties="stable",
+        ideal="all_judged",
+        zero_idcg="zero",
+        ideal_depth="uncut",
+        default_k=10,
+        reason="The nDCG@10 scorer adds (2^rating - 1) / log2(rank + 1) over the first 10 results (an unrated one "
+        "counts 0), builds the ideal from every rated document of the query and sums it over all of them, not "
+        "only 10; a query with nothing rated relevant scores 0.",
+        call="Quepid case -> Select scorer 'nDCG@10' (the @Rank line sets k)",
+        caveat="Before its fix the scorer took the ideal from the top 10 results' own ratings with gain = rating; "
+        "cases scored then show the older figure.",
+        whole_grades=True,
+        source="o19s/quepid db/scorers/ndcg@10.js, the version with eachDocWithRating and "
+        "DCG(ideal, ideal.length) (2025); the earlier version used topRatings(k) and linear gain.",
+    )
+)
+
 CONVENTIONS: dict[str, Convention] = {convention.key: convention for convention in _LIST}
 """Library presets by key: "sklearn", "trec_eval", "pytrec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm",
-"xgboost", "xgboost_minus", "torchmetrics", and (issue 13) "ir_measures", "trec_gdeval", "es_rank_eval", "keras_rs"."""
+"xgboost", "xgboost_minus", "torchmetrics", and (issue 13) "ir_measures", "trec_gdeval", "es_rank_eval", "keras_rs", "quepid"."""

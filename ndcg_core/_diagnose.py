@@ -48,7 +48,8 @@ _ALIASES = {"sklearn": ("sklearn", "scikit"), "trec_eval": ("trec_eval", "trec-e
             "xgboost": ("xgboost", "xgb"), "xgboost_minus": ("xgboost", "xgb"), "torchmetrics": ("torchmetrics",),
             "ir_measures": ("ir_measures", "ir-measures", "ir measures"), "trec_gdeval": ("gdeval",),
             "es_rank_eval": ("elasticsearch", "opensearch", "rank_eval", "elastic"),
-            "keras_rs": ("keras", "tf-ranking", "tfr", "tensorflow ranking", "tensorflow_ranking")}
+            "keras_rs": ("keras", "tf-ranking", "tfr", "tensorflow ranking", "tensorflow_ranking"),
+            "quepid": ("quepid",)}
 
 
 @dataclass(frozen=True)

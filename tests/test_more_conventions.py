@@ -1,7 +1,7 @@
 """The presets added for issue 13, each against its library or the figures of its source.
 
 * ir_measures: the installed package, on random lists.
-* gdeval.pl, Elasticsearch rank_eval, Keras-RS: not installable here; figures worked from the formulas their
+* gdeval.pl, Elasticsearch rank_eval, Keras-RS, Quepid: not installable here; figures worked from the formulas their
   sources use (the Elasticsearch ones are those in its own test DiscountedCumulativeGainAtTests).
 * Järvelin and Kekäläinen (2002): the DCG vector of the paper's own example, with b = 2.
 """
@@ -84,7 +84,7 @@ def test_jarvelin_kekalainen_2002_dcg_vector():
 
 
 def test_every_preset_cites_its_source_and_version():
-    for key in ("ir_measures", "trec_gdeval", "es_rank_eval", "keras_rs"):
+    for key in ("ir_measures", "trec_gdeval", "es_rank_eval", "keras_rs", "quepid"):
         source = CONVENTIONS[key].source
         assert source and any(char.isdigit() for char in source), key
 
@@ -94,3 +94,24 @@ def test_diagnose_names_the_new_presets():
     match = diagnose([1, 0], [2.0, 1.0], reported={"Elasticsearch": value}, k=10,
                      ideal_relevances=[1, 0, 3, 2]).findings[0].matches[0]
     assert "es_rank_eval" in match.presets
+
+
+def test_quepid_ndcg_at_10_by_its_scorer():
+    # 12 results ranked; ratings of the first 10 count; the ideal is every rated document (13 here), not cut at 10
+    ratings = [1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0]
+    rated = [*ratings, 2]
+    result = CONVENTIONS["quepid"].evaluate(ratings, ideal_relevances=rated)  # k = None: its default, 10
+    dcg = sum((2 ** r - 1) / math.log2(i + 2) for i, r in enumerate(ratings[:10]))
+    idcg = sum((2 ** r - 1) / math.log2(i + 2) for i, r in enumerate(sorted(rated, reverse=True)))
+    assert result.ndcg == pytest.approx(dcg / idcg, abs=1e-12) and result.k == 10
+    # ranked by scores first: the grade-2 document (score 0.9) leads
+    assert CONVENTIONS["quepid"].evaluate([1, 0, 2], [0.1, 0.5, 0.9]).ndcg == pytest.approx(
+        (3 + 0 + 1 / 2) / (3 + 1 / math.log2(3)))
+    assert CONVENTIONS["quepid"].evaluate([0, 0]).ndcg == 0.0
+
+
+def test_diagnose_names_quepid_from_its_number():
+    ratings = [1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0]
+    value = CONVENTIONS["quepid"].evaluate(ratings, ideal_relevances=[*ratings, 2]).ndcg
+    finding = diagnose(ratings, reported={"Quepid": value}, ideal_relevances=[*ratings, 2]).findings[0]
+    assert "quepid" in finding.matches[0].presets
