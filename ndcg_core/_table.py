@@ -126,7 +126,7 @@ def _refuse_cell_counts(body: bytes, names: list[str], separator: str, lines: Li
 
     def handler(row) -> str:
         if not found:
-            found.append((row.number, row.actual_columns))
+            found.append((row.number, row.actual_columns, row.text))
         return "skip"
 
     with contextlib.suppress(pa.ArrowInvalid):
@@ -138,9 +138,12 @@ def _refuse_cell_counts(body: bytes, names: list[str], separator: str, lines: Li
                                                  strings_can_be_null=False),
         )
     if found:
-        number, actual = found[0]
+        number, actual, row_text = found[0]
         kind = "more" if actual > len(names) else "fewer"
         line = lines.line(number - 1) if number else "?"
+        if (row_text or "").count('"') % 2:
+            raise InvalidInput(f'table, line {line}: a quote (") opens a cell that is never closed; close it, or '
+                               "remove the quote.")
         raise InvalidInput(
             f"table, line {line}: the line has {kind} cells than the header ({actual} cells; the header has "
             f"{len(names)} columns: {', '.join(names)})."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import numpy as np
 import pandas as pd
@@ -269,3 +270,104 @@ def test_files_agree_with_pytrec_eval_parsers_and_scores():
     result = evaluate_run(run, qrels, k=10, gain="linear")
     for query, values in reference.items():
         assert result.per_query.loc[query, "ndcg"] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
+
+
+# --------------------------------------------------------------------------- files as real tools write them
+
+
+@pytest.mark.parametrize(
+    ("reader", "content"),
+    [
+        (read_run, b"q1 Q0 A 1 0.5 r\rq1 Q0 B 2 0.4 r\rq1 Q0 C 3 0.3 r\r"),  # old Mac OS: CR only
+        (read_run, b"q1 Q0 A 1 0.5 r\r\nq1 Q0 B 2 0.4 r\rq1 Q0 C 3 0.3 r\n"),  # CRLF, CR and LF in one file
+        (read_table, b"query,doc,relevance,score\rq1,A,1,0.5\rq1,B,0,0.4\rq1,C,2,0.3"),
+        (read_table, b"query,doc,relevance,score\r\nq1,A,1,0.5\rq1,B,0,0.4\nq1,C,2,0.3\r\n"),
+    ],
+)
+def test_every_line_end_ends_a_line(reader, content):
+    frame = reader(content)
+    assert frame["doc"].tolist() == ["A", "B", "C"]
+    assert frame["query"].tolist() == ["q1"] * 3
+
+
+def test_line_numbers_count_cr_only_lines():
+    with pytest.raises(InvalidInput, match=r"line 3: the score 'x' is not a number"):
+        read_run(b"q1 Q0 A 1 0.5 r\rq1 Q0 B 2 0.4 r\rq1 Q0 C 3 x r\r")
+
+
+def test_utf8_bom_in_front_of_latin1_text_is_dropped():
+    qrels = read_qrels(b"\xef\xbb\xbfq\xe9 0 caf\xe9 1\n")  # the BOM's bytes must not become "ï»¿"
+    assert qrels["query"].tolist() == ["qé"]
+    assert qrels["doc"].tolist() == ["café"]
+
+
+def test_utf16_with_bom_is_read():
+    qrels = read_qrels("q1 0 café 2\nq1 0 naïve 1\n".encode("utf-16"))
+    assert qrels["doc"].tolist() == ["café", "naïve"] and qrels["relevance"].tolist() == [2.0, 1.0]
+
+
+def test_mixed_utf8_and_latin1_lines_read_as_meant():
+    # Line 1 written in UTF-8, line 2 appended by a Latin-1 tool: both mean "café".
+    qrels = read_qrels("q1 0 café 1\n".encode() + b"q2 0 caf\xe9 1\nq3 0 na\xc3\xafve 1\n")
+    assert qrels["doc"].tolist() == ["café", "café", "naïve"]
+    assert list(qrels["doc"].cat.categories) == ["café", "naïve"]
+
+
+def test_bom_at_the_start_of_a_later_line_is_dropped():
+    qrels = read_qrels(b"\xef\xbb\xbfq1 0 A 1\n\xef\xbb\xbfq2 0 B 1\n")  # two files with BOMs, concatenated
+    assert qrels["query"].tolist() == ["q1", "q2"]
+
+
+def test_a_rank_too_large_is_refused_not_overflowed():
+    with pytest.raises(InvalidInput, match=r"line 2: the rank '99999999999999999999999' is too large"):
+        read_run(b"q1 Q0 A 1 0.5 r\nq1 Q0 B 99999999999999999999999 0.4 r\n")
+    run = read_run(b"q1 Q0 A 9007199254740992 0.5 r\n")  # 2**53: the largest rank kept exactly
+    assert run["rank"].tolist() == [2**53]
+
+
+@pytest.mark.parametrize("length", [131_073, 5 * 2**20])
+def test_long_csv_fields_are_read(length):
+    long_id = "x" * length  # Python's csv module stops at 131,072; pyarrow blocks at 4 MB
+    table = read_table(f"query,doc,relevance,score\nq1,{long_id},1,0.5\nq1,B,0,0.4\n".encode())
+    assert table["doc"].tolist() == [long_id, "B"]
+    header = read_table(f"query,doc,relevance,score,{long_id}\nq1,A,1,0.5,n\n".encode())
+    assert list(header.columns)[-1] == long_id
+
+
+def test_a_doubled_space_never_shifts_fields():
+    with pytest.raises(InvalidInput, match=r"line 2: found 5 field\(s\), expected 6"):
+        read_run(b"q1 Q0 A 1 0.5 r\nq1 Q0  B 2 0.4\n")
+
+
+def test_unclosed_quote_in_a_table_names_its_line():
+    with pytest.raises(InvalidInput, match=r'line 3: a quote \(\"\) opens a cell that is never closed'):
+        read_table(b'query,doc,relevance,score\nq1,A,1,0.5\nq1,"B,1,0.4\nq1,C,0,0.3\n')
+
+
+def test_a_bad_line_in_a_million_line_file_is_named():
+    lines = [f"q{i // 100} Q0 d{i} {i % 100 + 1} {1 - i % 100 / 100:.2f} run" for i in range(1_000_000)]
+    lines[987_653] = "q9876 Q0 d987653 54 high run"
+    with pytest.raises(InvalidInput, match=r"run file, line 987654: the score 'high' is not a number"):
+        read_run("\n".join(lines).encode())
+    lines[987_653] = "q9876 Q0 d987653 54 0.5"
+    with pytest.raises(InvalidInput, match=r"run file, line 987654: found 5 field\(s\), expected 6"):
+        read_run("\n".join(lines).encode())
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"query,doc,relevance,score\rq1,d1,1,0.5\rq1,d2,x,0.4\r",
+        b'query,doc,relevance,score\nq1,"d1\n',
+        b"query,doc,relevance,score\n" + b"q1,d1,1,0.5" * 20_000 + b"\n",
+        b"q1 Q0 A 1 0.5 r\n" * 3 + b"\x85\xff 0 1\n",
+    ],
+)
+def test_no_parser_message_reaches_the_user(content):
+    for reader in (read_table, read_run):
+        with pytest.raises(InvalidInput) as caught:
+            reader(content)
+        message = str(caught.value)
+        assert re.search(r"line \d+|header|empty", message), message
+        for raw in ("CSV parse error", "Expected", "new-line character", "field larger", "straddl", "ArrowInvalid"):
+            assert raw not in message
