@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import re
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -371,3 +374,60 @@ def test_no_parser_message_reaches_the_user(content):
         assert re.search(r"line \d+|header|empty", message), message
         for raw in ("CSV parse error", "Expected", "new-line character", "field larger", "straddl", "ArrowInvalid"):
             assert raw not in message
+
+
+# --------------------------------------------------------------------------- reading as trec_eval reads
+
+# trec_eval 10.0's own figures for the files below (built from usnistgov/trec_eval by bench/bench_files.py, run as
+# `trec_eval -q -m ndcg_cut.10 qrels run`): 0.8403 and 0.3869. The oracle test re-runs it when the program is there.
+TREC_EVAL = Path(os.environ.get("TREC_EVAL", Path.home() / ".cache" / "ndcg-explained" / "trec_eval" / "trec_eval"))
+ATOL_QRELS = b"q1 0 A 1.5\nq1 0 B 1e1\nq1 0 C 2\n"
+ATOL_RUN = b"q1 Q0 B 1 3 r\nq1 Q0 A 2 2 r\nq1 Q0 C 3 1 r\n"
+BYTES_QRELS = b"q1 0 caf\xe9 1\nq1 0 x\xff 1\n"  # Latin-1 bytes
+BYTES_RUN = b"q1 Q0 caf\xc3\xa9 1 2 r\nq1 Q0 x\xff 2 1 r\n"  # cafe-acute in UTF-8, then the same byte 0xFF
+
+
+def test_trec_eval_reading_parses_relevance_with_c_atol():
+    text = b"q1 0 A 1.5\nq1 0 B 1e1\nq1 0 C 2.9\nq1 0 D -1\nq1 0 E +3\nq1 0 F 07\nq1 0 G abc\nq1 0 H 0x10\n"
+    assert read_qrels(text, reading="trec_eval")["relevance"].tolist() == [1, 1, 2, 0, 3, 7, 0, 0]
+    assert read_qrels(ATOL_QRELS)["relevance"].tolist() == [1.5, 10.0, 2.0]  # ndcg_core's own reading
+
+
+def test_trec_eval_reading_gives_trec_eval_figures():
+    log3 = np.log2(3)
+    trec = evaluate_run(read_run(ATOL_RUN), read_qrels(ATOL_QRELS, reading="trec_eval"), k=10, gain="linear")
+    assert trec.per_query.loc["q1", "ndcg"] == pytest.approx((1 + 1 / log3 + 2 / 2) / (2 + 1 / log3 + 1 / 2), abs=1e-12)
+    assert round(trec.per_query.loc["q1", "ndcg"], 4) == 0.8403  # what trec_eval printed
+    ours = evaluate_run(read_run(ATOL_RUN), read_qrels(ATOL_QRELS), k=10, gain="linear")
+    assert ours.per_query.loc["q1", "ndcg"] == pytest.approx((10 + 1.5 / log3 + 1) / (10 + 2 / log3 + 1.5 / 2), abs=1e-12)
+
+
+def test_trec_eval_reading_matches_ids_as_bytes():
+    # Default: an id that is not UTF-8 is Latin-1 text, so caf\xe9 (Latin-1) and caf\xc3\xa9 (UTF-8) are one id.
+    ours = evaluate_run(read_run(BYTES_RUN), read_qrels(BYTES_QRELS), k=10, gain="linear")
+    assert ours.per_query.loc["q1", "ndcg"] == pytest.approx(1.0)
+    # trec_eval compares bytes: only x\xff matches (rank 2); caf\xe9 is judged but not retrieved.
+    run, qrels = read_run(BYTES_RUN, reading="trec_eval"), read_qrels(BYTES_QRELS, reading="trec_eval")
+    assert run["doc"].tolist() == ["café", "x\\xff"] and qrels["doc"].tolist() == ["caf\\xe9", "x\\xff"]
+    trec = evaluate_run(run, qrels, k=10, gain="linear")
+    assert trec.per_query.loc["q1", "ndcg"] == pytest.approx((1 / np.log2(3)) / (1 + 1 / np.log2(3)), abs=1e-12)
+    assert round(trec.per_query.loc["q1", "ndcg"], 4) == 0.3869  # what trec_eval printed
+
+
+def test_reading_must_be_known():
+    with pytest.raises(InvalidInput, match="reading must be one of 'ndcg_core', 'trec_eval'"):
+        read_qrels(QRELS_TEXT.encode(), reading="pytrec_eval")
+
+
+@pytest.mark.oracle
+@pytest.mark.skipif(not TREC_EVAL.exists(), reason="trec_eval not built (python bench/bench_files.py builds it)")
+@pytest.mark.parametrize(("qrels", "run"), [(ATOL_QRELS, ATOL_RUN), (BYTES_QRELS, BYTES_RUN)])
+def test_trec_eval_reading_against_the_trec_eval_program(tmp_path, qrels, run):
+    (tmp_path / "qrels").write_bytes(qrels)
+    (tmp_path / "run").write_bytes(run)
+    output = subprocess.run([str(TREC_EVAL), "-q", "-m", "ndcg_cut.10", str(tmp_path / "qrels"), str(tmp_path / "run")],
+                            capture_output=True, check=True, text=True).stdout
+    printed = float(next(line.split()[2] for line in output.splitlines() if line.split()[1] == "q1"))
+    ours = evaluate_run(read_run(run, reading="trec_eval"), read_qrels(qrels, reading="trec_eval"), k=10,
+                        gain="linear")
+    assert round(ours.per_query.loc["q1", "ndcg"], 4) == printed
