@@ -57,12 +57,13 @@ from ._parse import (
     categorical,
     column_numbers,
     first_repeat,
+    grades,
+    not_utf8_ids,
     numbers,
     one_delimiter,
     parse,
     single_spaced,
     text_type,
-    trec_eval_grades,
 )
 from ._source import Content, read_content
 from ._table import COLUMN_ALIASES, read_table_content
@@ -94,17 +95,14 @@ def read_qrels(source, *, reading: str = "ndcg_core", progress: ProgressCallback
     what = "qrels file"
     _report(progress, 0.0)
     content = read_content(source, what)
-    grade_type = text_type(content) if reading == "trec_eval" else pa.float64()
-    table, lines = _whitespace(content, QRELS_FIELDS, {"relevance": grade_type}, what,
+    # Relevance as dictionary text: a few distinct values, each read both ways (ours and trec_eval's) once.
+    table, lines = _whitespace(content, QRELS_FIELDS, {"relevance": text_type(content)}, what,
                                "query iteration doc relevance (e.g. 'q1 0 D7 2')", progress)
     query, doc = categorical(table["query"], ids=ids), categorical(table["doc"], ids=ids)
-    if reading == "trec_eval":
-        relevance = trec_eval_grades(table["relevance"])
-    else:
-        relevance = numbers(_values(table["relevance"]), what=what, column="relevance", lines=lines,
-                            non_negative=True)
+    relevance, grade_difference = grades(table["relevance"], what=what, lines=lines, reading=reading)
     frame = pd.DataFrame({"query": query, "doc": doc, "relevance": relevance})
     _refuse_repeats(frame, what, "judged", lines)
+    _note_differences(frame, table, reading, relevance=grade_difference)
     _report(progress, 1.0)
     return frame
 
@@ -131,6 +129,7 @@ def read_run(source, *, reading: str = "ndcg_core", progress: ProgressCallback =
         "rank": rank.astype(np.int64, copy=False), "score": score, "tag": categorical(table["tag"], ids=ids),
     })
     _refuse_repeats(frame, what, "retrieved", lines)
+    _note_differences(frame, table, reading)
     _report(progress, 1.0)
     return frame
 
@@ -245,6 +244,24 @@ def _refuse_repeats(frame: pd.DataFrame, what: str, verb: str, lines: LineNumber
             f"{what}, line {lines.line(row)}: query {frame['query'].iloc[row]!r} "
             f"{verb} document {frame['doc'].iloc[row]!r} a second time. Each (query, doc) pair may appear only once."
         )
+
+
+def _note_differences(frame: pd.DataFrame, table: pa.Table, reading: str, *, relevance: tuple = ()) -> None:
+    """Record in ``frame.attrs["trec_eval_differences"]`` where trec_eval would read this file otherwise.
+
+    ``{"relevance": (lines, example text, ndcg_core's value, trec_eval's value)}`` when some grade text
+    reads differently (``1.5``, ``1e1``), ``{"ids": distinct ids}`` when some ids are not UTF-8 (read as
+    Latin-1 here, compared as bytes by trec_eval). Empty when both readings agree (always for
+    ``reading="trec_eval"``).
+    """
+    differences: dict[str, object] = {}
+    if reading == "ndcg_core":
+        if relevance:
+            differences["relevance"] = relevance
+        ids = not_utf8_ids(table["query"]) + not_utf8_ids(table["doc"])
+        if ids:
+            differences["ids"] = ids
+    frame.attrs["trec_eval_differences"] = differences
 
 
 def _ids(reading: str) -> str:

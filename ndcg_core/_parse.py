@@ -104,6 +104,19 @@ def categorical(column: pa.ChunkedArray, *, ids: str, strip: bool = False) -> pd
     return pd.Categorical.from_codes(code_of[codes], dtype=_distinct_categories(categories), validate=False)
 
 
+def not_utf8_ids(column: pa.ChunkedArray) -> int:
+    """How many distinct ids of a bytes dictionary column are not valid UTF-8 (0 for a text column)."""
+    if column.num_chunks == 0 or not pa.types.is_binary(column.type.value_type):
+        return 0
+    count = 0
+    for value in column.unify_dictionaries().chunk(0).dictionary.to_pylist():
+        try:
+            value.decode("utf-8")
+        except UnicodeDecodeError:
+            count += 1
+    return count
+
+
 def _distinct_categories(categories: pd.Index) -> pd.CategoricalDtype:
     """The dtype of categories known to be distinct (sorted, merged above): pandas' own constructor would hash
     every id again to check that, which costs as much as the rest of this step on a million ids."""
@@ -209,22 +222,50 @@ def column_numbers(column: pa.ChunkedArray) -> np.ndarray | None:
     return column.to_numpy().astype(float) if pa.types.is_integer(column.type) else None
 
 
-def trec_eval_grades(column: pa.ChunkedArray) -> np.ndarray:
-    """Relevance as trec_eval reads it: C ``atol`` on the text, negatives (no gain in trec_eval's NDCG) as 0.
+def grades(column: pa.ChunkedArray, *, what: str, lines: LineNumbers, reading: str) -> tuple[np.ndarray, tuple]:
+    """A qrels relevance column (dictionary text) as floats, and how trec_eval's reading would differ.
 
-    ``atol`` skips leading whitespace, takes an optional sign and the digits
-    that follow, and stops at the first other character: ``1.5`` is 1,
-    ``1e1`` is 1, ``2.9`` is 2, ``abc`` is 0; values past the 64-bit range
-    saturate, like glibc's ``strtol``. Each distinct text is converted once.
+    Each distinct text is converted once, both ways: as a number (ndcg_core's
+    reading: ``1.5`` is 1.5, ``1e1`` is 10; negatives, NaN and infinities
+    refused with their line) and with C ``atol`` (trec_eval's reading: ``1.5``
+    is 1, ``1e1`` is 1, ``abc`` is 0; a negative grade, which gets no gain in
+    trec_eval's NDCG, is 0). ``reading`` picks which one is returned. The
+    second item is ``()`` when both readings agree on every line, else
+    ``(lines that differ, example text, ndcg_core's value, trec_eval's value)``.
     """
-    if not pa.types.is_dictionary(column.type):
-        column = column.dictionary_encode()
-    column = column.unify_dictionaries()
+    column = column.unify_dictionaries() if column.num_chunks else column
     texts = column.chunk(0).dictionary.to_pylist() if column.num_chunks else []
-    value_of = np.array([_atol(value) for value in texts] or [0], dtype=float)
+    texts = [value.decode("latin-1") if isinstance(value, bytes) else value for value in texts]
     codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in column.chunks]) \
         if column.num_chunks else np.zeros(0, dtype=np.int32)
-    return np.maximum(value_of[codes], 0.0)
+    trec = np.maximum(np.array([_atol(text) for text in texts] or [0], dtype=float), 0.0)
+    if reading == "trec_eval":
+        return trec[codes], ()
+    raw = pd.Series(texts, dtype=str).str.strip()
+    numeric = pd.to_numeric(raw.where(~raw.str.lower().isin(["nan", "-nan", "+nan"]) & (raw != "")),
+                            errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    bad = ~np.isfinite(numeric) | (numeric < 0)
+    if bad.any():  # name the first line holding a bad text
+        row = int(np.flatnonzero(bad[codes])[0])
+        numbers(pd.Series([texts[codes[row]]]), what=what, column="relevance", non_negative=True,
+                lines=_Shifted(lines, row))
+    values = numeric[codes] if len(texts) else np.zeros(0)
+    differs = numeric != trec
+    if not differs.any():
+        return values, ()
+    per_text = np.bincount(codes, minlength=len(texts))
+    first = int(np.flatnonzero(differs)[np.argmax(per_text[differs] > 0)])
+    return values, (int(per_text[differs].sum()), texts[first], float(numeric[first]), float(trec[first]))
+
+
+class _Shifted:
+    """Line numbers for a one-row check of row ``row``."""
+
+    def __init__(self, lines: LineNumbers, row: int) -> None:
+        self.lines, self.row = lines, row
+
+    def line(self, _row: int) -> int:
+        return self.lines.line(self.row)
 
 
 _ATOL = re.compile(rb"[ \t\n\v\f\r]*([+-]?[0-9]+)")

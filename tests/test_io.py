@@ -180,8 +180,8 @@ def test_read_table_feeds_evaluate_run_without_qrels():
         (b"q1 0 A 1\nq1 0 B\n", r"line 2: found 3 field\(s\), expected 4"),
         (b"q1 0 A 1\nq1 0 B 1 7\n", r"line 2: found 5 field\(s\), expected 4"),
         (b"q1 Q0 A 1 0.5 run\n", r"line 1: found 6 field\(s\).*run file"),
-        (b"q1 0 A 1\nq1 0 B -1\n", r"line 2: the relevance -1 is negative"),
-        (b"q1 0 A 1\nq1  0 B -2\n", r"line 2: the relevance -2 is negative"),
+        (b"q1 0 A 1\nq1 0 B -1\n", r"line 2: the relevance '-1' is negative"),
+        (b"q1 0 A 1\nq1  0 B -2\n", r"line 2: the relevance '-2' is negative"),
         (b"q1 0 A inf\n", r"line 1: the relevance 'inf' is infinite"),
         (b"q1 0 A nan\n", r"line 1: the relevance 'nan' is not a number"),
         (b"q1 0 A 1\n\nq1 0 A 2\n", r"line 3: query 'q1' judged document 'A' a second time"),
@@ -431,3 +431,13 @@ def test_trec_eval_reading_against_the_trec_eval_program(tmp_path, qrels, run):
     ours = evaluate_run(read_run(run, reading="trec_eval"), read_qrels(qrels, reading="trec_eval"), k=10,
                         gain="linear")
     assert round(ours.per_query.loc["q1", "ndcg"], 4) == printed
+
+
+def test_readers_record_where_trec_eval_would_read_otherwise():
+    qrels = read_qrels(b"q1 0 A 1.5\nq1 0 B 1e1\nq1 0 C 2\nq2 0 D 1.5\nq2 0 E 2.0\n")
+    assert qrels.attrs["trec_eval_differences"] == {"relevance": (3, "1.5", 1.5, 1.0)}  # 1.5 twice and 1e1
+    assert read_qrels(QRELS_TEXT.encode()).attrs["trec_eval_differences"] == {}
+    assert read_qrels(ATOL_QRELS, reading="trec_eval").attrs["trec_eval_differences"] == {}
+    assert read_run(BYTES_RUN).attrs["trec_eval_differences"] == {"ids": 1}  # x\xff
+    assert read_qrels(BYTES_QRELS).attrs["trec_eval_differences"] == {"ids": 2}
+    assert read_run(RUN_TEXT.encode()).attrs["trec_eval_differences"] == {}
