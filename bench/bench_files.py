@@ -36,6 +36,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -189,30 +190,35 @@ def _sources_from(source: str, folder: Path) -> Path | None:
     return None
 
 
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_python(name: str, qrels: Path, run: Path, out: Path) -> dict:
     code = CONTENDERS[name].format(root=str(ROOT))
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run([sys.executable, "-c", code, str(qrels), str(run), str(out)], capture_output=True,
                           text=True, check=False)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, children_cpu() - cpu
     if done.returncode != 0:
         raise SystemExit(f"{name} failed:\n{done.stderr[-2000:]}")
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    return {"process": wall, **figures}
+    return {"process": wall, "cpu": cpu, **figures}
 
 
 def run_trec_eval(program: Path, qrels: Path, run: Path, out: Path) -> dict:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run([str(program), "-q", "-m", f"ndcg_cut.{K}", str(qrels), str(run)], capture_output=True,
                           text=True, check=True)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, children_cpu() - cpu
     values = {}
     for line in done.stdout.splitlines():
         measure, query, value = line.split()
         if query != "all":
             values[query] = float(value)
     out.write_text(json.dumps(values))
-    return {"process": wall, "work": wall}
+    return {"process": wall, "work": wall, "cpu": cpu}
 
 
 def check_agreement(results: dict[str, Path]) -> str:
@@ -257,15 +263,18 @@ def main() -> None:
                     rounds[name].append(run_python(name, qrels, run, outputs[name]))
         print(check_agreement({name: outputs[name] for name in names if name != "pyarrow parse (floor)"}))
         print(f"load after: {os.getloadavg()[0]:.1f}; medians of {args.rounds} fresh processes each")
-        median = {name: {key: statistics.median(r[key] for r in rows) for key in ("process", "work")}
+        median = {name: {key: statistics.median(r[key] for r in rows) for key in ("process", "work", "cpu")}
                   for name, rows in rounds.items()}
         ours = median["ndcg_core"]
-        print(f"{'contender':<24}{'process s':>10}{'work s':>9}{'ndcg_core faster (process)':>29}"
-              f"{'(work)':>9}")
+        print("process: wall time of the whole process; work: from the first read call to per-query figures;")
+        print("CPU: user + system time of the whole process (all threads). Ratios: contender / ndcg_core.")
+        print(f"{'contender':<24}{'process s':>10}{'work s':>9}{'CPU s':>8}"
+              f"{'x process':>11}{'x work':>8}{'x CPU':>7}")
         for name in names:
             figures = median[name]
-            print(f"{name:<24}{figures['process']:>10.3f}{figures['work']:>9.3f}"
-                  f"{figures['process'] / ours['process']:>28.2f}x{figures['work'] / ours['work']:>8.2f}x")
+            print(f"{name:<24}{figures['process']:>10.3f}{figures['work']:>9.3f}{figures['cpu']:>8.3f}"
+                  f"{figures['process'] / ours['process']:>11.2f}{figures['work'] / ours['work']:>8.2f}"
+                  f"{figures['cpu'] / ours['cpu']:>7.2f}")
 
 
 if __name__ == "__main__":

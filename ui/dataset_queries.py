@@ -131,15 +131,17 @@ def _picked_query(dataset, run_name: str, options: dict, table: pd.DataFrame, sh
     linked = st.query_params.get("query")
     if "dataset_query" not in st.session_state and linked is not None and linked in index:
         st.session_state["dataset_query"] = linked
+    exact = search.strip()
+    if exact and exact in index and st.session_state.get("dataset_search_applied") != exact:
+        st.session_state["dataset_query"] = exact  # typing a whole query id picks that query
+    st.session_state["dataset_search_applied"] = exact
     current = st.session_state.get("dataset_query")
     if current is not None and current not in index:
         st.session_state.pop("dataset_query", None)
         current = None
     options_shown = shown["query"].tolist()
-    exact = search.strip()
-    for extra in (exact if exact in index else None, current):
-        if extra is not None and extra not in options_shown:
-            options_shown.insert(0, extra)
+    if current is not None and current not in options_shown:
+        options_shown.insert(0, current)
     if not options_shown:
         return None
     return st.selectbox("Open one query's ranking", options_shown, key="dataset_query",
