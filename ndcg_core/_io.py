@@ -58,6 +58,7 @@ from ._parse import (
     column_numbers,
     first_repeat,
     grades,
+    many_ids_type,
     not_utf8_ids,
     numbers,
     one_delimiter,
@@ -166,6 +167,7 @@ def _whitespace(content: Content, fields: tuple[str, ...], numeric: dict[str, pa
     ids = text_type(content)
     names = list(fields)
     types = {name: numeric.get(name, ids) for name in names if name not in ("iteration", "q0")}
+    types["doc"] = many_ids_type(content)
     table = _plain(data, names, types, delimiter, numeric)
     if table is None:  # runs of spaces or tabs, leading or trailing ones, or a bad line somewhere
         data, delimiter = single_spaced(data), " "
@@ -174,7 +176,7 @@ def _whitespace(content: Content, fields: tuple[str, ...], numeric: dict[str, pa
     if table is None:
         _refuse_field_counts(data, delimiter, fields, what, layout, lines)
         try:  # the field counts are right: some number is not, and the checks on the text will say which
-            table = parse(data, names, {name: ids for name in types}, delimiter=delimiter, quoted=False)
+            table = parse(data, names, dict.fromkeys(types, ids), delimiter=delimiter, quoted=False)
         except pa.ArrowInvalid:
             raise InvalidInput(f"{what}: the file could not be read; each line must be {layout}.") from None
     _report(progress, 0.6)

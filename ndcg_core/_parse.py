@@ -34,6 +34,11 @@ def text_type(content: Content) -> pa.DataType:
     return TEXT if content.utf8 else BYTES
 
 
+def many_ids_type(content: Content) -> pa.DataType:
+    """Plain text for a column of mostly distinct ids (documents), encoded afterwards by one sort."""
+    return pa.string() if content.utf8 else BYTES
+
+
 def one_delimiter(data: bytes) -> tuple[bytes, str]:
     """The delimiter to try first on a TREC file: a space, or a tab when the file has tabs and no spaces."""
     return (" " if b"\t" in data and b" " in data else "\t" if b"\t" in data else " ")
@@ -80,6 +85,8 @@ def categorical(column: pa.ChunkedArray, *, ids: str, strip: bool = False) -> pd
     """
     if column.num_chunks == 0:
         return pd.Categorical.from_codes(np.zeros(0, dtype=np.int32), categories=pd.Index([], dtype=str))
+    if pa.types.is_string(column.type) and not strip:
+        return _sorted_codes(column)
     column = column.unify_dictionaries()
     dictionary = column.chunk(0).dictionary
     codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in column.chunks])
@@ -106,7 +113,8 @@ def categorical(column: pa.ChunkedArray, *, ids: str, strip: bool = False) -> pd
 
 def not_utf8_ids(column: pa.ChunkedArray) -> int:
     """How many distinct ids of a bytes dictionary column are not valid UTF-8 (0 for a text column)."""
-    if column.num_chunks == 0 or not pa.types.is_binary(column.type.value_type):
+    if column.num_chunks == 0 or not pa.types.is_dictionary(column.type) or \
+            not pa.types.is_binary(column.type.value_type):
         return 0
     count = 0
     for value in column.unify_dictionaries().chunk(0).dictionary.to_pylist():
@@ -115,6 +123,26 @@ def not_utf8_ids(column: pa.ChunkedArray) -> int:
         except UnicodeDecodeError:
             count += 1
     return count
+
+
+def _sorted_codes(column: pa.ChunkedArray) -> pd.Categorical:
+    """A plain text column (many distinct ids, such as a run's documents) encoded by one sort.
+
+    Cheaper than letting the parser build a dictionary per block and unifying
+    them (which hashes every id twice) before sorting the categories anyway:
+    sort the ids once, and equal neighbours share a code.
+    """
+    ids = column.combine_chunks()
+    order = pc.array_sort_indices(ids)
+    ordered = ids.take(order)
+    new_group = np.ones(len(ordered), dtype=bool)
+    if len(ordered) > 1:
+        new_group[1:] = pc.not_equal(ordered.slice(1), ordered.slice(0, len(ordered) - 1)).to_numpy(
+            zero_copy_only=False)
+    codes = np.empty(len(ordered), dtype=np.int32)
+    codes[order.to_numpy()] = np.cumsum(new_group) - 1
+    categories = pd.Index(pd.arrays.ArrowStringArray(ordered.filter(pa.array(new_group)), dtype=_TEXT_DTYPE))
+    return pd.Categorical.from_codes(codes, dtype=_distinct_categories(categories), validate=False)
 
 
 def _distinct_categories(categories: pd.Index) -> pd.CategoricalDtype:
