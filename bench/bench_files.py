@@ -195,8 +195,8 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_python(name: str, qrels: Path, run: Path, out: Path) -> dict:
-    code = CONTENDERS[name].format(root=str(ROOT))
+def run_python(name: str, qrels: Path, run: Path, out: Path, *, root: Path = ROOT) -> dict:
+    code = CONTENDERS["ndcg_core" if name.startswith("ndcg_core") else name].format(root=str(root))
     start, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run([sys.executable, "-c", code, str(qrels), str(run), str(out)], capture_output=True,
                           text=True, check=False)
@@ -226,7 +226,7 @@ def check_agreement(results: dict[str, Path]) -> str:
     notes = []
     for name, path in results.items():
         values = json.loads(path.read_text())
-        if not values or name == "ndcg_core":
+        if not values or name == "ndcg_core" or name.startswith("ndcg_core ("):
             continue
         common = reference.keys() & values.keys()
         gap = max(abs(reference[q] - values[q]) for q in common)
@@ -243,6 +243,8 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=3, help="fresh processes per contender (median reported)")
     parser.add_argument("--trec-eval-src", default=os.environ.get("TREC_EVAL_SRC"))
+    parser.add_argument("--compare-root", type=Path, help="another checkout of this repository, timed as a contender "
+                        "'ndcg_core (other)' (e.g. the code before a change)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as temp:
@@ -253,14 +255,17 @@ def main() -> None:
               f"{lines[0]:,} lines ({run.stat().st_size / 1e6:.0f} MB), qrels {lines[1]:,} lines")
         program = trec_eval_program(args.trec_eval_src)
         names = ["pyarrow parse (floor)", "ndcg_core", "pytrec_eval", "ranx"] + (["trec_eval"] if program else [])
+        if args.compare_root:
+            names.insert(2, "ndcg_core (other)")
         rounds: dict[str, list[dict]] = {name: [] for name in names}
-        outputs = {name: folder / f"{name.split()[0]}.json" for name in names}
+        outputs = {name: folder / f"{name.replace(' ', '_').strip('()')}.json" for name in names}
         for _ in range(args.rounds):  # contenders take turns, so a busy moment hits them alike
             for name in names:
                 if name == "trec_eval":
                     rounds[name].append(run_trec_eval(program, qrels, run, outputs[name]))
                 else:
-                    rounds[name].append(run_python(name, qrels, run, outputs[name]))
+                    root = args.compare_root if name == "ndcg_core (other)" else ROOT
+                    rounds[name].append(run_python(name, qrels, run, outputs[name], root=root))
         print(check_agreement({name: outputs[name] for name in names if name != "pyarrow parse (floor)"}))
         print(f"load after: {os.getloadavg()[0]:.1f}; medians of {args.rounds} fresh processes each")
         median = {name: {key: statistics.median(r[key] for r in rows) for key in ("process", "work", "cpu")}
