@@ -140,7 +140,7 @@ def _without_boms(data: bytes, what: str) -> bytes:
         data = data.removeprefix(UTF8_BOM)
     # A UTF-8 BOM goes whatever the rest of the file is (a BOM in front of Latin-1 text must not become "ï»¿").
     data = data.removeprefix(UTF8_BOM)
-    if UTF8_BOM in data:  # concatenated files: a BOM at the start of a later line
+    if not data.isascii() and UTF8_BOM in data:  # concatenated files: a BOM at the start of a later line
         data = data.replace(b"\n" + UTF8_BOM, b"\n").replace(b"\r" + UTF8_BOM, b"\r")
     return data
 
