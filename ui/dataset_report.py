@@ -37,10 +37,21 @@ def run_options(settings: MetricSettings, *, ties: str, missing: str) -> dict:
     return {**settings.kwargs(), "ties": ties, "missing": missing}
 
 
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _encoded(digest: str, run_name: str, _dataset: LoadedDataset) -> ndcg_core.EncodedRun:
+    # Checked, id-encoded and joined once per data set and run: other k, gain or tie rules reuse it (read-only).
+    # A CSV table (qrels None) carries its own grades; rows without score and rank are judged, not retrieved.
+    return ndcg_core.encode_run(_dataset.runs[run_name], _dataset.qrels)
+
+
+def encoded_run(dataset: LoadedDataset, run_name: str) -> ndcg_core.EncodedRun:
+    """``ndcg_core.encode_run`` on one run, kept per data set content and run name."""
+    return _encoded(dataset.digest, run_name, dataset)
+
+
 @st.cache_resource(show_spinner=False, max_entries=32)
 def _evaluate(digest: str, run_name: str, options: dict, _dataset: LoadedDataset) -> ndcg_core.RunResult:
-    # A CSV table (qrels None) carries its own grades; rows without score and rank are judged, not retrieved.
-    return ndcg_core.evaluate_run(_dataset.runs[run_name], _dataset.qrels, **options)
+    return ndcg_core.evaluate_run(encoded_run(_dataset, run_name), **options)
 
 
 def evaluate(dataset: LoadedDataset, run_name: str, options: dict) -> ndcg_core.RunResult:
@@ -51,7 +62,7 @@ def evaluate(dataset: LoadedDataset, run_name: str, options: dict) -> ndcg_core.
 @st.cache_resource(show_spinner=False, max_entries=32)
 def _curve(digest: str, run_name: str, options: dict, _dataset: LoadedDataset) -> pd.DataFrame:
     curve_options = {name: value for name, value in options.items() if name != "k"}
-    return ndcg_core.ndcg_curve(_dataset.runs[run_name], _dataset.qrels, ks=range(1, CURVE_DEPTH + 1), **curve_options)
+    return ndcg_core.ndcg_curve(encoded_run(_dataset, run_name), ks=range(1, CURVE_DEPTH + 1), **curve_options)
 
 
 def curve(dataset: LoadedDataset, run_name: str, options: dict) -> pd.DataFrame:

@@ -4,17 +4,16 @@
 * :mod:`ui.dataset_report` - cached evaluations, the headline cards and the words around them;
 * :mod:`ui.dataset_charts` - the histogram and the NDCG@k curve;
 * :mod:`ui.dataset_queries` - the searchable, paged per-query table and the Playground hand-off;
-* here - share-link helpers and one query's ranking for the Playground.
+* here - share-link helpers and one query's ranking for the Playground (``ndcg_core.ranked_query``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
-import pandas as pd
 import streamlit as st
 
+import ndcg_core
 from ui.dataset_charts import CURVE_DEPTH, curve_chart, histogram_chart  # noqa: F401 - re-exported
 from ui.dataset_report import (  # noqa: F401 - re-exported
     MISSING_RULES,
@@ -22,6 +21,7 @@ from ui.dataset_report import (  # noqa: F401 - re-exported
     count,
     curve,
     describe_list,
+    encoded_run,
     evaluate,
     query_notes,
     run_options,
@@ -38,7 +38,6 @@ from ui.dataset_upload import (  # noqa: F401 - re-exported
     show_load_error,
     use_sample,
 )
-from ui.settings import MetricSettings
 
 PLAYGROUND_MAX_DOCS = 100  # the Playground stays usable with this many ranked documents
 
@@ -79,46 +78,12 @@ def mirror_to_url(values: dict[str, str | None]) -> None:
 
 # --- one query for the Playground --------------------------------------------------------------------------
 
-def query_ranking(dataset: LoadedDataset, run_name: str, query: str, *, ties: str, limit: int = PLAYGROUND_MAX_DOCS):
-    """The run's ranking of ``query`` as (names, grades, extra names, extra grades) for the Playground.
+def query_ranking(dataset: LoadedDataset, run_name: str, query: str, *, ties: str,
+                  limit: int = PLAYGROUND_MAX_DOCS) -> ndcg_core.RankedQuery:
+    """The run's ranking of ``query`` for the Playground: ``ndcg_core.ranked_query`` under the page's tie rule.
 
-    Documents are ordered as trec_eval orders them (score descending, then document id descending) when the
-    run has scores, else by rank. Unjudged documents get grade 0. Judged documents not shown (not retrieved,
-    or past ``limit``) become extra judged documents, so the Playground's IDCG equals the data set's.
+    Its documents are in the tie rule's order (unjudged ones with grade 0), judged documents not shown (not
+    retrieved, or past ``limit``) are extra judged documents, and under "average" the tie groups come along,
+    so the Playground's NDCG equals the data set's row for any cutoff up to ``limit``.
     """
-    run = dataset.runs[run_name]
-    rows = run[run["query"] == query]
-    if dataset.qrels is None:
-        judged = rows.loc[rows["relevance"].notna(), ["doc", "relevance"]]
-        rows = rows[_retrieved_mask(rows)]
-    else:
-        judged = dataset.qrels.loc[dataset.qrels["query"] == query, ["doc", "relevance"]]
-    rows = _ordered(rows, ties=ties).head(limit)
-    grade_of = dict(zip(judged["doc"], judged["relevance"].astype(float), strict=True))
-    names = rows["doc"].astype(str).tolist()
-    grades = [grade_of.get(name, 0.0) for name in names]
-    shown = set(names)
-    extra = judged[~judged["doc"].isin(shown)].sort_values("relevance", ascending=False, kind="stable")
-    return names, grades, extra["doc"].astype(str).tolist(), extra["relevance"].astype(float).tolist()
-
-
-def playground_settings(settings: MetricSettings, n_documents: int) -> MetricSettings:
-    """The sidebar settings, with "no cutoff" made explicit: for one list, k=None cuts the ideal at the ranking's
-    length, whereas a run's IDCG uses every judgment; k = all documents gives the run's convention."""
-    return settings if settings.k is not None else replace(settings, k=max(1, n_documents))
-
-
-def _retrieved_mask(rows: pd.DataFrame) -> pd.Series:
-    present = pd.Series(False, index=rows.index)
-    for column in ("score", "rank"):
-        if column in rows:
-            present |= rows[column].notna()
-    return present
-
-
-def _ordered(rows: pd.DataFrame, *, ties: str) -> pd.DataFrame:
-    if "score" in rows and rows["score"].notna().all():
-        if ties == "trec_eval":
-            return rows.sort_values(["score", "doc"], ascending=[False, False], kind="stable")
-        return rows.sort_values("score", ascending=False, kind="stable")
-    return rows.sort_values("rank", kind="stable")
+    return ndcg_core.ranked_query(encoded_run(dataset, run_name), query=query, ties=ties, limit=limit)
