@@ -277,3 +277,9 @@ def _report(progress: ProgressCallback, fraction: float) -> None:
         progress(fraction)
 
 
+
+
+def _categorical(ids: pd.Series) -> pd.Categorical:
+    """Text ids in memory as the readers give them: a Categorical with distinct categories sorted as text."""
+    codes, uniques = pd.factorize(ids, sort=True)
+    return pd.Categorical.from_codes(codes, categories=uniques, validate=False)
