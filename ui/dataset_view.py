@@ -23,7 +23,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import ndcg_core
-from ui.charts import PALETTE
+from ui.chart_style import PALETTE, apply_style
 from ui.settings import MetricSettings
 from ui.widgets import plain
 
@@ -44,7 +44,6 @@ MISSING_RULES = {
     "ignore": "Leave them out (trec_eval default)",
     "zero": "Count them as NDCG 0 (trec_eval -c)",
 }
-FONT = {"size": 15, "color": PALETTE["text"]}
 
 
 @dataclass(frozen=True)
@@ -320,18 +319,7 @@ def query_ranking(dataset: LoadedDataset, run_name: str, query: str, *, ties: st
 # --- charts --------------------------------------------------------------------------------------------------
 
 def _layout(fig: go.Figure, *, title: str, x_title: str, y_title: str, height: int = 360) -> go.Figure:
-    fig.update_layout(
-        title={"text": title, "font": {"size": 18}},
-        font=FONT,
-        template="plotly_white",
-        height=height,
-        margin={"l": 60, "r": 30, "t": 60, "b": 50},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
-        hoverlabel={"font_size": 15},
-        xaxis={"title": x_title, "gridcolor": PALETTE["grid"]},
-        yaxis={"title": y_title, "gridcolor": PALETTE["grid"], "rangemode": "tozero"},
-    )
-    return fig
+    return apply_style(fig, title=title, x_title=x_title, y_title=y_title, height=height, yaxis={"rangemode": "tozero"})
 
 
 def histogram_chart(ndcg: pd.Series, *, mean: float, label: str) -> go.Figure:
