@@ -154,8 +154,41 @@ def query_codes(run_queries: pd.Series, judged_queries: pd.Series) -> QueryCodes
         if (codes[: starts.size] == np.arange(starts.size)).all():  # no query id in two separate groups
             run_codes = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, n_run]))
             return QueryCodes(run_codes, codes[starts.size:], np.asarray(names, dtype=object), starts, None)
-    codes, names = pd.factorize(pd.concat([run_queries, judged_queries], ignore_index=True))
+    coded = _small_integer_codes(run_queries, judged_queries)
+    codes, names = coded if coded is not None else pd.factorize(pd.concat([run_queries, judged_queries],
+                                                                           ignore_index=True))
     return QueryCodes(codes[:n_run], codes[n_run:], np.asarray(names, dtype=object), None, None)
+
+
+def _small_integer_codes(run_ids: pd.Series, judged_ids: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
+    """What ``pd.factorize`` gives for the run ids then the judged ids (codes in order of first appearance, the
+    ids by code) when both are integers in a range not much wider than their count, else None.
+
+    A table indexed by id replaces the hash table: about four times faster
+    on a million shuffled query ids.
+    """
+    run, judged = _as_int64(run_ids), _as_int64(judged_ids)
+    if run is None or judged is None or run.size == 0:
+        return None
+    ids = np.concatenate([run, judged])
+    low, high = int(ids.min()), int(ids.max())
+    if high - low >= 4 * ids.size:
+        return None
+    ids -= low
+    first_row = np.full(high - low + 1, ids.size, dtype=np.int64)
+    np.minimum.at(first_row, ids, np.arange(ids.size))
+    used = np.flatnonzero(first_row < ids.size)
+    used = used[np.argsort(first_row[used], kind="stable")]  # ids in order of first appearance
+    code_of_id = np.empty(first_row.size, dtype=np.int64)
+    code_of_id[used] = np.arange(used.size)
+    return code_of_id[ids], used + low
+
+
+def _as_int64(ids: pd.Series) -> np.ndarray | None:
+    """The ids as int64 when they are integers that int64 holds exactly (not bool), else None."""
+    exact = pd.api.types.is_signed_integer_dtype(ids.dtype) or (
+        pd.api.types.is_unsigned_integer_dtype(ids.dtype) and ids.dtype.itemsize < 8)
+    return ids.to_numpy(dtype=np.int64) if exact and not pd.api.types.is_bool_dtype(ids.dtype) else None
 
 
 _BLOCK_ROWS = 50_000
@@ -216,20 +249,23 @@ def pair_codes(run_query: np.ndarray, run_doc: np.ndarray, judged_query: np.ndar
     """Document codes, one per distinct (query, doc) pair, from any integer doc codes below ``span``.
 
     Judged pairs get codes 0, 1, ... (equal pairs, equal codes); a run row
-    gets the code of its judged pair, or a code of its own when its pair is
-    not judged. Codes are then still equal within a query exactly when the
-    ids are, and the judge never meets a document judged for several queries:
-    with a shared catalogue (every item retrieved and judged for many users)
-    that turns its pair-by-pair hash look-up of every run row into one table
-    look-up. None when a run pair repeats, so that the caller's codes let the
+    gets the code of its judged pair, or a code of its own (the number of
+    judged pairs plus its row) when its pair is not judged. Codes are then
+    still equal within a query exactly when the ids are, and the judge never
+    meets a document judged for several queries: with a shared catalogue
+    (every item retrieved and judged for many users) that turns its
+    pair-by-pair hash look-up of every run row into one table look-up. None when a run pair repeats, so that the caller's codes let the
     judge name the repeated row (rare: it is refused).
     """
     run_keys = np.multiply(run_query, span, dtype=np.int64)
     run_keys += run_doc
     # Sorted, the run's pairs show a repeat as two equal neighbours, and the judged pairs are found by binary
-    # search (a stable sort is nearly free on a run grouped by query; a hash table of a million keys costs
-    # about three times as much, in cache misses).
-    by_key = np.argsort(run_keys, kind="stable")
+    # search with few cache misses (a hash table of a million keys costs about three times as much; a binary
+    # search of each run row in the judged pairs, five times as much on shuffled rows). Keys are distinct
+    # unless refused, so any sort will do: the stable one (timsort) is nearly free on a run grouped by query
+    # (its keys come in sorted runs), the default one (quicksort) is ~8x faster on shuffled rows.
+    grouped = run_query.size < 2 or bool((run_query[1:] >= run_query[:-1]).all())
+    by_key = np.argsort(run_keys, kind="stable" if grouped else None)
     sorted_keys = run_keys[by_key]
     del run_keys
     if (sorted_keys[1:] == sorted_keys[:-1]).any():
@@ -239,23 +275,17 @@ def pair_codes(run_query: np.ndarray, run_doc: np.ndarray, judged_query: np.ndar
     judged_codes, judged_pairs = pd.factorize(judged_keys)
     slot = np.minimum(np.searchsorted(sorted_keys, judged_pairs), max(sorted_keys.size - 1, 0))
     found = np.flatnonzero(sorted_keys[slot] == judged_pairs) if sorted_keys.size else slot[:0]
-    run_codes = np.full(sorted_keys.size, -1, dtype=np.int64)
+    # A run row without a judgment gets a code of its own: the number of judged pairs plus its row number.
+    run_codes = np.arange(len(judged_pairs), len(judged_pairs) + sorted_keys.size, dtype=np.int64)
     run_codes[by_key[slot[found]]] = found
-    unjudged = np.flatnonzero(run_codes < 0)
-    run_codes[unjudged] = len(judged_pairs) + np.arange(unjudged.size)
-    return DocCodes(run_codes, judged_codes.astype(np.int64, copy=False), max(len(judged_pairs) + unjudged.size, 1))
+    return DocCodes(run_codes, judged_codes.astype(np.int64, copy=False), max(len(judged_pairs) + run_codes.size, 1))
 
 
 def _integer_pair_codes(run_docs: pd.Series, run_query: np.ndarray, judged_docs: pd.Series,
                         judged_query: np.ndarray) -> DocCodes | None:
     """:func:`pair_codes` straight from integer ids (no hashing of the ids), when both columns hold integers
     whose (query, doc) pairs fit in an int64 key; else None."""
-    def as_int64(ids: pd.Series) -> np.ndarray | None:
-        exact = pd.api.types.is_signed_integer_dtype(ids.dtype) or (
-            pd.api.types.is_unsigned_integer_dtype(ids.dtype) and ids.dtype.itemsize < 8)
-        return ids.to_numpy(dtype=np.int64) if exact and not pd.api.types.is_bool_dtype(ids.dtype) else None
-
-    run_ids, judged_ids = as_int64(run_docs), as_int64(judged_docs)
+    run_ids, judged_ids = _as_int64(run_docs), _as_int64(judged_docs)
     if run_ids is None or judged_ids is None:
         return None
     both = (run_ids, judged_ids) if judged_ids.size else (run_ids,)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -733,3 +734,61 @@ def test_a_repeated_judgment_among_shared_documents_is_refused(categorical):
         run, doubled = as_categorical(run), as_categorical(doubled)
     with pytest.raises(InvalidInput, match=f"qrels row {len(doubled)}: query '{query}' judges document '{doc}'"):
         evaluate_run(run, doubled)
+
+
+def _as_integer_ids(frame: pd.DataFrame, *, scale: int, offset: int) -> pd.DataFrame:
+    """The frame with "q<n>" / "d<n>" ids as the integers n * scale + offset (int64)."""
+    return frame.assign(**{column: frame[column].str[1:].map(lambda text: int(text) * scale + offset
+                                                              if text.isdigit() else -7).astype(np.int64)
+                           for column in ("query", "doc")})
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("order", ["grouped", "shuffled"])
+@pytest.mark.parametrize(("scale", "offset"), [(1, 0), (1, -1_000), (3, 2**40), (2**57, 0)])
+def test_integer_ids_equal_text_ids(seed, order, scale, offset):
+    """Integer ids (coded per (query, doc) pair straight from the integers, or hashed when pair keys would
+    overflow: the last scale) give the values of the same ids as text."""
+    run, qrels = random_run(seed, n_queries=40, pool=30)
+    if order == "shuffled":
+        run = run.sample(frac=1, random_state=seed).reset_index(drop=True)
+    as_int = [_as_integer_ids(f, scale=scale, offset=offset) for f in (run, qrels)]
+    as_text = [f.assign(query=f["query"].astype(str), doc=f["doc"].astype(str)) for f in as_int]
+    expected = evaluate_run(*as_text, k=5, missing="zero").per_query
+    pd.testing.assert_frame_equal(evaluate_run(*as_int, k=5, missing="zero").per_query, expected)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "str", "categorical"])
+@pytest.mark.parametrize("order", ["grouped", "shuffled"])
+def test_repeated_pair_named_with_a_shared_catalogue(dtype, order):
+    """Documents shared by many queries (a catalogue: the per-pair codes) or integer ids: a repeated pair is
+    still refused with its row (1-based, in the given frame)."""
+    rng = np.random.default_rng(4)
+    n_queries, per_query = 300, 10
+    docs = np.concatenate([rng.choice(40, per_query, replace=False) for _ in range(n_queries)])
+    run = pd.DataFrame({"query": np.repeat(np.arange(n_queries), per_query), "doc": docs,
+                        "score": rng.random(docs.size)})
+    qrels = run.iloc[::3][["query", "doc"]].assign(relevance=1).reset_index(drop=True)
+    if order == "shuffled":
+        run = run.sample(frac=1, random_state=1).reset_index(drop=True)
+    repeated = pd.concat([run, run.iloc[[777]]], ignore_index=True)
+    judged_twice = pd.concat([qrels, qrels.iloc[[55]]], ignore_index=True)
+
+    def typed(frame):
+        if dtype == "int64":
+            return frame
+        text = frame.assign(query="q" + frame["query"].astype(str), doc="d" + frame["doc"].astype(str))
+        text = text.assign(query=text["query"].astype("str"), doc=text["doc"].astype("str"))
+        return as_categorical(text) if dtype == "categorical" else text
+
+    query, doc = (typed(run)[column].iloc[777] for column in ("query", "doc"))
+    with pytest.raises(InvalidInput, match=rf"The run row {len(run) + 1}: query {re.escape(repr(query))} "
+                                           rf"retrieves document {re.escape(repr(doc))} a second time"):
+        evaluate_run(typed(repeated), typed(qrels), k=5)
+    query, doc = (typed(qrels)[column].iloc[55] for column in ("query", "doc"))
+    with pytest.raises(InvalidInput, match=rf"The qrels row {len(qrels) + 1}: query {re.escape(repr(query))} "
+                                           rf"judges document {re.escape(repr(doc))} a second time"):
+        evaluate_run(typed(run), typed(judged_twice), k=5)
+    # Without the repeats: the values of the same ids as text.
+    expected = evaluate_run(*[f.astype({"query": str, "doc": str}) for f in (typed(run), typed(qrels))], k=5)
+    pd.testing.assert_frame_equal(evaluate_run(typed(run), typed(qrels), k=5).per_query, expected.per_query)
