@@ -25,6 +25,8 @@ PAGES = {
         st.Page("pages/dataset.py", title="Dataset", icon=":material/dataset:", url_path="dataset"),
         st.Page("pages/compare.py", title="Compare rankers", icon=":material/compare_arrows:", url_path="compare"),
         st.Page("pages/conventions.py", title="Library conventions", icon=":material/straighten:", url_path="conventions"),
+        st.Page("pages/why_differ.py", title="Why do my numbers differ?", icon=":material/troubleshoot:",
+                url_path="why_differ"),
     ],
 }
 
