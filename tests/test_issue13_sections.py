@@ -172,6 +172,15 @@ def test_conventions_tie_band_matches_hand_figures_and_scikit_learn():
     exponential = rows["gain = 2^grade − 1, ideal from the ranked list"]
     assert exponential["high"] == pytest.approx(dcg(exp_gains([3, 0, 2, 1])) / dcg(exp_gains([3, 2, 1, 0])))
     assert any("2 tied groups, 4 possible orders" in c.value for c in at.caption)
+    landing = next(df.value for df in at.dataframe if "Lands on" in df.value.columns)
+    landing = landing[landing["Setting"] == "gain = grade, ideal from the ranked list"].set_index("Library")
+    assert landing.loc["scikit-learn ndcg_score", "Lands on"] == "the average over orders"
+    assert landing.loc["trec_eval ndcg_cut", "Lands on"] == "inside the band"  # 0, 3, 2, 1: neither extreme
+    assert landing.loc["trec_eval ndcg_cut", "NDCG"] == round(dcg([0, 3, 2, 1]) / idcg, 4)
+    # LightGBM keeps the input order, A12 (3) before B07 (0) and C33 (1) before D01 (2): exponential row
+    lightgbm = next(df.value for df in at.dataframe if "Lands on" in df.value.columns).set_index("Library")
+    assert lightgbm.loc["LightGBM ndcg metric", "NDCG"] == round(
+        dcg(exp_gains([3, 0, 1, 2])) / dcg(exp_gains([3, 2, 1, 0])), 4)
 
 
 def test_conventions_without_ties_the_band_is_one_point():

@@ -38,12 +38,12 @@ def baseline(settings: MetricSettings) -> tuple[dict, str]:
     return {"k": settings.k, "gain": gain, "zero_idcg": zero, "ideal": "all_judged"}, note
 
 
-def _intro(note: str) -> None:
+def _intro(note: str, *, who: str = "") -> None:
     st.subheader("Does my choice flip the winner?")
-    st.caption("Each cell evaluates both rankings again with one gain and one cutoff (rows × columns); the first "
-               "row and column that match the sidebar are the current settings. ⚠ marks a cell whose winner differs "
-               "from the current settings' winner. The list below the table also tries the other ideal list "
-               "(ranked documents only) and the other IDCG = 0 rule." + note)
+    st.caption(f"{who}Each cell evaluates both again with that row's gain and that column's cutoff: it names the "
+               "winner, then the NDCG of A vs B. The first row and the first column are the sidebar's settings; ⚠ "
+               "marks a cell whose winner differs from theirs. The list under the table also tries the other ideal "
+               "list (ranked documents only) and the other IDCG = 0 rule." + note)
 
 
 def for_lists(orders: Mapping[str, Sequence[str]], grade_of: Mapping[str, float], all_grades: Sequence[float],
@@ -85,7 +85,7 @@ def for_runs(dataset, name_a: str, name_b: str, settings: MetricSettings, *, tie
     """Two runs: the grid over every query both runs rank, then the grid of one picked query."""
     choices, note = baseline(settings)
     _intro(note + (" Tied scores are ordered by the page's rule; under “average” the run's own order is used."
-                   if ties == "average" else ""))
+                   if ties == "average" else ""), who=f"A = {plain(name_a)}, B = {plain(name_b)}. ")
     queries_a = dataset_view.encoded_run(dataset, name_a).query_names
     if len(queries_a) > MAX_RUN_QUERIES:
         st.caption(f"This data set has {len(queries_a):,} queries; the grid ranks each query on its own, so it is "
@@ -98,7 +98,7 @@ def for_runs(dataset, name_a: str, name_b: str, settings: MetricSettings, *, tie
         st.info("The two runs share no judged query.", icon=":material/info:")
         return
     frozen = tuple(sorted(choices.items()))
-    st.markdown(f"**Overall** (mean over the {len(queries)} queries both runs rank)")
+    st.markdown(f"**Overall**: mean NDCG over the {len(queries)} queries both runs rank")
     show_winner_grid(_grid(dataset.digest, name_a, name_b, rule, frozen, queries, dataset), ("A", "B"),
                      key="compare_flip_runs")
     query = st.selectbox("One query", queries, key="compare_flip_query", help="The same grid for a single query.")

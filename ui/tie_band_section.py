@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 import ndcg_core
 from ui.formatting import fixed
-from ui.tie_band_view import show_tie_band
+from ui.tie_band_view import show_tie_band, tie_band_rows
 
 
 def show(grades: Sequence[float], scores: Sequence[float] | None, *, k: int | None = None,
@@ -35,8 +36,26 @@ def show(grades: Sequence[float], scores: Sequence[float] | None, *, k: int | No
         return
     if title != "The tie band":
         st.markdown(f"**{title}**")
-    show_tie_band(list(grades), list(scores), k=k, judged=None if judged is None else list(judged),
-                  doc_ids=None if doc_ids is None else list(doc_ids), key=key)
+    settings = {"k": k, "judged": None if judged is None else list(judged),
+                "doc_ids": None if doc_ids is None else list(doc_ids)}
+    show_tie_band(list(grades), list(scores), key=key, **settings)
+    with st.expander("Where each library lands in the band"):
+        st.dataframe(landing_table(tie_band_rows(list(grades), list(scores), **settings)), hide_index=True,
+                     key=f"{key}_landing")
+
+
+def landing_table(rows: list[dict]) -> pd.DataFrame:
+    """One row per (setting, library): its NDCG and where it sits (lowest / highest order, the average, between)."""
+    records = []
+    for row in rows:
+        band = row["band"]
+        for library, value in row["markers"].items():
+            where = ("the only value (the tied documents share a grade)" if band.width < 1e-12 else
+                     "the worst order" if abs(value - band.low) < 1e-9 else
+                     "the best order" if abs(value - band.high) < 1e-9 else
+                     "the average over orders" if abs(value - band.expected) < 1e-9 else "inside the band")
+            records.append({"Setting": row["setting"], "Library": library, "NDCG": round(value, 4), "Lands on": where})
+    return pd.DataFrame(records, columns=["Setting", "Library", "NDCG", "Lands on"])
 
 
 def show_for_ranking(names: Sequence[str], grades: Sequence[float], tie_groups: Sequence[int] | None, *,
@@ -55,6 +74,9 @@ def show_for_ranking(names: Sequence[str], grades: Sequence[float], tie_groups: 
     judged = list(grades) + list(extra_grades) if len(extra_grades) else None
     with st.expander("The tie band: how far the run's tied scores alone can move NDCG", expanded=False):
         show_tie_band(list(grades), scores.tolist(), k=k, judged=judged, doc_ids=list(names), key="playground_tie_band")
+        st.markdown("**Where each library lands in the band**")
+        rows = tie_band_rows(list(grades), scores.tolist(), k=k, judged=judged, doc_ids=list(names))
+        st.dataframe(landing_table(rows), hide_index=True, key="playground_tie_band_landing")
 
 
 def show_for_conventions(given, *, k: int | None) -> None:
