@@ -149,8 +149,20 @@ def test_dataset_page_fully_judged_run_says_condensed_equals_usual():
     assert not at.exception, at.exception
     expected = ndcg_core.evaluate_run(judged, qrels, k=10).mean_ndcg
     assert any(t.value.startswith(f"Every retrieved document in the top 10 is judged, so the condensed list is the "
-                                  f"usual list: both give {expected:.4f}") for t in at.text)
+                                  f"usual list: both give {expected:.4f}. Judging more documents could not change "
+                                  "it.") for t in at.text)
     assert {m.label: m.value for m in at.metric}["Judged@k"] == "100%"
+
+
+def test_dataset_page_judged_top_k_but_unjudged_below_says_so():
+    """The sample's BM25 top 10s are fully judged, but documents further down are not: the top-grade figure, which
+    adds them to the ideal list, is lower than the usual one and the page says what it would be."""
+    at = run_page("dataset", query_params={"k": "10"}, timeout=60)
+    assert not at.exception, at.exception
+    table = ndcg_core.incomplete_run(ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS), k=10)
+    assert (table["n_unjudged_in_cutoff"] == 0).all() and table["upper"].mean() < table["standard"].mean()
+    assert any(t.value.endswith(f"join the ideal list, and the figure would be {table['upper'].mean():.4f}.")
+               for t in at.text)
 
 
 # --- Library conventions: the tie band -------------------------------------------------------------------------
@@ -291,6 +303,11 @@ def test_lesson_unjudged_by_hand():
     assert cards["Usual NDCG@3"] == f"{8.5 / idcg:.3f}"
     assert cards["Condensed NDCG@3"] == f"{(7 + 3 / LOG2(3)) / idcg:.3f}"
     assert cards["Judged@3"] == "67%"
+    # both ? judged 3: ranking 3, 3, 2 over the ideal 3, 3, 3 (the two new grade-3 documents join it)
+    upper = (7 + 7 / LOG2(3) + 3 / 2) / (7 + 7 / LOG2(3) + 7 / 2)
+    assert cards["Unjudged at grade 3"] == f"{upper:.3f}"
+    assert any(c.value.startswith("Why is “unjudged at grade 3” lower than the usual figure?") for c in at.caption)
+    assert any(m.value.startswith("1 of the top 3 documents is unjudged") for m in at.markdown)
     at.text_input(key="lesson_unjudged_grades").input("3, 2, 0, 1").run()
     cards = {m.label: m.value for m in at.metric}
     assert cards["Usual NDCG@3"] == cards["Condensed NDCG@3"] == f"{(7 + 3 / LOG2(3)) / idcg:.3f}"

@@ -62,8 +62,11 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
                     help=f"Mean share of judged documents in {depth} of each query.")
     affected = summary["queries_with_unjudged"]
     if affected == 0:
+        tail = ("Judging more documents could not change it." if abs(summary["upper"] - summary["standard"]) < 5e-5
+                else f"Unjudged documents below the cutoff can still matter: judged at the top grade they would join "
+                     f"the ideal list, and the figure would be {fixed(summary['upper'])}.")
         st.text(f"Every retrieved document in {depth} is judged, so the condensed list is the usual list: both give "
-                f"{fixed(summary['standard'])}, and judging nothing more could change it.")
+                f"{fixed(summary['standard'])}. {tail}")
         return
     st.text(f"{affected:,} of {len(per_query):,} queries have unjudged documents in {depth}. The usual figure counts "
             "them as not relevant; the condensed list leaves them out; the third figure assumes each was "
@@ -72,6 +75,10 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
     table["query"] = table["query"].astype(str)
     spread = (table[["condensed", "upper"]].max(axis=1) - table["standard"]).abs().to_numpy(dtype=float)
     shown = table.iloc[np.argsort(-np.nan_to_num(spread), kind="stable")[:SHOWN_ROWS]]
+    if summary["upper"] < summary["standard"]:
+        st.caption("The top-grade figure is below the usual one: judging the unjudged documents at the top grade also "
+                   "adds them to each query's ideal list, and most of them sit below the cutoff, so IDCG grows more "
+                   "than DCG.")
     st.caption(f"The {len(shown):,} queries whose figure moves most (of {affected:,} with unjudged documents).")
     st.dataframe(shown, hide_index=True, key="dataset_unjudged_table", column_config=COLUMNS)
     query = st.session_state.get("dataset_query")

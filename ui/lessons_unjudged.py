@@ -74,11 +74,16 @@ def lesson_unjudged(settings: MetricSettings) -> None:
     if result.n_unjudged == 0:
         st.info(f"Every document is judged: the condensed list is the usual list, and both give {num(result.standard)}.")
     else:
+        verb = "is" if result.n_unjudged_at_k == 1 else "are"
         st.markdown(
-            f"{result.n_unjudged_at_k} of the top {k} documents are unjudged (judged@{k} = "
+            f"{result.n_unjudged_at_k} of the top {k} documents {verb} unjudged (judged@{k} = "
             f"{percent(result.judged_at_k)}): the usual figure, {num(result.standard)}, treats them as misses, the "
             f"condensed list gives {num(result.condensed)}. A low judged@k means: judge more documents before "
             "trusting either number. The Dataset page shows all three figures for every query of a run."
         )
+        if result.upper < result.standard:
+            st.caption(f"Why is “unjudged at grade {num(result.highest)}” lower than the usual figure? Judging those "
+                       f"{result.n_unjudged} documents at grade {num(result.highest)} also puts them in the ideal list: "
+                       f"IDCG grows by more than the DCG of the ones inside the top {k}.")
     if settings.log_base != "2":
         st.caption("This lesson uses the discount log₂(i + 1), whatever the sidebar's base.")
