@@ -22,11 +22,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._runs import evaluate_run
+from ._runs import RunResult, evaluate_run
 from ._validation import InvalidInput
 
 
-def incomplete_run(run: pd.DataFrame, qrels: pd.DataFrame | None = None, **options) -> pd.DataFrame:
+def incomplete_run(run: pd.DataFrame, qrels: pd.DataFrame | None = None, *, standard: RunResult | None = None,
+                   **options) -> pd.DataFrame:
     """Per query: ``standard``, ``condensed``, ``upper``, ``judged_at_k`` and ``n_unjudged_in_cutoff``.
 
     ``run``/``qrels`` as the DataFrames of :func:`evaluate_run` (not an
@@ -34,7 +35,9 @@ def incomplete_run(run: pd.DataFrame, qrels: pd.DataFrame | None = None, **optio
     ``options`` are :func:`evaluate_run`'s keywords (k, gain, log_base,
     zero_idcg, missing, ties) and apply to all three evaluations. The index
     is that of ``evaluate_run(...).per_query``; means over it with ``nanmean``
-    give the run's figures.
+    give the run's figures. ``standard``: the caller's own
+    ``evaluate_run(run, qrels, **options)`` result, if it has one (saves
+    one of the three evaluations).
 
     >>> run = pd.DataFrame({"query": "q", "doc": ["x", "a", "y", "b", "c"], "score": [5, 4, 3, 2, 1]})
     >>> qrels = pd.DataFrame({"query": "q", "doc": ["a", "b", "c", "d"], "relevance": [3, 1, 0, 2]})
@@ -44,7 +47,7 @@ def incomplete_run(run: pd.DataFrame, qrels: pd.DataFrame | None = None, **optio
     """
     if "query" not in run or "doc" not in run:
         raise InvalidInput("The run needs 'query' and 'doc' columns.")
-    standard = evaluate_run(run, qrels, **options).per_query
+    standard = (standard if standard is not None else evaluate_run(run, qrels, **options)).per_query
     judged, unjudged_rows = _judged_rows(run, qrels)
     condensed_run = run[judged]
     if condensed_run.empty:

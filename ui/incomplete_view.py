@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ui.dataset_report import evaluate
 from ui.dataset_upload import LoadedDataset
 from ui.formatting import fixed, percent
 from ui.widgets import plain
@@ -31,7 +32,9 @@ COLUMNS = {
 
 @st.cache_resource(show_spinner=False, max_entries=16)
 def _figures(digest: str, run_name: str, options: dict, _dataset: LoadedDataset) -> pd.DataFrame:
-    return ndcg_core.incomplete_run(_dataset.runs[run_name], _dataset.qrels, **options)
+    # the page's own (cached) evaluation is the usual figure: two evaluate_run calls are left to do here
+    return ndcg_core.incomplete_run(_dataset.runs[run_name], _dataset.qrels,
+                                    standard=evaluate(_dataset, run_name, options), **options)
 
 
 def figures(dataset: LoadedDataset, run_name: str, options: dict) -> pd.DataFrame:
@@ -43,7 +46,8 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
     """Overall cards, the queries with unjudged documents (largest spread first) and the picked query's line."""
     st.subheader("Unjudged documents: how much could they change the figure?")
     try:
-        per_query = figures(dataset, run_name, options)
+        with st.spinner("Evaluating the run without its unjudged documents, and with them judged…"):
+            per_query = figures(dataset, run_name, options)
     except ndcg_core.InvalidInput as error:
         st.info(f"Not available with these settings: {plain(error)}", icon=":material/info:")
         return
