@@ -41,7 +41,7 @@ class RankedList {
     this.head = document.createElement("div");
     this.head.className = "rl-head";
     for (const [text, short, cls] of [["Rank", "#", ""], ["Name", "Name", "name"], ["Grade", "Grade", "grade"],
-                                      ["Contribution", "Gain", "num"], ["Move", "Move", "num"]]) {
+                                      ["Contribution", "Contrib.", "num"], ["Move", "Move", "num"]]) {
       const cell = document.createElement("span");
       cell.dataset.long = text;
       cell.dataset.short = short;

@@ -80,16 +80,35 @@ def test_a_long_press_on_a_row_then_a_move_reorders(phone, app_url):
     screenshot(phone, "phone_after_long_press_drag", full_page=False)
 
 
+def _header_problems(tab) -> list[str]:
+    """Header cells that overlap the next one or whose word is cut off, and row names that are cut off."""
+    row(tab, "D1").scroll_into_view_if_needed()
+    cells = tab.locator(".rl-head > *")
+    boxes = [cells.nth(i).bounding_box() for i in range(cells.count())]
+    problems = [f"{len(boxes)} header cells"] if len(boxes) != 5 else []
+    problems += [
+        f"header cells overlap: {left} / {right}"
+        for left, right in zip(boxes, boxes[1:], strict=False) if left["x"] + left["width"] > right["x"] + 0.5
+    ]
+    problems += cells.evaluate_all(
+        "(cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1)"
+        ".map((c) => 'cut off: ' + getComputedStyle(c, '::before').content + c.textContent)"
+    )
+    cut = tab.locator(".rl-row .rl-name").evaluate_all("(els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length")
+    return problems + ([f"{cut} names cut off"] if cut else [])
+
+
 def test_the_list_header_words_do_not_overlap_on_a_phone(phone, app_url):
     open_playground(phone, app_url)
-    row(phone, "D1").scroll_into_view_if_needed()
-    cells = phone.locator(".rl-head .rl-h")
-    boxes = [cells.nth(i).bounding_box() for i in range(cells.count())]
-    assert len(boxes) == 5
-    for left, right in zip(boxes, boxes[1:], strict=False):
-        assert left["x"] + left["width"] <= right["x"] + 0.5, f"header cells overlap: {left} / {right}"
-    clipped = cells.evaluate_all("(cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.dataset.short)")
-    assert clipped == [], f"header words cut off: {clipped}"
-    names = phone.locator(".rl-row .rl-name")
-    assert names.evaluate_all("(els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length") == 0
+    problems = _header_problems(phone)
     screenshot(phone, "phone_ranked_list_header", full_page=False)
+    assert problems == []
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1440, 900), (1280, 720)])
+def test_the_list_header_words_do_not_overlap_on_a_screen(page, app_url, size):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_playground(page, app_url)
+    problems = _header_problems(page)
+    screenshot(page, f"ranked_list_header_{size[0]}x{size[1]}", full_page=False)
+    assert problems == []
