@@ -28,7 +28,8 @@ def wait_for_app(tab, timeout: float = 30_000) -> None:
         """() => {
           const app = document.querySelector('[data-testid="stApp"]');
           return app && app.dataset.testScriptState === 'notRunning'
-            && !document.querySelector('[data-testid="stStatusWidget"]');
+            && !document.querySelector('[data-testid="stStatusWidget"]')
+            && !!document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]');
         }""",
         timeout=timeout,
     )
@@ -38,6 +39,16 @@ def open_page(tab, url: str) -> None:
     """Go to ``url`` and wait for its script to finish (deep links work on a fresh server too)."""
     tab.goto(url)
     wait_for_app(tab)
+
+
+def wait_for_charts(tab, timeout: float = 30_000) -> None:
+    """Wait until every plotly chart on the page has drawn its SVG (they draw after the script finishes)."""
+    wait_for_app(tab, timeout)
+    tab.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+          .every((chart) => chart.querySelector('.main-svg'))""",
+        timeout=timeout,
+    )
 
 
 def open_playground(tab, app_url: str, query: str = "") -> None:
@@ -75,6 +86,18 @@ def list_names(tab) -> list[str]:
 def row(tab, name: str):
     """The ranked list's row showing document ``name``."""
     return tab.locator(".rl-row").filter(has=tab.locator(".rl-name").get_by_text(name, exact=True))
+
+
+def focused_row(tab) -> str | None:
+    """The name on the ranked-list row that has the keyboard focus (None if no row has it)."""
+    return tab.evaluate(
+        """() => {
+          const host = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+            .find((el) => el.shadowRoot && el.shadowRoot.querySelector('.rl-root'));
+          const el = host && host.shadowRoot.activeElement;
+          return el && el.classList.contains('rl-row') ? el.querySelector('.rl-name').textContent : null;
+        }"""
+    )
 
 
 def wait_until_settled(tab, names: list[str], grades: dict[str, float], *, timeout: float = 15_000, **options) -> None:

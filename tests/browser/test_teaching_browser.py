@@ -7,7 +7,7 @@ import re
 import pytest
 
 import ndcg_core
-from tests.browser.conftest import screenshot, wait_for_app
+from tests.browser.helpers import screenshot, wait_for_app
 from ui import quiz
 
 pytestmark = pytest.mark.browser
