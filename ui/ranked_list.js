@@ -112,7 +112,8 @@ class RankedList {
     // While a long-press drag runs, the finger's moves must not scroll the page.
     row.addEventListener("touchmove", (event) => { if (this.drag && this.drag.id === id) event.preventDefault(); },
       { passive: false });
-    row.addEventListener("contextmenu", (event) => { if (event.pointerType !== "mouse") event.preventDefault(); });
+    // A long press on a touch screen would open the context menu (or start a text selection) instead.
+    row.addEventListener("contextmenu", (event) => { if (this.pressing && this.pressing.touch) event.preventDefault(); });
     this.rows.set(id, row);
     return row;
   }
@@ -195,13 +196,14 @@ class RankedList {
 
   // --- drag ------------------------------------------------------------------------------------------
   onPointerDown(event, id) {
-    if (event.button !== 0 || event.target.closest("button") || this.drag || this.pressing) return;
+    if (event.button !== 0 || event.target.closest("button")) return;
+    if (this.pressing) this.pressing.finish(true);  // a press whose release never arrived (another finger, a lost event)
     const row = this.rows.get(id);
     const onGrip = Boolean(event.target.closest(".rl-grip"));
     const touch = event.pointerType === "touch";
     if (!touch) event.preventDefault();  // no text selection; touch keeps its default so a swipe scrolls
     this.view = row.ownerDocument.defaultView || window;
-    const press = { id, pointerId: event.pointerId, startY: event.clientY, from: this.order.indexOf(id), armed: !touch || onGrip };
+    const press = { id, touch, pointerId: event.pointerId, startY: event.clientY, armed: !touch || onGrip };
     this.pressing = press;
     if (!press.armed) {
       // A touch on the row itself: a drag only after a long press, so swipes that start here scroll the page.
