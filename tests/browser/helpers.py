@@ -102,17 +102,23 @@ def focused_row(tab) -> str | None:
 
 def wait_until_settled(tab, names: list[str], grades: dict[str, float], *, timeout: float = 15_000, **options) -> None:
     """Wait until the list shows ``names`` with no move waiting for the server, and the NDCG card agrees."""
-    tab.wait_for_function(
-        """(names) => {
-          const root = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
-            .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean);
-          if (!root || root.dataset.pending !== '0') return false;
-          const shown = [...root.querySelectorAll('.rl-row .rl-name')].map((el) => el.textContent);
-          return JSON.stringify(shown) === JSON.stringify(names);
-        }""",
-        arg=names,
-        timeout=timeout,
-    )
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        tab.wait_for_function(
+            """(names) => {
+              const root = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+                .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean);
+              if (!root || root.dataset.pending !== '0') return false;
+              const shown = [...root.querySelectorAll('.rl-row .rl-name')].map((el) => el.textContent);
+              return JSON.stringify(shown) === JSON.stringify(names);
+            }""",
+            arg=names,
+            timeout=timeout,
+        )
+    except PlaywrightTimeout:
+        pending = tab.locator(".rl-root").first.get_attribute("data-pending")
+        raise AssertionError(f"the list shows {list_names(tab)} ({pending} moves pending), expected {names}") from None
     expect_ndcg(tab, ndcg_core.evaluate([grades[name] for name in names], **options).ndcg, timeout=timeout)
 
 
