@@ -1,0 +1,109 @@
+"""The Live class page under AppTest: a teacher and students as separate AppTest sessions sharing one database.
+
+The database is an SQLite file per test, given to the app through NDCG_LIVE_DB_URL (the page's documented
+environment variable), so the store can be checked directly against what the page did.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import run_page
+from ui.live import activities, schema, security, store
+
+
+@pytest.fixture
+def engine(tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    monkeypatch.setenv("NDCG_LIVE_DB_URL", url)
+    engine = schema.create_engine(url)
+    schema.migrate(engine)
+    yield engine
+    engine.dispose()
+
+
+def _texts(at) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "success", "error", "warning", "info", "subheader", "code")
+             for e in getattr(at, kind)]
+    return "\n".join(str(p) for p in parts)
+
+
+def _teacher(engine):
+    at = run_page("live_class")
+    at.button(key="live_start").click().run()
+    code, secret = at.query_params["code"], at.query_params["teacher"]
+    assert store.teacher_session(engine, code=code, secret=secret).code == code
+    return at, code, secret
+
+
+def _student(code, nickname=""):
+    at = run_page("live_class", query_params={"join": code})
+    at.text_input(key="live_join_nickname").input(nickname)
+    at.button[0].click().run()  # the form's Join button (the only button on a join link)
+    assert "student" in at.query_params, _texts(at)
+    return at
+
+
+def test_landing_offers_join_and_start(engine):
+    at = run_page("live_class")
+    assert not at.exception
+    assert [b.label for b in at.button] == ["Join", "Start a live session"]
+
+
+def test_teacher_student_round_trip(engine):
+    teacher, code, secret = _teacher(engine)
+    assert f"code **{code[:3]} {code[3:]}**" in _texts(teacher)
+    assert f"live_class?join={code}" in _texts(teacher).replace("\\", "")
+    teacher.number_input(key="live_seed").set_value(42).run()
+    teacher.button(key="live_add").click().run()  # an estimate activity from quiz seed 42, opened
+    activity = store.current_activity(engine, store.find_session(engine, code).id)
+    assert activity.state == "open" and activity.spec == activities.generate("estimate", seed=42)
+
+    student = _student(code, nickname="<b>Bo</b> **x**")
+    token = student.query_params["student"]
+    assert "Waiting" not in _texts(student) and "What is NDCG@" in _texts(student)
+    truth = activities.truth("estimate", activity.spec)
+    student.slider(key=f"live_answer_{activity.id}").set_value(round(truth, 2)).run()
+    student.button(key=f"live_send_{activity.id}").click().run()
+    assert "✓ Answer received" in _texts(student)
+    [row] = store.activity_answers(engine, activity.id)
+    assert row.answer == {"value": round(truth, 2)} and row.correct and row.nickname == "<b>Bo</b> **x**"
+
+    # A reload (a fresh session on the same address) finds the same student and the stored answer.
+    again = run_page("live_class", query_params={"code": code, "student": token})
+    assert again.slider(key=f"live_answer_{activity.id}").value == round(truth, 2)
+    assert "✓ Answer received" in _texts(again)
+
+    teacher.run()
+    assert [m.value for m in teacher.metric][:2] == ["1", "1"]  # joined, answered
+    teacher.button(key=f"live_closed_{activity.id}").click().run()
+    assert teacher.metric[2].value == "100%"
+    teacher.button(key=f"live_revealed_{activity.id}").click().run()
+    assert f"NDCG@{activity.spec['k']} = " in _texts(teacher)  # the worked calculation
+    again.run()
+    assert "1 point" in _texts(again) and "Worked calculation" in _texts(again)
+    assert "The class:** 1 answers, 1 right" in _texts(again)
+
+
+def test_a_student_token_cannot_control_or_export(engine):
+    _teacher_at, code, secret = _teacher(engine)
+    spec = activities.generate("compare", seed=5)
+    activity = store.add_activity(engine, code=code, secret=secret, kind="compare", spec=spec)
+    store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="open")
+    student = _student(code)
+    token = student.query_params["student"]
+    forged = run_page("live_class", query_params={"code": code, "teacher": token})
+    assert "This teacher link is not valid" in _texts(forged)
+    assert [b.label for b in forged.button] == [] and not forged.get("download_button")
+    assert store.current_activity(engine, activity.session_id).state == "open"
+
+
+def test_wrong_codes_are_refused_then_rate_limited(engine):
+    at = run_page("live_class")
+    for _ in range(security.JOIN_LIMITS[1]):
+        at.text_input(key="live_join_code").input("ZZZ ZZZ")
+        at.button[0].click().run()
+        assert "No active session has this code." in _texts(at)
+    at.text_input(key="live_join_code").input("ZZZ ZZZ")
+    at.button[0].click().run()
+    assert "Too many wrong codes" in _texts(at)
