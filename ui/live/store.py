@@ -11,86 +11,26 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ui.live import security
+from ui.live.model import (  # noqa: F401  (the records and refusals are part of the store's API)
+    Activity,
+    Answer,
+    JoinRefused,
+    LiveError,
+    NotAuthorized,
+    NotOpen,
+    RateLimited,
+    Scorer,
+    Session,
+    Student,
+)
 from ui.live.schema import WRITE, activities, answers, join_failures, sessions, students
 
 STATES = ("draft", "open", "closed", "revealed")
-
-
-class LiveError(Exception):
-    """Base of every refusal; the message is safe to show."""
-
-
-class NotAuthorized(LiveError):
-    """A control without the session's teacher secret (or a student token that does not belong)."""
-
-
-class JoinRefused(LiveError):
-    """Unknown or ended session code."""
-
-
-class RateLimited(LiveError):
-    """Too many failed join attempts from this client; try again in a minute."""
-
-
-class NotOpen(LiveError):
-    """The activity is not open for answers (not started yet, closed or revealed)."""
-
-
-@dataclass(frozen=True)
-class Session:
-    id: int
-    code: str
-    title: str
-    created_at: float
-    ended_at: float | None
-    current_activity_id: int | None
-    leaderboard: bool
-
-    @property
-    def ended(self) -> bool:
-        return self.ended_at is not None
-
-
-@dataclass(frozen=True)
-class Student:
-    id: int
-    session_id: int
-    nickname: str
-
-
-@dataclass(frozen=True)
-class Activity:
-    id: int
-    session_id: int
-    position: int
-    kind: str
-    spec: dict
-    state: str
-
-
-@dataclass(frozen=True)
-class Answer:
-    activity_id: int
-    student_id: int
-    nickname: str
-    answer: dict
-    label: str
-    points: float
-    correct: bool
-    revision: int
-    submitted_at: float
-
-
-# A scorer turns (activity kind, spec, submitted answer) into (label, points, correct). The store calls it
-# with the spec read from the database inside the submitting transaction, so the score is the server's.
-Scorer = Callable[[str, dict, dict], tuple[str, float, bool]]
 
 
 def _write(engine: Engine) -> Connection:
@@ -112,6 +52,21 @@ def _session_by_code(conn: Connection, code: str | None, *, for_update: bool = F
         return None
     query = sa.select(sessions).where(sessions.c.code == code)
     return conn.execute(query.with_for_update() if for_update else query).first()
+
+
+def _student_row(conn: Connection, code: str | None, token: str | None):
+    if not token or len(token) > 200:
+        return None
+    return conn.execute(
+        sa.select(students.c.id, students.c.session_id, students.c.nickname)
+        .join(sessions, sessions.c.id == students.c.session_id)
+        .where(students.c.token_hash == security.digest(token), sessions.c.code == security.normalise_code(code))
+    ).first()
+
+
+def _answer(r) -> Answer:
+    return Answer(r.activity_id, r.student_id, r.nickname, json.loads(r.answer), r.label, r.points, bool(r.correct),
+                  r.revision, r.submitted_at)
 
 
 def _authorise(conn: Connection, code: str | None, secret: str | None):
@@ -202,14 +157,8 @@ def join(engine: Engine, *, code: str | None, nickname: str = "", client: str, i
 
 def student_by_token(engine: Engine, *, code: str | None, token: str | None) -> Student | None:
     """The student holding ``token`` in the session ``code`` (None for anything else)."""
-    if not token or len(token) > 200:
-        return None
     with engine.connect() as conn:
-        row = conn.execute(
-            sa.select(students.c.id, students.c.session_id, students.c.nickname)
-            .join(sessions, sessions.c.id == students.c.session_id)
-            .where(students.c.token_hash == security.digest(token), sessions.c.code == security.normalise_code(code))
-        ).first()
+        row = _student_row(conn, code, token)
         return None if row is None else Student(row.id, row.session_id, row.nickname)
 
 
@@ -280,12 +229,8 @@ def submit_answer(engine: Engine, *, code: str | None, token: str | None, activi
     """
     now = at or time.time()
     with _write(engine) as conn, conn.begin():
-        student = conn.execute(
-            sa.select(students.c.id, students.c.session_id, students.c.nickname)
-            .join(sessions, sessions.c.id == students.c.session_id)
-            .where(students.c.token_hash == security.digest(token or ""), sessions.c.code == security.normalise_code(code))
-        ).first()
-        if student is None or not token:
+        student = _student_row(conn, code, token)
+        if student is None:
             raise NotAuthorized("This student link is not valid.")
         row = conn.execute(sa.select(activities).where(activities.c.id == activity_id)
                            .with_for_update(read=True)).first()
@@ -323,8 +268,7 @@ def activity_answers(engine: Engine, activity_id: int) -> list[Answer]:
     with engine.connect() as conn:
         rows = conn.execute(sa.select(answers, students.c.nickname).join(students, students.c.id == answers.c.student_id)
                             .where(answers.c.activity_id == activity_id).order_by(answers.c.submitted_at))
-        return [Answer(r.activity_id, r.student_id, r.nickname, json.loads(r.answer), r.label, r.points, bool(r.correct),
-                       r.revision, r.submitted_at) for r in rows]
+        return [_answer(r) for r in rows]
 
 
 def my_answer(engine: Engine, *, student_id: int, activity_id: int) -> Answer | None:
@@ -332,8 +276,7 @@ def my_answer(engine: Engine, *, student_id: int, activity_id: int) -> Answer | 
     with engine.connect() as conn:
         r = conn.execute(sa.select(answers, students.c.nickname).join(students, students.c.id == answers.c.student_id)
                          .where(answers.c.activity_id == activity_id, answers.c.student_id == student_id)).first()
-        return None if r is None else Answer(r.activity_id, r.student_id, r.nickname, json.loads(r.answer), r.label,
-                                             r.points, bool(r.correct), r.revision, r.submitted_at)
+        return None if r is None else _answer(r)
 
 
 def leaderboard(engine: Engine, session_id: int, *, limit: int = 10) -> list[tuple[str, float, int]]:
