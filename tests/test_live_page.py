@@ -52,7 +52,7 @@ def test_landing_offers_join_and_start(engine):
 
 def test_teacher_student_round_trip(engine):
     teacher, code, secret = _teacher(engine)
-    assert f"code **{code[:3]} {code[3:]}**" in _texts(teacher)
+    assert f"{code[:3]}&nbsp;{code[3:]}" in str([h.proto.body for h in teacher.get("html")])
     assert f"live_class?join={code}" in _texts(teacher).replace("\\", "")
     teacher.number_input(key="live_seed").set_value(42).run()
     teacher.button(key="live_add").click().run()  # an estimate activity from quiz seed 42, opened
@@ -107,3 +107,13 @@ def test_wrong_codes_are_refused_then_rate_limited(engine):
     at.text_input(key="live_join_code").input("ZZZ ZZZ")
     at.button[0].click().run()
     assert "Too many wrong codes" in _texts(at)
+
+
+def test_ranking_table_lists_each_document_with_its_own_grade():
+    from ui.live import widgets
+
+    spec = {"names": ["D1", "D2", "D3", "D4"], "grades": [0, 3, 2, 1], "k": 3, "gain": "linear", "order": [1, 0, 3, 2]}
+    frame = widgets.ranking_frame(activities.question_of("estimate", spec))
+    assert frame.index.tolist() == [1, 2, 3, 4]
+    assert frame.to_dict("list") == {"Document": ["D2", "D1", "D4", "D3"], "Grade": ["3", "0", "1", "2"],
+                                     "Counts": ["✓", "✓", "✓", "past k"]}

@@ -77,20 +77,18 @@ def teacher_page(engine: Engine) -> None:
 
 
 def _header(engine: Engine, session: store.Session) -> None:
+    """One compact band for the projector: where to go, the code in big letters, the QR code."""
     link = connection.join_link(session.code)
-    left, right = st.columns([3, 1], vertical_alignment="center")
-    with left:
-        st.markdown(f"## Join the class: code **{session.code[:3]} {session.code[3:]}**")
-        st.markdown(f"Open **{plain(link)}**, or scan the QR code.")
-    with right:
-        st.image(widgets.qr_png(link), width=170, caption="Scan to join")
+    where, code, qr = st.columns([2.3, 1.3, 0.6], vertical_alignment="center")
+    where.markdown(f"#### Join at {plain(link)}")
+    # The code is made only of the join-code alphabet (A-Z, 2-9), so it is safe inside this HTML.
+    code.html(f"<div style='font-size:3.2rem;font-weight:800;letter-spacing:.12em;line-height:1' "
+              f"aria-label='class code'>{session.code[:3]}&nbsp;{session.code[3:]}</div>")
+    qr.image(widgets.qr_png(link, scale=4), width=110)
 
 
 def _current_activity(session: store.Session, activity: store.Activity) -> None:
-    title, badge = st.columns([3, 1.2], vertical_alignment="center")
-    title.subheader(f"Activity {activity.position} · {activities.TITLES[activity.kind]}")
-    with badge:
-        widgets.state_badge(activity.state)
+    st.subheader(f"Activity {activity.position} · {activities.TITLES[activity.kind]} {widgets.state_badge(activity.state)}")
     question = widgets.show_question(activity)
     if activity.kind == "reorder":
         widgets.show_ranking(question, label="Starting list")
@@ -124,8 +122,8 @@ def _live_panel(session_id: int, activity_id: int) -> None:
     if settled and rows:
         counts[2].metric("Correct", f"{sum(r.correct for r in rows) / len(rows):.0%}")
     else:
-        counts[2].metric("Correct", "hidden" if rows else "–", help="Shown once you close the answers.")
-    st.plotly_chart(widgets.distribution_chart(activity, rows, revealed=activity.state == "revealed"),
+        counts[2].metric("Correct", "–", help="Shown once you close the answers (not to give it away).")
+    st.plotly_chart(widgets.distribution_chart(activity, rows, revealed=activity.state == "revealed", height=280),
                     key=f"live_chart_{activity_id}", config={"displayModeBar": False})
     if settled:
         wrong = activities.most_common_wrong(activity.kind, activity.spec, rows)

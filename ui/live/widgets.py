@@ -31,20 +31,20 @@ def qr_png(link: str, *, scale: int = 8) -> bytes:
 
 
 def ranking_frame(question: Question, order: tuple[int, ...] | None = None) -> pd.DataFrame:
-    """Rank, document and grade of a ranking, from ndcg_core's table; ranks past k marked."""
+    """Document and grade by rank, from ndcg_core's table; ranks past k marked (they do not count)."""
     table = question.result(order).table
     return pd.DataFrame({
-        "Rank": table["rank"].astype(int),
         "Document": question.ranked_names(order),
-        "Grade": table["relevance"].map(lambda g: f"{g:g}"),
-        "Counts": table["in_cutoff"].map({True: "yes", False: f"no (past k = {question.k})"}),
-    })
+        "Grade": [f"{g:g}" for g in table["relevance"]],
+        "Counts": ["✓" if counted else "past k" for counted in table["in_cutoff"]],
+    }, index=pd.Index(table["rank"].astype(int).to_numpy(), name="Rank"))
 
 
 def show_ranking(question: Question, order: tuple[int, ...] | None = None, *, label: str = "") -> None:
+    # A static table: compact on a projector, no toolbar on a phone.
     if label:
         st.markdown(f"**{label}**")
-    st.dataframe(ranking_frame(question, order), hide_index=True, width="stretch")
+    st.table(ranking_frame(question, order))
 
 
 def show_question(activity: Activity) -> Question:
@@ -67,9 +67,10 @@ def show_question(activity: Activity) -> Question:
     return question
 
 
-def state_badge(state: str) -> None:
+def state_badge(state: str) -> str:
+    """The activity's state as a markdown badge (to put inside a heading)."""
     text, colour = STATE_BADGES[state]
-    st.badge(text, color=colour)
+    return f":{colour}-badge[{text}]"
 
 
 def _bins(activity: Activity, rows: list[Answer]) -> list[str]:
@@ -111,10 +112,10 @@ def show_reveal(activity: Activity) -> None:
     st.success(f"**Answer:** {activities.correct_answer(activity.kind, activity.spec)}")
     orders: list[tuple[str, tuple[int, ...] | None]] = [("", None)]
     if activity.kind == "compare":
-        orders = [("Ranking A: ", question.order), ("Ranking B: ", question.other_order)]
+        orders = [("Ranking A", question.order), ("Ranking B", question.other_order)]
     elif activity.kind == "reorder":
         _fewest, winner = activities.best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
-        orders = [("Starting list: ", None), ("Best order: ", tuple(question.order[j] for j in winner))]
+        orders = [("Starting list", None), ("Best order", tuple(question.order[j] for j in winner))]
     for prefix, order in orders:
         lines = activities.worked(question, order)
         st.markdown(f"**{prefix}**" if prefix else "**Worked calculation**")
