@@ -63,7 +63,8 @@ def test_teacher_student_round_trip(engine):
     token = student.query_params["student"]
     assert "Waiting" not in _texts(student) and "What is NDCG@" in _texts(student)
     truth = activities.truth("estimate", activity.spec)
-    student.slider(key=f"live_answer_{activity.id}").set_value(round(truth, 2)).run()
+    # Slider moved and "Send" pressed in the same run: the answer sent is the slider's new value.
+    student.slider(key=f"live_answer_{activity.id}").set_value(round(truth, 2))
     student.button(key=f"live_send_{activity.id}").click().run()
     assert "✓ Answer received" in _texts(student)
     [row] = store.activity_answers(engine, activity.id)
@@ -117,3 +118,21 @@ def test_ranking_table_lists_each_document_with_its_own_grade():
     assert frame.index.tolist() == [1, 2, 3, 4]
     assert frame.to_dict("list") == {"Document": ["D2", "D1", "D4", "D3"], "Grade": ["3", "0", "1", "2"],
                                      "Counts": ["✓", "✓", "✓", "past k"]}
+
+
+def test_reorder_activity_by_drag_protocol(engine):
+    from ui.ranked_list import current_token
+
+    _teacher_at, code, secret = _teacher(engine)
+    spec = {"names": ["D1", "D2", "D3", "D4"], "grades": [0, 3, 2, 1], "k": 2, "gain": "linear", "order": [0, 1, 2, 3]}
+    activity = store.add_activity(engine, code=code, secret=secret, kind="reorder", spec=spec)
+    store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="open")
+    student = _student(code)
+    key = f"live_drag_{activity.id}"
+    # Drag D1 (grade 0) from rank 1 to the bottom: grades 3, 2, 1, 0, the best NDCG@2 in 1 move.
+    student.session_state[key] = {"order": {"token": current_token(student.session_state, key), "perm": [1, 2, 3, 0]}}
+    student.run()
+    assert "Moves so far: 1" in _texts(student)
+    student.button(key=f"live_send_{activity.id}").click().run()
+    [row] = store.activity_answers(engine, activity.id)
+    assert (row.answer, row.label, row.points) == ({"order": [1, 2, 3, 0], "moves": 1}, "best in 1 move", 1.0)

@@ -53,6 +53,25 @@ def _send(code: str, token: str, activity_id: int, answer: dict) -> None:
         st.session_state[PENDING] = (code, token, activity_id, answer)
 
 
+def _current_answer(activity: store.Activity) -> dict | None:
+    """The answer the student's widgets hold now (None when nothing is chosen yet)."""
+    state = st.session_state
+    if activity.kind == "estimate":
+        value = state.get(f"live_answer_{activity.id}")
+        return None if value is None else {"value": round(float(value), 2)}
+    if activity.kind == "compare":
+        choice = state.get(f"live_answer_{activity.id}")
+        return None if choice is None else {"choice": choice}
+    order = state.get(f"live_order_{activity.id}")
+    return None if order is None else {"order": list(order), "moves": int(state.get(f"live_moves_{activity.id}", 0))}
+
+
+def _send_current(code: str, token: str, activity: store.Activity) -> None:
+    answer = _current_answer(activity)
+    if answer is not None:
+        _send(code, token, activity.id, answer)
+
+
 @st.fragment(run_every=REFRESH_SECONDS)
 def _panel(code: str, token: str, student_id: int) -> None:
     engine = connection.live_engine()
@@ -105,19 +124,20 @@ def _answer_form(code: str, token: str, activity: store.Activity, question, mine
         if key not in st.session_state:
             st.session_state[key] = float(mine.answer["value"]) if mine else 0.5
         st.slider("Your estimate of NDCG", 0.0, 1.0, step=0.01, key=key)
-        answer = {"value": round(float(st.session_state[key]), 2)}
     elif activity.kind == "compare":
         if key not in st.session_state and mine is not None:
             st.session_state[key] = mine.answer["choice"]
         st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=key,
                  format_func=lambda label: f"Ranking {label}")
-        answer = None if st.session_state.get(key) is None else {"choice": st.session_state[key]}
     else:
-        answer = _reorder(activity, question, mine)
+        _reorder(activity, question, mine)
+    answer = _current_answer(activity)
     notice = st.session_state.pop(NOTICE, None)
     label = "Send my answer" if mine is None else "Change my answer"
+    # The callback reads the widgets' values when the click arrives (not the values of the last drawing): a
+    # slider moved and "Send" pressed in the same instant send what the student sees.
     st.button(label, type="primary", key=f"live_send_{activity.id}", disabled=answer is None, width="stretch",
-              on_click=_send, args=(code, token, activity.id, answer))
+              on_click=_send_current, args=(code, token, activity))
     if notice is not None and notice[0] == "error":
         st.error(notice[1])
     if mine is not None:
@@ -125,8 +145,8 @@ def _answer_form(code: str, token: str, activity: store.Activity, question, mine
                    "You can change it until the teacher closes the answers.", icon=":material/check_circle:")
 
 
-def _reorder(activity: store.Activity, question, mine: store.Answer | None) -> dict:
-    """The drag list (ranked_list's protocol: apply a pending move before drawing); returns the answer."""
+def _reorder(activity: store.Activity, question, mine: store.Answer | None) -> None:
+    """The drag list (ranked_list's protocol: apply a pending move before drawing)."""
     order_key, moves_key, widget_key = (f"live_order_{activity.id}", f"live_moves_{activity.id}",
                                         f"live_drag_{activity.id}")
     if order_key not in st.session_state:
@@ -140,7 +160,6 @@ def _reorder(activity: store.Activity, question, mine: store.Answer | None) -> d
     ranked_list(question.ranked_names(order), question.ranked_grades(order),
                 question.result(order).table["contribution"].tolist(), key=widget_key, k=question.k)
     st.caption(f"Moves so far: {st.session_state[moves_key]}")
-    return {"order": list(order), "moves": int(st.session_state[moves_key])}
 
 
 def _result(engine: Engine, session: store.Session, activity: store.Activity, mine: store.Answer | None) -> None:
