@@ -8,9 +8,9 @@ What it does (loopback only):
 2. creates a session and opens an "estimate" activity through the store (the teacher's clicks are not what
    is measured), and admits N students (the store's ``join``, so each has a real token);
 3. opens one websocket per student on ``/live_class?code=…&student=…``, like a phone: the first run, then
-   the student fragment's auto-rerun every 2 s (what the browser does for ``st.fragment(run_every=2)``);
-4. every student answers once at a random moment of the same ``--window`` seconds: a fragment rerun
-   carrying the slider's value and the "Send my answer" trigger. *Acknowledged* means that run finished
+   the watching fragment's auto-rerun every 2 s (what the browser does for ``st.fragment(run_every=2)``);
+4. every student answers once at a random moment of the same ``--window`` seconds: a rerun of the fragment
+   holding the answer form, carrying the slider's value and the "Send my answer" trigger. *Acknowledged* means that run finished
    and showed "Answer received"; the ack latency is send → script_finished;
 5. a teacher websocket on the teacher link re-runs the dashboard fragment every 1.5 s (as its browser does);
    its refresh latency is measured, and reported separately once all N answers are in;
@@ -60,10 +60,11 @@ class Tab:
         self.page_hash = ""
         self.fragments: set[str] = set()  # fragment ids this page auto-reruns (st.fragment(run_every=...))
         self.widgets: dict[str, str] = {}  # label -> widget id (sliders and buttons of the last run)
+        self.widget_fragments: dict[str, str] = {}  # label -> id of the fragment that draws the widget
         self.texts: list[str] = []  # alert and markdown bodies of the last run
         self.websocket = None
 
-    def _message(self, states: list[WidgetState] | None = None, fragment: str = "") -> bytes:
+    def _message(self, states: list | None = None, fragment: str = "") -> bytes:
         message = BackMsg()
         rerun = message.rerun_script
         rerun.query_string = self.query
@@ -75,8 +76,8 @@ class Tab:
             rerun.is_auto_rerun = not states
         rerun.context_info.timezone = "UTC"
         rerun.context_info.url = f"{self.base.scheme}://{self.base.netloc}/{PAGE}?{self.query}"
-        for state in states or []:
-            rerun.widget_states.widgets.append(state)
+        for state in states or []:  # WidgetState messages, or dicts of their fields
+            rerun.widget_states.widgets.append(state if isinstance(state, WidgetState) else WidgetState(**state))
         return message.SerializeToString()
 
     async def open(self) -> float:
@@ -98,7 +99,7 @@ class Tab:
         connection.close()
         return cookie
 
-    async def run(self, states: list[WidgetState] | None = None, fragment: str = "") -> float:
+    async def run(self, states: list | None = None, fragment: str = "") -> float:
         """Send one rerun (a fragment's, when given) and read until it finishes; returns the seconds taken."""
         started = time.perf_counter()
         self.texts = []
@@ -117,21 +118,21 @@ class Tab:
             elif kind == "auto_rerun":
                 self.fragments.add(message.auto_rerun.fragment_id)
             elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
-                self._remember(message.delta.new_element)
+                self._remember(message.delta.new_element, message.delta.fragment_id)
             elif kind == "script_finished":
                 if message.script_finished in FINISHED_OK:
                     return time.perf_counter() - started
                 if message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     raise RuntimeError(f"run ended with {ForwardMsg.ScriptFinishedStatus.Name(message.script_finished)}")
 
-    def _remember(self, element) -> None:
+    def _remember(self, element, fragment: str) -> None:
         kind = element.WhichOneof("type")
-        if kind == "slider":
-            self.widgets[element.slider.label] = element.slider.id
-        elif kind == "button":
-            self.widgets[element.button.label] = element.button.id
+        if kind in ("slider", "button"):
+            widget = getattr(element, kind)
+            self.widgets[widget.label] = widget.id
+            self.widget_fragments[widget.label] = fragment
         elif kind == "alert":
-            self.texts.append(element.alert.body)
+            self.texts.append(element.alert.body.replace("\\", ""))  # markdown escapes dropped
         elif kind == "exception":
             raise RuntimeError(f"app exception: {element.exception.message}")
 
@@ -153,7 +154,7 @@ async def student(number: int, base: str, code: str, token: str, args, results: 
             if not sent and time.perf_counter() >= answer_at:
                 states = [WidgetState(id=tab.widgets["Your estimate of NDCG"], double_array_value={"data": [value]}),
                           WidgetState(id=tab.widgets["Send my answer"], trigger_value=True)]
-                seconds = await tab.run(states, fragment)
+                seconds = await tab.run(states, tab.widget_fragments["Send my answer"])  # as the browser does
                 if any("Answer received" in text for text in tab.texts):
                     results["acks"][number] = (value, seconds)
                 else:
@@ -242,23 +243,22 @@ def main() -> int:
             port = free_port()
             server = start_streamlit(port, [])
             stack.callback(kill_group, server)
+            base = f"http://127.0.0.1:{port}"
+            wait_healthy(base)
             pids = [server.pid]
-        else:
-            import subprocess
+        else:  # K processes behind nginx (deploy/serve_multi.py), sharing the database
+            from deploy.serve_multi import Cluster
 
-            port = free_port()
-            server = subprocess.Popen([sys.executable, str(ROOT / "deploy" / "serve_multi.py"), "--processes",
-                                       str(args.processes), "--port", str(port)], cwd=ROOT, start_new_session=True,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            stack.callback(kill_group, server)
-            pids = [server.pid]
-        base = f"http://127.0.0.1:{port}"
-        wait_healthy(base)
-        cpu_before = process_group_cpu_seconds(pids)
+            cluster = Cluster(processes=args.processes, streamlit_args=[])
+            stack.callback(cluster.stop)
+            cluster.start()
+            base, pids = cluster.url, cluster.pids()
+        cpu_before, client_before = process_group_cpu_seconds(pids), time.process_time()
         started = time.perf_counter()
         results = asyncio.run(drive(base, engine, args))
         elapsed = time.perf_counter() - started
         cpu = process_group_cpu_seconds(pids) - cpu_before
+        client_cpu = time.process_time() - client_before
         engine.dispose()
     acks = [seconds for _value, seconds in results["acks"].values()]
     summary = {
@@ -271,7 +271,9 @@ def main() -> int:
                                          if results["dashboard_full"] else None),
         "dashboard_p95_ms_while_answering": (round(1000 * percentile(results["dashboard"], 0.95))
                                              if results["dashboard"] else None),
-        "server_cpu_s": round(cpu, 1), "elapsed_s": round(elapsed, 1), "errors": len(results["errors"]),
+        "runs": len(results["polls"]) + len(acks) + len(results["dashboard"]) + len(results["dashboard_full"]),
+        "server_cpu_s": round(cpu, 1), "client_cpu_s": round(client_cpu, 1), "elapsed_s": round(elapsed, 1),
+        "load_average_1min_after": os.getloadavg()[0], "errors": len(results["errors"]),
     }
     print(json.dumps(summary, indent=2))
     for line in results["errors"][:10]:

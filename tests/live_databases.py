@@ -10,6 +10,7 @@ reason, except with ``CI=true`` (``.ci/run`` installs PostgreSQL), where they fa
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import glob
 import os
 import pwd
@@ -55,9 +56,30 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+@dataclasses.dataclass
+class Cluster:
+    """A running throwaway cluster: its URL, and stop/start (the outage test stops it for a while)."""
+
+    url: str
+    directory: Path
+    bin_dir: Path
+    options: str
+    prefix: list[str]
+
+    def pg_ctl(self, *args: str, check: bool = True) -> None:
+        subprocess.run([*self.prefix, str(self.bin_dir / "pg_ctl"), "-D", str(self.directory / "data"), *args],
+                       check=check, capture_output=True, cwd=self.directory)
+
+    def start(self) -> None:
+        self.pg_ctl("-o", self.options, "-l", str(self.directory / "log"), "-w", "start")
+
+    def stop(self, *, check: bool = True) -> None:
+        self.pg_ctl("-m", "immediate", "-w", "stop", check=check)
+
+
 @contextlib.contextmanager
-def postgres_cluster() -> Iterator[str]:
-    """Start a throwaway cluster; yield the SQLAlchemy URL of its ``postgres`` database (user ``live``)."""
+def running_postgres() -> Iterator[Cluster]:
+    """initdb + start a cluster in a temporary directory; yield it; stop it and delete the directory."""
     bin_dir = require_postgres()
     directory = Path(tempfile.mkdtemp(prefix="live-pg-"))
     prefix: list[str] = []
@@ -65,19 +87,24 @@ def postgres_cluster() -> Iterator[str]:
         nobody = pwd.getpwnam("nobody")
         os.chown(directory, nobody.pw_uid, nobody.pw_gid)
         prefix = ["runuser", "-u", "nobody", "--"]
-    data, port = directory / "data", _free_port()
-    run = dict(check=True, capture_output=True, cwd=directory)
-    subprocess.run([*prefix, str(bin_dir / "initdb"), "-D", str(data), "-U", "live", "--auth=trust",
-                    "--encoding=UTF8", "--no-sync"], **run)
+    port = _free_port()
+    subprocess.run([*prefix, str(bin_dir / "initdb"), "-D", str(directory / "data"), "-U", "live", "--auth=trust",
+                    "--encoding=UTF8", "--no-sync"], check=True, capture_output=True, cwd=directory)
     options = f"-p {port} -k {directory} -h 127.0.0.1 -c fsync=off -c max_connections=300"
-    subprocess.run([*prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(directory / "log"),
-                    "-w", "start"], **run)
+    cluster = Cluster(f"postgresql+psycopg://live@127.0.0.1:{port}/postgres", directory, bin_dir, options, prefix)
+    cluster.start()
     try:
-        yield f"postgresql+psycopg://live@127.0.0.1:{port}/postgres"
+        yield cluster
     finally:
-        subprocess.run([*prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
-                       capture_output=True, cwd=directory)
+        cluster.stop(check=False)
         shutil.rmtree(directory, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def postgres_cluster() -> Iterator[str]:
+    """Start a throwaway cluster; yield the SQLAlchemy URL of its ``postgres`` database (user ``live``)."""
+    with running_postgres() as cluster:
+        yield cluster.url
 
 
 def fresh_database(server_url: str) -> str:

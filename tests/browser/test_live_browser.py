@@ -4,7 +4,8 @@ Students join by link (two) and by typing the code (one, on a 390×844 touch pho
 better" activity, one reloads mid-activity and keeps their answer, a student's token pasted into a teacher
 link is refused by the server (the activity stays open, no control or export appears), the teacher closes and
 reveals, and every student sees their own result and the class distribution. The app runs against its own
-SQLite file (NDCG_LIVE_DB_URL), which the test reads to check what the server stored.
+database (NDCG_LIVE_DB_URL), which the test reads to check what the server stored: an SQLite file, then a
+throwaway PostgreSQL cluster (skipped with the reason without PostgreSQL, except under CI=true).
 """
 
 from __future__ import annotations
@@ -16,16 +17,20 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.browser.conftest import _require_browser, free_port, screenshot, start_app, stop_app, wait_for_app
+from tests.live_databases import fresh_database, postgres_cluster
 from ui.live import activities, schema, store
 
-pytestmark = pytest.mark.browser if hasattr(pytest.mark, "browser") else []
 WAIT = 30_000
 
 
-@pytest.fixture(scope="module")
-def live_app(tmp_path_factory):
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def live_app(request, tmp_path_factory):
     _require_browser()
-    url = f"sqlite:///{tmp_path_factory.mktemp('live') / 'live.sqlite3'}"
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('live') / 'live.sqlite3'}"
+    else:
+        cluster = request.getfixturevalue("postgres_server")
+        url = fresh_database(cluster)
     previous = os.environ.get("NDCG_LIVE_DB_URL")
     os.environ["NDCG_LIVE_DB_URL"] = url
     try:
@@ -40,6 +45,12 @@ def live_app(tmp_path_factory):
     yield f"http://127.0.0.1:{port}", engine
     engine.dispose()
     stop_app(process)
+
+
+@pytest.fixture(scope="module")
+def postgres_server():
+    with postgres_cluster() as url:
+        yield url
 
 
 def _context(browser, *, phone: bool = False):

@@ -202,6 +202,16 @@ def set_state(engine: Engine, *, code: str, secret: str, activity_id: int, state
         conn.execute(activities.update().where(target).values(state=state, **{stamp: now}))
 
 
+def session_stamp(engine: Engine, session_id: int) -> tuple:
+    """What a student's page depends on, in one read: (ended, current activity, its state, leaderboard)."""
+    with engine.connect() as conn:
+        row = conn.execute(
+            sa.select(sessions.c.ended_at, sessions.c.current_activity_id, activities.c.state, sessions.c.leaderboard)
+            .select_from(sessions.outerjoin(activities, activities.c.id == sessions.c.current_activity_id))
+            .where(sessions.c.id == session_id)).first()
+        return tuple(row) if row is not None else ()
+
+
 def session_activities(engine: Engine, session_id: int) -> list[Activity]:
     with engine.connect() as conn:
         rows = conn.execute(sa.select(activities).where(activities.c.session_id == session_id)

@@ -1,7 +1,7 @@
 """A student's view (a phone): the current activity, their answer, then their result and the class's.
 
-The page polls the database in a fragment every REFRESH_SECONDS, so the question appears when the teacher
-opens it. Identity is the token in the URL (``?code=…&student=…``): a reload or a reconnect finds the same
+A small fragment polls the database every REFRESH_SECONDS for the session's state (one read) and redraws
+the page only when the teacher changed it, so the question appears when the teacher opens it. Identity is the token in the URL (``?code=…&student=…``): a reload or a reconnect finds the same
 student and shows their stored answer, which also pre-sets the answer widget. An answer that cannot be
 written (database unreachable) is kept in this browser session and re-sent on every poll until the database
 acknowledges it; until then the student sees a "reconnecting" message, never a false "received".
@@ -24,6 +24,8 @@ from ui.widgets import plain
 REFRESH_SECONDS = 2.0
 PENDING = "live_pending_answer"  # (code, token, activity id, answer) not yet acknowledged by the database
 NOTICE = "live_student_notice"
+STAMP = "live_stamp"  # what the page was drawn for: store.session_stamp
+OUTAGE = "live_outage"  # the last read failed: redraw everything once the database answers again
 RECONNECTING = "Reconnecting to the class… your answer is kept here and will be sent as soon as the connection is back."
 
 
@@ -35,6 +37,7 @@ def student_page(engine: Engine, *, code: str, token: str) -> None:
         return
     name = student.nickname or "anonymous"
     st.caption(f"Class {plain(code.upper())} · you are {plain(name)} · your answers are kept in this page's address")
+    _watch(student.session_id)
     _panel(code, token, student.id)
 
 
@@ -73,19 +76,43 @@ def _send_current(code: str, token: str, activity: store.Activity) -> None:
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
+def _watch(session_id: int) -> None:
+    """The cheap poll (one indexed read): redraw the page only when the teacher changed something.
+
+    Also re-sends an answer kept during an outage, and shows "reconnecting" while the database is away.
+    Why a separate fragment: 200 phones polling every 2 s must not each redraw the whole question.
+    """
+    state = st.session_state
+    try:
+        if PENDING in state:
+            _send(*state[PENDING])
+            if PENDING not in state:  # written at last: show the acknowledgement
+                st.rerun(scope="app")
+        stamp = store.session_stamp(connection.live_engine(), session_id)
+    except sa.exc.DBAPIError:
+        state[OUTAGE] = True
+        st.warning(RECONNECTING, icon=":material/sync:")
+        return
+    if PENDING in state:
+        st.warning(RECONNECTING, icon=":material/sync:")
+        return
+    if state.pop(OUTAGE, False) or state.setdefault(STAMP, stamp) != stamp:
+        state[STAMP] = stamp
+        st.rerun(scope="app")
+
+
+@st.fragment
 def _panel(code: str, token: str, student_id: int) -> None:
+    """The question and the student's answer; reruns alone when they answer, fully when _watch says so."""
     engine = connection.live_engine()
-    if PENDING in st.session_state:
-        _send(*st.session_state[PENDING])
     try:
         session = store.find_session(engine, code)
         activity = store.current_activity(engine, session.id)
         mine = None if activity is None else store.my_answer(engine, student_id=student_id, activity_id=activity.id)
     except sa.exc.DBAPIError:
+        st.session_state[OUTAGE] = True
         st.warning(RECONNECTING, icon=":material/sync:")
         return
-    if PENDING in st.session_state:
-        st.warning(RECONNECTING, icon=":material/sync:")
     if session.ended:
         st.info("The session has ended. Thank you!")
         return
