@@ -4,9 +4,10 @@ Libraries agree on NDCG = DCG / IDCG with the discount log2(i + 1), and
 disagree on four choices. Each :class:`Convention` fixes them:
 
 * ``gain``: ``"linear"`` (gain = grade) or ``"exponential"`` (2**grade - 1);
-* ``ties``: what happens to documents with equal scores: ``"average"`` (the
-  tied gains are averaged, McSherry and Najork), ``"stable"`` (input order),
-  ``"doc_id_descending"`` (trec_eval: by document id, Z before A);
+* ``ties``: what happens to documents with equal scores, one of the tie rules
+  of :mod:`ndcg_core._ties`: ``"average"`` (the tied gains are averaged,
+  McSherry and Najork), ``"stable"`` (input order), ``"trec_eval"`` (by
+  document id, Z before A);
 * ``ideal``: where the ideal list comes from: ``"ranking"`` (the grades of the
   ranked documents only; the library never sees other judgments) or
   ``"all_judged"`` (every judged document for the query, as in a qrels file);
@@ -19,16 +20,14 @@ preset with the library it names on random inputs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
-from ._gains import gains_of
-from ._list import ListResult, _check_settings, _ideal_grades, build_result, evaluate
-from ._ties import as_scores, evaluate_scores
+from ._list import ListResult, evaluate, evaluate_scores
 from ._validation import InvalidInput, as_grades
 
-CONVENTION_TIES = ("average", "stable", "doc_id_descending")
+CONVENTION_TIES = ("average", "stable", "trec_eval")
 IDEAL_SOURCES = ("ranking", "all_judged")
 
 
@@ -45,7 +44,7 @@ class Convention:
     library : str
         The package (as pip names it).
     gain : {"linear", "exponential"}
-    ties : {"average", "stable", "doc_id_descending"}
+    ties : {"average", "stable", "trec_eval"}
     ideal : {"ranking", "all_judged"}
     zero_idcg : {"zero", "one"}
     reason : str
@@ -87,7 +86,8 @@ class Convention:
             descending score with this convention's tie rule. ``None`` keeps the
             given order.
         k : positive int or None
-            Cutoff (``None``: whole list).
+            Cutoff (``None``: no cutoff on the ranking nor on the ideal list,
+            as everywhere in ndcg_core).
         ideal_relevances : sequence of non-negative numbers, optional
             All judged grades for the query, including documents not ranked.
             Used only when ``ideal == "all_judged"``: a ``"ranking"`` library
@@ -95,26 +95,18 @@ class Convention:
             For ``"all_judged"`` with ``k=None``, the ideal list is not cut
             (trec_eval's ``ndcg``, ranx with k=0).
         doc_ids : sequence of str, optional
-            Document ids, for ``ties="doc_id_descending"``: among equal scores the
+            Document ids, for ``ties="trec_eval"``: among equal scores the
             larger id (string comparison) ranks first, as trec_eval does. Without
             ids, the later input position ranks first.
         """
-        settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": 2.0}
+        settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": 2.0, "k": k}
         grades = as_grades(relevances, what="relevances")
         ideal = ideal_relevances if self.ideal == "all_judged" else None
         self._check_library_accepts(grades if ideal is None else np.concatenate([grades, as_grades(ideal, what="ideal_relevances")]))
-        depth = k
-        if k is None and ideal is not None:
-            # the library's ideal list keeps every judged document, however short the ranking
-            depth = max(grades.size, len(as_grades(ideal, what="ideal_relevances")), 1)
         if scores is None:
-            result = evaluate(grades, k=depth, ideal_relevances=ideal, **settings)
-        elif self.ties == "doc_id_descending":
-            result = _evaluate_by_doc_id(grades, scores, doc_ids, k=depth, ideal_relevances=ideal, **settings)
-        else:
-            result = evaluate_scores(grades, scores, ties=self.ties, k=depth, ideal_relevances=ideal, **settings)
-        return result if depth == k else replace(result, k=k)
-
+            return evaluate(grades, ideal_relevances=ideal, **settings)
+        return evaluate_scores(grades, scores, ties=self.ties, ideal_relevances=ideal,
+                               doc_ids=doc_ids if self.ties == "trec_eval" else None, **settings)
 
     def _check_library_accepts(self, grades: np.ndarray) -> None:
         """Refuse grades the library itself refuses (or silently truncates)."""
@@ -128,29 +120,6 @@ class Convention:
             raise InvalidInput(
                 f"{self.label} accepts grades from 0 to {self.max_grade} only; got {grades.max():g}."
             )
-
-
-def _evaluate_by_doc_id(grades, scores, doc_ids, *, k, ideal_relevances, gain, zero_idcg, log_base) -> ListResult:
-    """Rank by descending score, then by descending document id (trec_eval's order)."""
-    score_values = as_scores(scores)
-    if score_values.size != grades.size:
-        raise InvalidInput(f"Got {grades.size} grades but {score_values.size} scores: give one score per document.")
-    if grades.size == 0:
-        raise InvalidInput("The ranking is empty: add at least one document with a grade.")
-    if doc_ids is None:
-        tie_key = np.arange(grades.size)
-    else:
-        names = [str(name) for name in doc_ids]
-        if len(names) != grades.size:
-            raise InvalidInput(f"Got {grades.size} grades but {len(names)} document ids: give one id per document.")
-        # rank of each id in byte order, so larger ids (as C's strcmp sees them) get larger keys
-        encoded = [name.encode("utf-8") for name in names]
-        tie_key = np.argsort(np.argsort(np.array(encoded, dtype=object), kind="stable"), kind="stable")
-    order = np.lexsort((-tie_key, -score_values))
-    checked = _check_settings(k=k, gain=gain, log_base=log_base, zero_idcg=zero_idcg)
-    ideal = _ideal_grades(grades, ideal_relevances)
-    ranked = grades[order]
-    return build_result(ranked, gains_of(ranked, checked["gain"]), ideal, **checked, item=order)
 
 
 _LIST = [
@@ -171,7 +140,7 @@ _LIST = [
         label="trec_eval ndcg_cut",
         library="pytrec-eval-terrier",
         gain="linear",
-        ties="doc_id_descending",
+        ties="trec_eval",
         ideal="all_judged",
         zero_idcg="zero",
         reason="trec_eval uses the qrels grade as the gain, sorts equal scores by document id descending, "

@@ -58,13 +58,13 @@ def two_rankings() -> None:
         )
     renamed: dict[str, str] = {}
     try:
-        documents = view.checked_documents(edited)
+        documents = view.checked_documents(edited, gain=settings.gain_spec())
         renamed = view.renamed_documents(
             view.base_row_names(st.session_state[view.DOCS_KEY], st.session_state.get("compare_docs_editor"))
         )
     except ndcg_core.InvalidInput as error:
         st.error(f"Edit not applied: {plain(error)}", icon=":material/warning:")
-        documents = view.checked_documents(st.session_state[view.DOCS_KEY])
+        documents = view.checked_documents(st.session_state[view.DOCS_KEY], gain=settings.gain_spec())
     names = documents["document"].tolist()
     grade_of = dict(zip(names, documents["grade"], strict=True))
 

@@ -25,6 +25,7 @@ if case is not None:
 
 # The editor's base is the chosen case (or the last valid custom input); it is keyed by case so switching resets it.
 # A share link's own rows (?rows=...) replace the case's on a session's first visit.
+settings = current_settings()  # before the input is checked: grades are validated under the sidebar's gain
 base_key = f"conventions_base_{case_key}"
 case_frame = case.frame() if case else view.CASES["ties"].frame()
 if base_key not in st.session_state:
@@ -32,7 +33,7 @@ if base_key not in st.session_state:
     if "rows" in st.query_params and "conventions_rows_read" not in st.session_state:
         try:
             linked = view.decode_input(st.query_params["rows"])
-            view.checked_input(linked)  # grades and scores as an edit would be checked
+            view.checked_input(linked, gain=settings.gain_spec())  # grades and scores as an edit would be checked
             st.session_state[base_key] = linked
         except (ValueError, ndcg_core.InvalidInput) as error:
             reason = plain(str(error).splitlines()[0][:200])
@@ -57,11 +58,11 @@ edited = st.data_editor(
 )
 last_valid_key = f"conventions_valid_{case_key}"
 try:
-    given = view.checked_input(edited)
+    given = view.checked_input(edited, gain=settings.gain_spec())
     st.session_state[last_valid_key] = given
 except ndcg_core.InvalidInput as error:
     st.error(f"Edit not applied: {plain(error)}", icon=":material/warning:")
-    given = st.session_state.get(last_valid_key) or view.checked_input(st.session_state[base_key])
+    given = st.session_state.get(last_valid_key) or view.checked_input(st.session_state[base_key], gain=settings.gain_spec())
     edited = None
 if edited is not None:  # the input is in the share link unless it is the case's own (or too big for a URL)
     linked_rows = view.encode_input(edited)
@@ -70,7 +71,6 @@ if edited is not None:  # the input is in the share link unless it is the case's
     if not same_as_case:
         st.session_state.pop("conventions_link_warning", None)  # the user's own input replaced the link's
 
-settings = current_settings()
 table = view.conventions_table(given, k=settings.k)
 cutoff = "the whole list" if settings.k is None else f"k = {settings.k} (from the sidebar)"
 st.subheader(f"NDCG under each library's convention, at {cutoff}")

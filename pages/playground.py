@@ -25,7 +25,7 @@ try:
     # float arrays (a Ranking's grades are floats): ndcg_core still checks them, without a per-item type check
     result = ndcg_core.evaluate(
         np.asarray(ranking.grades, dtype=float), ideal_relevances=np.asarray(ranking.ideal_relevances(), dtype=float),
-        **settings.kwargs(),
+        tie_groups=ranking.tie_groups, **settings.kwargs(),
     )
 except ndcg_core.InvalidInput as error:  # e.g. the "refuse" zero-IDCG rule on a list without relevant documents
     st.error(f"NDCG cannot be computed with these settings: {error}", icon=":material/error:")
@@ -33,6 +33,7 @@ except ndcg_core.InvalidInput as error:  # e.g. the "refuse" zero-IDCG rule on a
     playground_view.ranking_editor(ranking)
     st.stop()
 widgets.metric_cards(result, playground_view.previous_metrics(ranking, settings, result))
+playground_view.tie_note(ranking)
 playground_view.order_buttons()
 
 list_column, editor_column = st.columns([1.15, 1], gap="large")

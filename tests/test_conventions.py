@@ -45,7 +45,7 @@ def test_contract_keys_and_fields():
         assert isinstance(convention, Convention)
         assert convention.key == key
         assert convention.gain in ("linear", "exponential")
-        assert convention.ties in ("average", "stable", "doc_id_descending")
+        assert convention.ties in ("average", "stable", "trec_eval")
         assert convention.ideal in ("ranking", "all_judged")
         assert convention.zero_idcg in ("zero", "one")
         assert convention.label and convention.library and convention.reason

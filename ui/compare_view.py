@@ -106,8 +106,11 @@ def ensure_documents() -> None:
         reset_documents(EXAMPLE_DOCS["document"], EXAMPLE_DOCS["grade"], EXAMPLE_ORDERS)
 
 
-def checked_documents(edited: pd.DataFrame) -> pd.DataFrame:
-    """The edited judged documents, or InvalidInput saying what is wrong (the caller keeps the last valid set)."""
+def checked_documents(edited: pd.DataFrame, *, gain) -> pd.DataFrame:
+    """The edited judged documents, or InvalidInput saying what is wrong (the caller keeps the last valid set).
+
+    Grades are checked by ``ndcg_core.check_grades`` under ``gain`` (the sidebar's), never a default gain.
+    """
     rows = edited.dropna(how="all").copy()
     if rows.empty:
         raise ndcg_core.InvalidInput("Add at least one document to compare rankings.")
@@ -117,7 +120,7 @@ def checked_documents(edited: pd.DataFrame) -> pd.DataFrame:
     duplicated = rows["document"][rows["document"].duplicated()].tolist()
     if duplicated:
         raise ndcg_core.InvalidInput(f"Document names must be unique; repeated: {', '.join(duplicated[:5])}.")
-    ndcg_core.evaluate(rows["grade"].tolist())  # refuses missing, negative or non-numeric grades with a clear message
+    ndcg_core.check_grades(rows["grade"].tolist(), gain=gain)  # missing, negative, non-numeric, too large for gain
     rows["grade"] = rows["grade"].astype(float)
     return rows.reset_index(drop=True)
 
@@ -134,7 +137,9 @@ def synced_order(order: list[str], names: list[str], renamed: dict[str, str] | N
 
 
 def ideal_order(documents: pd.DataFrame) -> list[str]:
-    return documents.sort_values("grade", ascending=False, kind="stable")["document"].tolist()
+    """Document names in ndcg_core's ideal order (grade descending, ties in table order)."""
+    names = documents["document"].tolist()
+    return [names[j] for j in ndcg_core.ideal_order(documents["grade"].to_numpy(dtype=float))]
 
 
 def position_differences(result_a: ndcg_core.ListResult, result_b: ndcg_core.ListResult,

@@ -12,7 +12,6 @@ import math
 import re
 from dataclasses import dataclass, replace
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -184,8 +183,7 @@ def evaluate_walk(walk: WalkList, settings: MetricSettings) -> ndcg_core.ListRes
 def ideal_names(walk: WalkList) -> list[str]:
     """Document names in the ideal order (grades descending, ties in list order): display only."""
     names = list(walk.names) + list(walk.extra_names)
-    grades = np.array(list(walk.grades) + list(walk.extra_grades), dtype=float)
-    return [names[j] for j in np.argsort(-grades, kind="stable")]
+    return [names[j] for j in ndcg_core.ideal_order(list(walk.grades) + list(walk.extra_grades))]
 
 
 def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
@@ -681,9 +679,11 @@ def lesson_ideal_all_judged(settings: MetricSettings) -> None:
         key="lesson_extra_docs",
     )
     ranked = list(DOCUMENT_003_GRADES)
-    alone = ndcg_core.evaluate(ranked, **lesson_kwargs(settings))
+    # The document's nDCG_6: both lists cut at the ranking's 6 places (k=None would keep every judgment).
+    alone = ndcg_core.evaluate(ranked, **lesson_kwargs(settings, k=len(ranked)))
     judged = ndcg_core.evaluate(
-        ranked, ideal_relevances=ranked + [DOCUMENT_003_EXTRA[name] for name in included], **lesson_kwargs(settings)
+        ranked, ideal_relevances=ranked + [DOCUMENT_003_EXTRA[name] for name in included],
+        **lesson_kwargs(settings, k=len(ranked)),
     )
     st.dataframe(
         pd.DataFrame(

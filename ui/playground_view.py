@@ -211,7 +211,7 @@ def _reorder(kind: str) -> None:
     grades = np.asarray(ranking.grades, dtype=float)
     n = len(grades)
     if kind == "ideal":
-        perm = np.argsort(-grades, kind="stable")
+        perm = ndcg_core.ideal_order(grades)
     elif kind == "worst":
         perm = np.argsort(grades, kind="stable")
     elif kind == "reverse":
@@ -255,13 +255,34 @@ def previous_metrics(ranking: state.Ranking, settings: MetricSettings, result: n
     return st.session_state.get(PREVIOUS_KEY)
 
 
+# --- tie note --------------------------------------------------------------------------------------------------
+
+def tie_note(ranking: state.Ranking) -> None:
+    """Say which documents' gains are averaged (a list opened from the Dataset page under the "average" rule)."""
+    if ranking.tie_groups is None:
+        return
+    groups: dict[int, list[str]] = {}
+    for name, group in zip(ranking.names, ranking.tie_groups, strict=True):
+        groups.setdefault(group, []).append(name)
+    tied = [names for names in groups.values() if len(names) > 1]
+    if not tied:
+        return
+    shown = "; ".join(", ".join(names[:6]) + (" …" if len(names) > 6 else "") for names in tied[:5])
+    st.info(
+        f"Tied scores in the run: {shown}. As on the Dataset page (tie rule “average”), each tied document gets "
+        "the mean gain of its group, the expected DCG over every order of the tie. Moving or editing a document "
+        "ends the averaging: the list is then taken exactly as shown.",
+        icon=":material/balance:",
+    )
+
+
 # --- extra documents note -------------------------------------------------------------------------------------
 
 def extra_note(ranking: state.Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> None:
     if not ranking.extra_names:
         st.caption("No extra judged documents: the ideal list is the ranking's own grades, sorted.")
         return
-    without = ndcg_core.evaluate(list(ranking.grades), **settings.kwargs())
+    without = ndcg_core.evaluate(list(ranking.grades), tie_groups=ranking.tie_groups, **settings.kwargs())
     if abs(without.idcg - result.idcg) > 1e-12:
         st.info(
             f"The extra judged documents raise IDCG from {without.idcg:.4f} to {result.idcg:.4f}, so NDCG drops "

@@ -116,7 +116,7 @@ def best_reordering(grades: tuple[float, ...], k: int, gain: str) -> tuple[int, 
     Brute force over all orderings (lists have at most 6 documents); each
     distinct grade sequence is evaluated once by ndcg_core.
     """
-    best = _evaluate(tuple(sorted(grades, reverse=True)), k, gain).ndcg
+    best = _evaluate(tuple(grades[j] for j in ndcg_core.ideal_order(grades)), k, gain).ndcg
     fewest, winner = len(grades) + 1, tuple(range(len(grades)))
     for permutation in itertools.permutations(range(len(grades))):
         moves = moves_needed(permutation)

@@ -40,12 +40,18 @@ MAX_NAME_CHARS = 200
 
 @dataclass(frozen=True)
 class Ranking:
-    """Documents in ranked order with their grades, plus judged documents that are not ranked."""
+    """Documents in ranked order with their grades, plus judged documents that are not ranked.
+
+    ``tie_groups`` (one label per ranked document, or None) marks documents whose scores tied in the run
+    this list was opened from, under the "average" tie rule: ``ndcg_core.evaluate`` averages their gains, so
+    the Playground shows the Dataset's figure. Any reorder or edit gives a plain list (None).
+    """
 
     names: tuple[str, ...]
     grades: tuple[float, ...]
     extra_names: tuple[str, ...] = ()
     extra_grades: tuple[float, ...] = ()
+    tie_groups: tuple[int, ...] | None = None
 
     def ideal_relevances(self) -> list[float]:
         """Every judged grade: the ranked ones and the extra ones (what IDCG is computed from)."""
@@ -62,11 +68,12 @@ class Ranking:
 DEFAULT_RANKING = Ranking(names=("D1", "D2", "D3", "D4", "D5"), grades=(3.0, 1.0, 2.0, 0.0, 2.0))
 
 
-def make_ranking(names, grades, extra_names=(), extra_grades=()) -> Ranking:
+def make_ranking(names, grades, extra_names=(), extra_grades=(), tie_groups=None) -> Ranking:
     """A Ranking from any sequences (grades become floats)."""
     return Ranking(
         tuple(str(n) for n in names), tuple(float(g) for g in grades),
         tuple(str(n) for n in extra_names), tuple(float(g) for g in extra_grades),
+        None if tie_groups is None else tuple(int(g) for g in tie_groups),
     )
 
 
@@ -134,9 +141,10 @@ def open_in_playground(
     extra_names: Sequence[str] = (),
     extra_grades: Sequence[float] = (),
     settings: MetricSettings | None = None,
+    tie_groups: Sequence[int] | None = None,
 ) -> None:
-    """Load this list (and optionally these settings) into the Playground and switch to it."""
-    ranking = make_ranking(names, grades, extra_names, extra_grades)
+    """Load this list (and optionally these settings and tie groups) into the Playground and switch to it."""
+    ranking = make_ranking(names, grades, extra_names, extra_grades, tie_groups)
     set_ranking(ranking)
     st.session_state[INITIAL_KEY] = ranking
     if settings is not None:

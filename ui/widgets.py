@@ -194,8 +194,7 @@ def formula(result: ndcg_core.ListResult, settings: MetricSettings) -> None:
     n = len(table)
     counted = table["relevance"].to_numpy()[table["in_cutoff"].to_numpy()]  # numpy: a .loc lookup costs 5x more
     depth = len(counted)
-    ideal_depth = n if result.k is None else result.k
-    ideal = np.asarray(result.ideal_relevances)[:ideal_depth]
+    ideal = np.asarray(result.ideal_relevances)[: result.ideal_depth]  # the core's cutoff rule, not re-derived
     log = _log_symbol(settings.log_base)
     gain = {"exponential": "2^{rel_i}-1", "linear": "rel_i"}.get(settings.gain, "g(rel_i)")
     ideal_gain = gain.replace("rel_i", "rel^{*}_i")
@@ -209,7 +208,9 @@ def formula(result: ndcg_core.ListResult, settings: MetricSettings) -> None:
     st.caption(
         f"Here {k_label} = {k_value}"
         + ("" if result.k is None or result.k <= n else f" (the ranking has {n} documents)")
-        + "; rel* is the ideal order: every judged grade sorted from high to low."
+        + "; rel* is the ideal order: every judged grade sorted from high to low"
+        + ("." if result.k is not None or result.ideal_depth <= n
+           else f", all {result.ideal_depth} of them: without a cutoff IDCG counts every judged document.")
     )
     st.latex(
         rf"DCG@{k_value} = {_render_terms(_elided(list(counted)), settings)} = {_figure(result.dcg)}"
