@@ -84,6 +84,12 @@ def test_teacher_student_round_trip(engine):
     again.run()
     assert "1 point" in _texts(again) and "Worked calculation" in _texts(again)
     assert "The class:** 1 answers, 1 right" in _texts(again)
+    assert not again.dataframe  # no names while the leaderboard is off
+    teacher.toggle(key="live_leaderboard").set_value(True).run()
+    assert store.find_session(engine, code).leaderboard
+    again.run()
+    [board] = again.dataframe
+    assert board.value.to_dict("list") == {"Nickname": ["<b>Bo</b> **x**"], "Points": [1.0], "Answers": [1]}
 
 
 def test_a_student_token_cannot_control_or_export(engine):

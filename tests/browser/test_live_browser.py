@@ -80,6 +80,7 @@ def _join_by_code(browser, base: str, code: str, *, phone: bool):
     tab.goto(f"{base}/live_class")
     tab.get_by_role("textbox", name="Class code").fill(f"{code[:3].lower()} {code[3:]}")
     tab.wait_for_timeout(100)
+    screenshot(tab, "live_join_form_phone")
     tab.get_by_role("button", name="Join").click()
     _wait_text(tab, "you are anonymous")
     return context, tab
@@ -117,6 +118,8 @@ def test_live_class_teacher_and_three_students(browser, live_app):
     teacher.wait_for_timeout(100)
     teacher.get_by_role("button", name="Add and open").click()
     _wait_text(teacher, "open for answers")
+    _wait_text(teacher, "Joined")
+    screenshot(teacher, "live_teacher_opened_1280")
     activity = store.current_activity(engine, session.id)
     assert activity.kind == "compare" and activity.state == "open"
     right = activities.correct_answer("compare", activity.spec)[-1]
