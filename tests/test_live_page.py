@@ -142,3 +142,10 @@ def test_reorder_activity_by_drag_protocol(engine):
     student.button(key=f"live_send_{activity.id}").click().run()
     [row] = store.activity_answers(engine, activity.id)
     assert (row.answer, row.label, row.points) == ({"order": [1, 2, 3, 0], "moves": 1}, "best in 1 move", 1.0)
+
+
+def test_csv_export_defuses_spreadsheet_formulas():
+    from ui.live.teacher_view import csv_safe
+
+    assert [csv_safe(v) for v in ["=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "Ann", 0.5, "-"]] == [
+        "'=HYPERLINK(\"x\")", "'+1", "'-2", "'@SUM(A1)", "Ann", 0.5, "'-"]

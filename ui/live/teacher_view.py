@@ -85,6 +85,7 @@ def _header(engine: Engine, session: store.Session) -> None:
     code.html(f"<div style='font-size:3.2rem;font-weight:800;letter-spacing:.12em;line-height:1' "
               f"aria-label='class code'>{session.code[:3]}&nbsp;{session.code[3:]}</div>")
     qr.image(widgets.qr_png(link, scale=4), width=110)
+    st.caption("Projecting? Go full screen (F11) first: the address bar holds your private teacher link.")
 
 
 def _current_activity(session: store.Session, activity: store.Activity) -> None:
@@ -186,13 +187,23 @@ def _summary(engine: Engine, session: store.Session) -> None:
     except store.NotAuthorized:
         return
     buffer = io.StringIO()
-    pd.DataFrame(export).to_csv(buffer, index=False)
+    pd.DataFrame(export).map(csv_safe).to_csv(buffer, index=False)
     st.download_button("Download every answer (CSV)", buffer.getvalue(), file_name=f"live-{session.code}.csv",
                        mime="text/csv", icon=":material/download:", key="live_export")
     if session.leaderboard:
         board = store.leaderboard(engine, session.id)
         st.markdown("**Leaderboard**")
         st.dataframe(pd.DataFrame(board, columns=["Nickname", "Points", "Answers"]), hide_index=True)
+
+
+def csv_safe(value: object) -> object:
+    """A cell a spreadsheet will not run: text starting with = + - @ (or tab/CR) gets a leading apostrophe.
+
+    Nicknames are student text; opened in a spreadsheet, "=HYPERLINK(...)" would otherwise be a formula.
+    """
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
 
 
 def _session_settings(session: store.Session) -> None:
