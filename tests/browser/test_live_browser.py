@@ -177,6 +177,8 @@ def test_live_class_teacher_and_three_students(browser, live_app):
             _wait_text(tab, "The class: 3 answers, 2 right")
             assert tab.get_by_text("Bob").count() == 0 or tab is bob  # no one else's name
         screenshot(phone, "live_student_revealed_phone")
+        phone.get_by_text("The class: 3 answers").first.scroll_into_view_if_needed()
+        screenshot(phone, "live_student_class_distribution_phone")
         assert ann.get_by_text("<b>x</b>", exact=False).count() >= 1  # the nickname shown as inert text
     finally:
         for context in contexts:

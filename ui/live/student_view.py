@@ -120,6 +120,8 @@ def _panel(code: str, token: str, student_id: int) -> None:
         st.info("Waiting for the teacher to open a question…", icon=":material/hourglass_top:")
         return
     st.subheader(f"{activity.position}. {activities.TITLES[activity.kind]}")
+    if activity.state == "revealed":  # on a phone the student's own result comes first, above the question
+        _own_result(activity, mine)
     question = widgets.show_question(activity)
     if activity.state == "open":
         _answer_form(code, token, activity, question, mine)
@@ -189,7 +191,7 @@ def _reorder(activity: store.Activity, question, mine: store.Answer | None) -> N
     st.caption(f"Moves so far: {st.session_state[moves_key]}")
 
 
-def _result(engine: Engine, session: store.Session, activity: store.Activity, mine: store.Answer | None) -> None:
+def _own_result(activity: store.Activity, mine: store.Answer | None) -> None:
     if mine is None:
         st.info("You did not answer this one; here is the answer.")
     else:
@@ -199,6 +201,9 @@ def _result(engine: Engine, session: store.Session, activity: store.Activity, mi
         slip = None if mine.correct else activities.misconception(activity.kind, activity.spec, mine.answer)
         if slip:
             st.caption(f"Your answer fits this slip: {plain(slip)}.")
+
+
+def _result(engine: Engine, session: store.Session, activity: store.Activity, mine: store.Answer | None) -> None:
     widgets.show_reveal(activity)
     rows = store.activity_answers(engine, activity.id)  # only labels are drawn: no names, no one's answer
     st.markdown(f"**The class:** {len(rows)} answers, {sum(r.correct for r in rows)} right")
