@@ -149,3 +149,16 @@ def test_csv_export_defuses_spreadsheet_formulas():
 
     assert [csv_safe(v) for v in ["=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "Ann", 0.5, "-"]] == [
         "'=HYPERLINK(\"x\")", "'+1", "'-2", "'@SUM(A1)", "Ann", 0.5, "'-"]
+
+
+def test_projector_link_shows_the_dashboard_without_controls(engine):
+    teacher, code, secret = _teacher(engine)
+    teacher.button(key="live_add").click().run()
+    screen = security.screen_token(secret)
+    assert screen in _texts(teacher)  # the teacher page offers the projector link
+    projector = run_page("live_class", query_params={"code": code, "screen": screen})
+    assert not projector.exception
+    assert [m.label for m in projector.metric] == ["Joined", "Answered", "Correct"]
+    assert [b.label for b in projector.button] == [] and secret not in _texts(projector)
+    forged = run_page("live_class", query_params={"code": code, "screen": secret})
+    assert "This projector link does not show any session" in _texts(forged)

@@ -51,10 +51,10 @@ def _submit(engine, code, token, activity_id, value):
 
 def test_schema_is_versioned_and_migrates_from_version_1(engine):
     # The fixture migrated to the latest version; migrating again changes nothing.
-    assert schema.migrate(engine) == schema.LATEST == 2
+    assert schema.migrate(engine) == schema.LATEST == 3
     with engine.connect() as conn:
-        assert conn.execute(sa.select(schema.version_table.c.version)).scalars().all() == [2]
-        assert {"leaderboard"} <= {c["name"] for c in sa.inspect(conn).get_columns("live_sessions")}
+        assert conn.execute(sa.select(schema.version_table.c.version)).scalars().all() == [3]
+        assert {"leaderboard", "screen_hash"} <= {c["name"] for c in sa.inspect(conn).get_columns("live_sessions")}
         if engine.dialect.name == "sqlite":
             assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
 
@@ -66,10 +66,12 @@ def test_migration_from_version_1_keeps_data(tmp_path):
         assert "leaderboard" not in {c["name"] for c in sa.inspect(conn).get_columns("live_sessions")}
         conn.execute(sa.text("INSERT INTO live_sessions (code, teacher_hash, title, created_at) "
                              "VALUES ('ABCDEF', :h, '', 1.0)"), {"h": security.digest("s" * 32)})
-    assert schema.migrate(engine) == 2
+    assert schema.migrate(engine) == 3
     session = store.find_session(engine, "abc-def")
     assert session is not None and session.leaderboard is False
     assert store.teacher_session(engine, code="ABCDEF", secret="s" * 32).id == session.id
+    with pytest.raises(store.NotAuthorized):  # made before migration 3: it has no projector link
+        store.screen_session(engine, code="ABCDEF", token=security.screen_token("s" * 32))
 
 
 def test_concurrent_migrations_apply_each_step_once(tmp_path):
@@ -87,7 +89,7 @@ def test_concurrent_migrations_apply_each_step_once(tmp_path):
         thread.start()
     for thread in threads:
         thread.join()
-    assert errors == [] and results == [2, 2, 2, 2]
+    assert errors == [] and results == [3, 3, 3, 3]
 
 
 def test_session_keeps_only_a_hash_of_the_teacher_secret(engine):
@@ -229,3 +231,17 @@ def test_leaderboard_orders_by_points(engine):
     _submit(engine, session.code, ann, activity.id, 0.45)  # off by 0.157: 0 points
     _submit(engine, session.code, bob, activity.id, 0.55)  # off by 0.057: ½ point
     assert store.leaderboard(engine, session.id) == [("Bob", 0.5, 1), ("Ann", 0.0, 1)]
+
+
+def test_projector_link_shows_the_session_and_controls_nothing(engine):
+    session, secret, activity = _open_estimate(engine)
+    screen = security.screen_token(secret)
+    assert len(screen) == 32 and screen not in secret
+    assert store.screen_session(engine, code=session.code, token=screen).id == session.id
+    with pytest.raises(store.NotAuthorized):
+        store.screen_session(engine, code=session.code, token=secret)
+    with pytest.raises(store.NotAuthorized):
+        store.set_state(engine, code=session.code, secret=screen, activity_id=activity.id, state="revealed")
+    with pytest.raises(store.NotAuthorized):
+        store.export_rows(engine, code=session.code, secret=screen)
+    assert store.current_activity(engine, session.id).state == "open"

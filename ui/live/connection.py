@@ -20,14 +20,14 @@ from pathlib import Path
 import streamlit as st
 from sqlalchemy.engine import Engine
 
-from ui.live import schema
+from ui.live import schema, security
 
 ENV_URL = "NDCG_LIVE_DB_URL"
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / ".live" / "live.sqlite3"
 
 # URL parameters of the page: a join link carries ``join``; a student's address ``code`` + ``student``;
-# the teacher's ``code`` + ``teacher`` (the secret).
-JOIN, CODE, STUDENT, TEACHER = "join", "code", "student", "teacher"
+# the teacher's ``code`` + ``teacher`` (the secret); the view-only projector's ``code`` + ``screen``.
+JOIN, CODE, STUDENT, TEACHER, SCREEN = "join", "code", "student", "teacher", "screen"
 
 
 def _secrets_configured() -> bool:
@@ -93,3 +93,7 @@ def join_link(code: str) -> str:
 
 def teacher_link(code: str, secret: str) -> str:
     return f"{page_url()}?{CODE}={code}&{TEACHER}={secret}"
+
+
+def screen_link(code: str, secret: str) -> str:
+    return f"{page_url()}?{CODE}={code}&{SCREEN}={security.screen_token(secret)}"

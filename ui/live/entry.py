@@ -3,6 +3,7 @@
 What the URL holds decides the view:
 
 * ``?code=…&teacher=…`` - the teacher's view (the store checks the secret on every control);
+* ``?code=…&screen=…`` - the same dashboard for the projector, view only (no control, no export);
 * ``?code=…&student=…`` - a student's view (the token identifies them: a reload keeps their answers);
 * ``?join=…`` - the join form with the code filled in (the join link and QR code);
 * nothing - the landing: join with a code, or start a session.
@@ -25,6 +26,8 @@ def live_class_page() -> None:
         engine = connection.live_engine()
         if params.get(connection.TEACHER):
             teacher_page(engine)
+        elif params.get(connection.SCREEN):
+            teacher_page(engine, view_only=True)
         elif params.get(connection.STUDENT):
             student_page(engine, code=params.get(connection.CODE, ""), token=params.get(connection.STUDENT, ""))
         else:

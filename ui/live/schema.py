@@ -39,8 +39,10 @@ sessions = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("ended_at", sa.Float, nullable=True),
     sa.Column("current_activity_id", sa.Integer, nullable=True),
-    # Added by migration 2 (shown here so a fresh database and a migrated one have the same table).
+    # Added by migrations 2 and 3 (shown here so a fresh database and a migrated one have the same table).
     sa.Column("leaderboard", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Added by migration 3: digest of the view-only projector token (security.screen_token of the secret).
+    sa.Column("screen_hash", sa.String(64), nullable=True),
 )
 
 students = sa.Table(
@@ -91,13 +93,13 @@ join_failures = sa.Table(
 )
 
 def _v1(conn: Connection) -> None:
-    """Sessions (without the leaderboard flag, which migration 2 adds), students, activities, answers."""
+    """Sessions (without the columns migrations 2 and 3 add), students, activities, answers."""
     v1 = sa.MetaData()
     sa.Table(
         sessions.name, v1,
         *(sa.Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable, unique=c.unique,
                     server_default=c.server_default.arg if c.server_default is not None else None)
-          for c in sessions.columns if c.name != "leaderboard"),
+          for c in sessions.columns if c.name not in ("leaderboard", "screen_hash")),
     )
     for table in (students, activities, answers):
         table.to_metadata(v1)
@@ -110,7 +112,12 @@ def _v2(conn: Connection) -> None:
     join_failures.create(conn)  # with its (client, at) index
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2)
+def _v3(conn: Connection) -> None:
+    """A view-only projector link per session (its token's digest; NULL for sessions made before)."""
+    conn.execute(sa.text("ALTER TABLE live_sessions ADD COLUMN screen_hash VARCHAR(64)"))
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3)
 LATEST = len(MIGRATIONS)
 
 

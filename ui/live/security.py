@@ -5,6 +5,8 @@
   and a code stops admitting anyone when its session ends.
 * Teacher secret: ``secrets.token_urlsafe(24)``, 192 random bits; it alone controls a session. Student
   token: ``secrets.token_urlsafe(18)``, 144 bits; it identifies one student in one session.
+* Projector token: derived from the teacher secret (:func:`screen_token`); it shows the live dashboard and
+  controls nothing, so the projector can show its link in the address bar.
 * Only SHA-256 digests of secrets and tokens are stored. A plain (unsalted, fast) hash is enough *because*
   the inputs are long random strings: there is no dictionary to try. Comparisons use
   :func:`hmac.compare_digest` (constant time).
@@ -39,6 +41,15 @@ def new_teacher_secret() -> str:
 
 def new_student_token() -> str:
     return secrets.token_urlsafe(STUDENT_TOKEN_BYTES)
+
+
+def screen_token(secret: str) -> str:
+    """The projector's view-only token: HMAC-SHA-256 of the teacher secret, 128 bits as 32 hex digits.
+
+    Derived, so the teacher page can always show the projector link without storing it; one-way, so a
+    projected token reveals nothing about the secret that controls the session.
+    """
+    return hmac.new(secret.encode("utf-8"), b"live-class projector", hashlib.sha256).hexdigest()[:32]
 
 
 def digest(secret: str) -> str:

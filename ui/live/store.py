@@ -87,6 +87,7 @@ def create_session(engine: Engine, *, title: str = "", at: float | None = None) 
             if _session_by_code(conn, code) is None:
                 break
         conn.execute(sessions.insert().values(code=code, teacher_hash=security.digest(secret),
+                                              screen_hash=security.digest(security.screen_token(secret)),
                                               title=security.clean_nickname(title)[:80], created_at=at or time.time()))
         return _session(_session_by_code(conn, code)), secret
 
@@ -103,6 +104,15 @@ def teacher_session(engine: Engine, *, code: str | None, secret: str | None) -> 
         row = _session_by_code(conn, code)
         if row is None or not security.matches(secret, row.teacher_hash):
             raise NotAuthorized("This link does not control a session.")
+        return _session(row)
+
+
+def screen_session(engine: Engine, *, code: str | None, token: str | None) -> Session:
+    """The session this view-only projector link shows; raises NotAuthorized otherwise. It controls nothing."""
+    with engine.connect() as conn:
+        row = _session_by_code(conn, code)
+        if row is None or row.screen_hash is None or not security.matches(token, row.screen_hash):
+            raise NotAuthorized("This projector link does not show a session.")
         return _session(row)
 
 

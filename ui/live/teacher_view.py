@@ -44,17 +44,21 @@ def _control(action, **kwargs) -> None:
         st.session_state["live_teacher_error"] = RECONNECTING
 
 
-def teacher_page(engine: Engine) -> None:
+def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
+    """The dashboard with its controls (teacher link), or without any (``view_only``: the projector link)."""
     try:
-        session = store.teacher_session(engine, code=_code(), secret=_secret())
+        if view_only:
+            session = store.screen_session(engine, code=_code(), token=st.query_params.get(connection.SCREEN, ""))
+        else:
+            session = store.teacher_session(engine, code=_code(), secret=_secret())
     except store.NotAuthorized:
-        st.error("This teacher link is not valid: it does not control any session. Nothing was changed.",
-                 icon=":material/lock:")
+        what = "projector link does not show" if view_only else "teacher link is not valid: it does not control"
+        st.error(f"This {what} any session. Nothing was changed.", icon=":material/lock:")
         return
     error = st.session_state.pop("live_teacher_error", None)
     if error:
         st.warning(error)
-    _header(engine, session)
+    _header(engine, session, view_only=view_only)
     if session.ended:
         st.info("This session has ended: its code no longer admits anyone. The answers stay available below.")
     current = store.current_activity(engine, session.id)
@@ -63,12 +67,14 @@ def teacher_page(engine: Engine) -> None:
         if current is None:
             st.info("Add an activity below, then open it: the students' phones show it at once.")
         else:
-            _current_activity(session, current)
+            _current_activity(session, current, controls=not view_only)
     with right:
         if current is not None:
             _live_panel(session.id, current.id)
     if current is not None and current.state == "revealed":
         widgets.show_reveal(current)
+    if view_only:
+        return
     st.divider()
     if not session.ended:
         _next_activity_picker(engine, session)
@@ -76,7 +82,7 @@ def teacher_page(engine: Engine) -> None:
     _session_settings(session)
 
 
-def _header(engine: Engine, session: store.Session) -> None:
+def _header(engine: Engine, session: store.Session, *, view_only: bool) -> None:
     """One compact band for the projector: where to go, the code in big letters, the QR code."""
     link = connection.join_link(session.code)
     where, code, qr = st.columns([2.3, 1.3, 0.6], vertical_alignment="center")
@@ -85,15 +91,17 @@ def _header(engine: Engine, session: store.Session) -> None:
     code.html(f"<div style='font-size:3.2rem;font-weight:800;letter-spacing:.12em;line-height:1' "
               f"aria-label='class code'>{session.code[:3]}&nbsp;{session.code[3:]}</div>")
     qr.image(widgets.qr_png(link, scale=4), width=110)
-    st.caption("Projecting? Go full screen (F11) first: the address bar holds your private teacher link.")
+    if not view_only:
+        st.caption("Projecting? Open the view-only projector link (under \"Teacher link\" below) on the projector, "
+                   "or go full screen (F11): this page's address holds your private teacher link.")
 
 
-def _current_activity(session: store.Session, activity: store.Activity) -> None:
+def _current_activity(session: store.Session, activity: store.Activity, *, controls: bool) -> None:
     st.subheader(f"Activity {activity.position} · {activities.TITLES[activity.kind]} {widgets.state_badge(activity.state)}")
     question = widgets.show_question(activity)
     if activity.kind == "reorder":
         widgets.show_ranking(question, label="Starting list")
-    if session.ended:
+    if session.ended or not controls:
         return
     buttons = st.columns(3)
     steps = (("Open", "open", activity.state in ("draft", "closed")),
@@ -210,6 +218,8 @@ def _session_settings(session: store.Session) -> None:
     with st.expander("Teacher link and session settings"):
         st.caption("Keep this link private: it alone controls the session (open it on another device to continue).")
         st.code(connection.teacher_link(session.code, _secret()), language=None)
+        st.caption("Projector link: the same dashboard, view only (no control, no export). Safe to project.")
+        st.code(connection.screen_link(session.code, _secret()), language=None)
         st.toggle("Show the leaderboard (nicknames) to the class", value=session.leaderboard, key="live_leaderboard",
                   on_change=_leaderboard_changed, disabled=session.ended)
         if not session.ended:
