@@ -203,7 +203,7 @@ async def drive(base: str, engine, args) -> dict:
         tasks.append(asyncio.create_task(student(n, base, session.code, token, args, results, window_start)))
         await asyncio.sleep(args.ramp * 0.8 / args.students)
     await asyncio.gather(*tasks)
-    await asyncio.sleep(8 * 1.5)  # a few more dashboard refreshes with every answer in
+    await asyncio.sleep(args.after * 1.5)  # dashboard refreshes with every answer in
     done.set()
     await teacher_task
     rows = store.activity_answers(engine, activity.id)
@@ -224,6 +224,7 @@ def main() -> int:
     parser.add_argument("--window", type=float, default=10.0, help="seconds in which every student answers")
     parser.add_argument("--ramp", type=float, default=30.0, help="seconds to connect every student first")
     parser.add_argument("--poll", type=float, default=2.0, help="student fragment auto-rerun interval")
+    parser.add_argument("--after", type=int, default=20, help="dashboard refreshes measured after the last answer")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--postgres", action="store_true")
@@ -269,6 +270,7 @@ def main() -> int:
         "poll_p95_ms": round(1000 * percentile(results["polls"], 0.95)) if results["polls"] else None,
         "dashboard_p95_ms_all_answers": (round(1000 * percentile(results["dashboard_full"], 0.95))
                                          if results["dashboard_full"] else None),
+        "dashboard_refreshes_all_answers": len(results["dashboard_full"]),
         "dashboard_p95_ms_while_answering": (round(1000 * percentile(results["dashboard"], 0.95))
                                              if results["dashboard"] else None),
         "runs": len(results["polls"]) + len(acks) + len(results["dashboard"]) + len(results["dashboard_full"]),

@@ -18,7 +18,7 @@ import pytest
 
 from tests.browser.conftest import _require_browser, free_port, screenshot, start_app, stop_app, wait_for_app
 from tests.live_databases import fresh_database, postgres_cluster
-from ui.live import activities, schema, store
+from ui.live import activities, schema, security, store
 
 WAIT = 30_000
 
@@ -156,12 +156,21 @@ def test_live_class_teacher_and_three_students(browser, live_app):
         assert sorted((r.nickname, r.label, r.revision) for r in rows) == sorted(
             [("Ann <b>x</b>", right, 1), ("Bob", wrong, 1), ("", right, 2)])
 
+        # The view-only projector link, in its own browser: it shows the dashboard and follows the teacher.
+        projector_context = _context(browser)
+        contexts.append(projector_context)
+        projector = projector_context.new_page()
+        projector.goto(f"{base}/live_class?code={code}&screen={security.screen_token(secret)}")
+        _wait_text(projector, "open for answers")
+        assert projector.get_by_role("button", name="Close", exact=True).count() == 0
+
         # The dashboard's fragment picks the answers up by itself.
         teacher.get_by_test_id("stMetricValue").filter(has_text="3").first.wait_for(timeout=WAIT)
         screenshot(teacher, "live_teacher_open_1280")
         teacher.get_by_role("button", name="Close", exact=True).click()
         _wait_text(teacher, "Most common wrong answer")
         _wait_text(teacher, "67%")
+        _wait_text(projector, "answers closed")  # redrawn by its own polling, nobody touched it
         teacher.get_by_role("button", name="Reveal").click()
         _wait_text(teacher, "Answer: Ranking")
         screenshot(teacher, "live_teacher_revealed_1280")
@@ -171,6 +180,8 @@ def test_live_class_teacher_and_three_students(browser, live_app):
         teacher.get_by_text("Answer: Ranking").first.scroll_into_view_if_needed()
         screenshot(teacher, "live_teacher_revealed_1920_worked")
         assert store.current_activity(engine, session.id).state == "revealed"
+        _wait_text(projector, "Answer: Ranking")
+        screenshot(projector, "live_projector_revealed_1280")
 
         for tab, points in ((ann, "1 point"), (bob, "0 points"), (phone, "1 point")):
             _wait_text(tab, points)

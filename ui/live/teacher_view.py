@@ -62,6 +62,7 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
     if session.ended:
         st.info("This session has ended: its code no longer admits anyone. The answers stay available below.")
     current = store.current_activity(engine, session.id)
+    stamp = store.session_stamp(engine, session.id)  # what this drawing shows (see _live_panel)
     left, right = st.columns([1.05, 1], gap="large")
     with left:
         if current is None:
@@ -70,7 +71,7 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
             _current_activity(session, current, controls=not view_only)
     with right:
         if current is not None:
-            _live_panel(session.id, current.id)
+            _live_panel(session.id, current.id, stamp)
     if current is not None and current.state == "revealed":
         widgets.show_reveal(current)
     if view_only:
@@ -114,10 +115,16 @@ def _current_activity(session: store.Session, activity: store.Activity, *, contr
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
-def _live_panel(session_id: int, activity_id: int) -> None:
-    """Answers arriving live: this fragment alone reruns every REFRESH_SECONDS, not the page."""
+def _live_panel(session_id: int, activity_id: int, stamp: tuple) -> None:
+    """Answers arriving live: this fragment alone reruns every REFRESH_SECONDS, not the page.
+
+    When the session changed elsewhere (the teacher link open on a second device drives the projector link),
+    the whole page is redrawn, so the question, its state and the buttons never go stale.
+    """
     engine = connection.live_engine()
     try:
+        if store.session_stamp(engine, session_id) != stamp:
+            st.rerun(scope="app")
         activity = next(a for a in store.session_activities(engine, session_id) if a.id == activity_id)
         rows = store.activity_answers(engine, activity_id)
         joined = store.student_count(engine, session_id)
