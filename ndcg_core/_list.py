@@ -216,7 +216,7 @@ def evaluate_scores(
     Scores 1, 1, 0.5 for grades 0, 3, 1 (linear gain): the first two tie.
 
     >>> for rule in ("optimistic", "average", "pessimistic"):
-    ...     print(rule, round(evaluate_scores([0, 3, 1], [1, 1, 0.5], ties=rule, gain="linear").ndcg, 4))
+    ...     print(rule, f'{evaluate_scores([0, 3, 1], [1, 1, 0.5], ties=rule, gain="linear").ndcg:.4f}')
     optimistic 0.9639
     average 0.8115
     pessimistic 0.6590

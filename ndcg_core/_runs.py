@@ -189,8 +189,8 @@ def evaluate_run(
     >>> result = evaluate_run(run, qrels, k=2, gain="linear")
     >>> result.per_query["ndcg"].round(4).to_dict()
     {'q1': 0.6309, 'q2': 1.0}
-    >>> round(result.mean_ndcg, 4), round(result.ratio_of_sums, 4)
-    (0.8155, 0.8773)
+    >>> round(result.mean_ndcg, 4), round(result.ratio_of_sums, 4)  # (0.6309 + 1) / 2, (0.6309 + 2) / (1 + 2)
+    (0.8155, 0.877)
     """
     settings = _check_run_settings(
         k=k, gain=gain, log_base=log_base, aggregate=aggregate, zero_idcg=zero_idcg, missing=missing, ties=ties
