@@ -162,3 +162,25 @@ def test_projector_link_shows_the_dashboard_without_controls(engine):
     assert [b.label for b in projector.button] == [] and secret not in _texts(projector)
     forged = run_page("live_class", query_params={"code": code, "screen": secret})
     assert "This projector link does not show any session" in _texts(forged)
+
+
+def test_distribution_chart_counts_answers_in_the_one_chart_style():
+    import plotly.graph_objects as go
+
+    from ui.chart_style import AXIS, FONT
+    from ui.live import widgets
+    from ui.live.store import Activity, Answer
+
+    spec = activities.generate("compare", seed=5)
+    activity = Activity(1, 1, 1, "compare", spec, "revealed")
+    right = activities.correct_answer("compare", spec)[-1]
+    wrong = "A" if right == "B" else "B"
+    rows = [Answer(1, n, "", {"choice": c}, c, float(c == right), c == right, 1, 0.0)
+            for n, c in enumerate([right, wrong, wrong])]
+    figure = widgets.distribution_chart(activity, rows, revealed=True)
+    layout = go.Figure(figure.to_plotly_json()).to_plotly_json()["layout"]  # validates every property
+    assert layout["font"] == FONT and {key: layout["xaxis"][key] for key in AXIS} == AXIS
+    [bars] = figure.data
+    assert list(bars.x) == ["A", "B"]
+    assert list(bars.y) == [1 if right == "A" else 2, 1 if right == "B" else 2]
+    assert list(bars.marker.color) == ["#009E73" if label == right else "#B8BEC6" for label in ("A", "B")]

@@ -157,10 +157,11 @@ def _next_activity_picker(engine: Engine, session: store.Session) -> None:
     kind = kind_col.selectbox("Kind", activities.KINDS, format_func=lambda k: activities.TITLES[k], key="live_kind")
     seed = seed_col.number_input("Quiz seed", min_value=0, max_value=MAX_SEED, step=1, key="live_seed",
                                  help="The same seed gives the same question, as on the Quiz page.")
+    # The questions are drawn in the callbacks (generating a quiz takes ~30 ms: not on every redraw).
     add_col.button("Add and open", type="primary", width="stretch", key="live_add",
-                   on_click=_add_activities, args=([(kind, activities.generate(kind, seed=int(seed)))],), kwargs={"open_it": True})
+                   on_click=_add_activities, args=(kind, int(seed)), kwargs={"open_it": True})
     quiz_col.button("Add the whole quiz", width="stretch", key="live_add_quiz",
-                    on_click=_add_activities, args=(activities.quiz_specs(int(seed)),),
+                    on_click=_add_activities, args=(None, int(seed)),
                     help="The six questions of this quiz seed, as drafts to open one by one.")
     drafts = [a for a in store.session_activities(engine, session.id) if a.state == "draft"]
     if drafts:
@@ -172,8 +173,10 @@ def _next_activity_picker(engine: Engine, session: store.Session) -> None:
                           kwargs={"activity_id": draft.id, "state": "open"})
 
 
-def _add_activities(items: list[tuple[str, dict]], *, open_it: bool = False) -> None:
+def _add_activities(kind: str | None, seed: int, *, open_it: bool = False) -> None:
+    """Add one ``kind`` activity from quiz seed ``seed`` (or, for kind None, the whole quiz), maybe open it."""
     engine, code, secret = connection.live_engine(), _code(), _secret()
+    items = activities.quiz_specs(seed) if kind is None else [(kind, activities.generate(kind, seed=seed))]
     try:
         added = [store.add_activity(engine, code=code, secret=secret, kind=kind, spec=spec) for kind, spec in items]
         if open_it and added:

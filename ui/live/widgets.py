@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import segno
 import streamlit as st
 
-from ui.charts import FONT, PALETTE
+from ui.chart_style import PALETTE, base_layout
 from ui.live import activities
 from ui.live.quiz_adapter import Question
 from ui.live.store import Activity, Answer
@@ -89,15 +89,14 @@ def distribution_chart(activity: Activity, rows: list[Answer], *, revealed: bool
     labels = _bins(activity, rows)
     colours = [("#009E73" if label in correct else "#B8BEC6") if revealed else PALETTE["actual"] for label in labels]
     x_title = {"estimate": "Answered NDCG (bins of 0.05)", "compare": "Ranking chosen", "reorder": "Result"}[activity.kind]
+    layout = base_layout(title="How the class answered", x_title=x_title, y_title="Students", height=height,
+                         margin={"l": 50, "r": 20, "t": 50, "b": 60}, xaxis={"type": "category"},
+                         yaxis={"rangemode": "tozero", "dtick": max(1, max(counts.values(), default=1) // 8)})
     figure = go.Figure(
         {"data": [{"type": "bar", "x": labels, "y": [counts.get(label, 0) for label in labels],
                    "marker": {"color": colours}, "hovertemplate": "%{x}: %{y} answers<extra></extra>"}],
-         "layout": {"font": FONT, "height": height, "margin": {"l": 50, "r": 20, "t": 30, "b": 60},
-                    "paper_bgcolor": "#FFFFFF", "plot_bgcolor": "#FFFFFF", "bargap": 0.15, "template": {},
-                    "xaxis": {"title": {"text": x_title}, "type": "category", "gridcolor": PALETTE["grid"]},
-                    "yaxis": {"title": {"text": "Students"}, "rangemode": "tozero", "gridcolor": PALETTE["grid"],
-                              "dtick": max(1, (max(counts.values(), default=1) // 8) or 1)}}},
-        _validate=False)
+         "layout": {**layout, "bargap": 0.15, "showlegend": False}},
+        _validate=False)  # the chart style's dicts are validated once by its tests; skip plotly's validators here
     if revealed and activity.kind == "estimate":
         truth = activities.truth(activity.kind, activity.spec)
         label = f"{round(truth / activities.BIN) * activities.BIN:.2f}"
