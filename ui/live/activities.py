@@ -24,9 +24,9 @@ from ui.live.quiz_adapter import (
     ESTIMATE_FULL,
     KIND_TITLES,
     Question,
-    best_reordering,
     estimate_points,
     generate_quiz,
+    is_best,
     moves_needed,
     reorder_points,
 )
@@ -41,14 +41,17 @@ def spec_of(question: Question, *, seed: int) -> dict:
     return {"names": list(question.names), "grades": list(question.grades), "k": question.k, "gain": question.gain,
             "order": list(question.order),
             "other_order": None if question.other_order is None else list(question.other_order),
+            # Reorder: the quiz's solution, found when the question was drawn (so no answer re-solves it).
+            "fewest": question.fewest, "fix": None if question.fix is None else list(question.fix),
             "seed": seed, "number": question.number}
 
 
 def question_of(kind: str, spec: dict) -> Question:
-    other = spec.get("other_order")
+    other, fix = spec.get("other_order"), spec.get("fix")
     return Question(number=int(spec.get("number", 1)), kind=kind, names=tuple(spec["names"]),
                     grades=tuple(float(g) for g in spec["grades"]), k=int(spec["k"]), gain=str(spec["gain"]),
-                    order=tuple(int(j) for j in spec["order"]), other_order=None if other is None else tuple(other))
+                    order=tuple(int(j) for j in spec["order"]), other_order=None if other is None else tuple(other),
+                    fewest=spec.get("fewest"), fix=None if fix is None else tuple(fix))
 
 
 def generate(kind: str, *, seed: int, variant: int = 0) -> dict:
@@ -67,11 +70,6 @@ def quiz_specs(seed: int) -> list[tuple[str, dict]]:
 def truth(kind: str, spec: dict) -> float:
     """NDCG@k of the shown ranking (estimate and reorder: the starting list; compare: ranking A)."""
     return question_of(kind, spec).result().ndcg
-
-
-def best_ndcg(question: Question) -> float:
-    """The highest NDCG@k any order reaches: ndcg_core's value for its own ideal order of the grades."""
-    return ndcg_core.evaluate(list(question.result().ideal_relevances), k=question.k, gain=question.gain).ndcg
 
 
 def _valid_order(order: object, size: int) -> tuple[int, ...] | None:
@@ -103,7 +101,7 @@ def score(kind: str, spec: dict, answer: dict) -> tuple[str, float, bool]:
             raise ValueError("the answer is an order of the shown documents")
         moves = max(_int(answer.get("moves")), moves_needed([question.order.index(j) for j in order]))
         reached = question.result(order).ndcg
-        best = reached >= best_ndcg(question) - 1e-12
+        best = is_best(question, order)
         points = reorder_points(best, moves, question.fewest_moves())
         label = (f"best in {moves} move{'s' if moves != 1 else ''}" if best else f"NDCG {reached:.2f}")
         return label, points, points == 1.0
@@ -153,9 +151,7 @@ def misconception(kind: str, spec: dict, answer: dict) -> str | None:
         order = _valid_order(answer.get("order"), len(question.names))
         if order is None:
             return None
-        best = best_ndcg(question)
-        reached = question.result(order).ndcg
-        if reached >= best - 1e-12:
+        if is_best(question, order):
             if k < len(order):
                 return f"reached the best NDCG, but also moved documents below the cutoff k = {k}: their order does not count"
             return "reached the best NDCG in more moves than needed"
@@ -200,9 +196,8 @@ def correct_answer(kind: str, spec: dict) -> str:
         return f"NDCG@{question.k} = {question.result().ndcg:.3f}"
     if kind == "compare":
         return f"Ranking {question.best_answer()}"
-    fewest, winner = best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
-    best = [question.names[question.order[j]] for j in winner]
-    return f"{', '.join(best)} (NDCG@{question.k} = {best_ndcg(question):.3f}, {fewest} moves)"
+    best = question.ranked_names(question.shortest_fix())
+    return f"{', '.join(best)} (NDCG@{question.k} = {question.best_ndcg():.3f}, {question.fewest_moves()} moves)"
 
 
 def worked(question: Question, order: tuple[int, ...] | None = None) -> list[str]:

@@ -113,8 +113,7 @@ def show_reveal(activity: Activity) -> None:
     if activity.kind == "compare":
         orders = [("Ranking A", question.order), ("Ranking B", question.other_order)]
     elif activity.kind == "reorder":
-        _fewest, winner = activities.best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
-        orders = [("Starting list", None), ("Best order", tuple(question.order[j] for j in winner))]
+        orders = [("Starting list", None), ("Best order", question.shortest_fix())]
     for prefix, order in orders:
         lines = activities.worked(question, order)
         st.markdown(f"**{prefix}**" if prefix else "**Worked calculation**")
