@@ -127,7 +127,7 @@ def test_ranking_table_lists_each_document_with_its_own_grade():
 
 
 def test_reorder_activity_by_drag_protocol(engine):
-    from ui.ranked_list import current_token
+    from ui.ranked_list import moves_to
 
     _teacher_at, code, secret = _teacher(engine)
     spec = {"names": ["D1", "D2", "D3", "D4"], "grades": [0, 3, 2, 1], "k": 2, "gain": "linear", "order": [0, 1, 2, 3]}
@@ -136,7 +136,7 @@ def test_reorder_activity_by_drag_protocol(engine):
     student = _student(code)
     key = f"live_drag_{activity.id}"
     # Drag D1 (grade 0) from rank 1 to the bottom: grades 3, 2, 1, 0, the best NDCG@2 in 1 move.
-    student.session_state[key] = {"order": {"token": current_token(student.session_state, key), "perm": [1, 2, 3, 0]}}
+    student.session_state[key] = moves_to(student.session_state, key, [1, 2, 3, 0])
     student.run()
     assert "Moves so far: 1" in _texts(student)
     student.button(key=f"live_send_{activity.id}").click().run()

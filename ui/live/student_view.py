@@ -181,7 +181,9 @@ def _reorder(activity: store.Activity, question, mine: store.Answer | None) -> N
     if order_key not in st.session_state:
         st.session_state[order_key] = tuple(mine.answer["order"]) if mine else question.order
         st.session_state[moves_key] = int(mine.answer.get("moves", 0)) if mine else 0
-    moved = pending_order(widget_key, len(question.names))
+    shown = st.session_state[order_key]
+    moved = pending_order(widget_key, len(question.names), names=question.ranked_names(shown),
+                          grades=question.ranked_grades(shown))
     if moved is not None:
         st.session_state[order_key] = tuple(st.session_state[order_key][j] for j in moved)
         st.session_state[moves_key] += moves_needed(moved)
