@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui.landing import top_on_page_change
 from ui.settings import settings_sidebar
 
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
@@ -20,6 +21,7 @@ PAGES = {
         st.Page("pages/step_by_step.py", title="Step by step", icon=":material/footprint:", url_path="step_by_step"),
         st.Page("pages/worked_examples.py", title="Worked examples", icon=":material/menu_book:", url_path="worked_examples"),
         st.Page("pages/quiz.py", title="Quiz", icon=":material/quiz:", url_path="quiz"),
+        st.Page("pages/live_class.py", title="Live class", icon=":material/co_present:", url_path="live_class"),
     ],
     "Evaluate": [
         st.Page("pages/dataset.py", title="Dataset", icon=":material/dataset:", url_path="dataset"),
@@ -32,4 +34,5 @@ PAGES = {
 
 page = st.navigation(PAGES)
 settings_sidebar()
+top_on_page_change(page)  # a newly opened page starts at its top
 page.run()
