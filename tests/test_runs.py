@@ -611,19 +611,28 @@ def test_ideal_lists_for_any_kind_of_grade(grades, k):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_sorted_categories_matched_in_blocks(monkeypatch, seed):
-    """Sorted text categories (as the readers give) are matched block by block; tiny blocks must agree."""
-    import ndcg_core._encode as runs_module
+@pytest.mark.parametrize("more_judged", [False, True])
+def test_pyarrow_categories_matched_by_hash(seed, more_judged):
+    """Categorical text ids (as the readers give) are matched with pyarrow's hash of the smaller category array;
+    both directions (more run categories, more judged categories) must agree with plain text ids."""
+    import ndcg_core._encode as encode_module
     from ndcg_core._io import _categorical
 
     run, qrels = random_run(seed, n_queries=30, pool=60)
     qrels = pd.concat([qrels, frame([("q0", "a_first", 1), ("q1", "zz_last", 2)], ["query", "doc", "relevance"])],
                       ignore_index=True)
+    if more_judged:  # many judged documents the run never retrieved: the judged categories outnumber the run's
+        extra = frame([(f"q{i % 30}", f"extra{i}", i % 3) for i in range(500)], ["query", "doc", "relevance"])
+        qrels = pd.concat([qrels, extra], ignore_index=True)
+    else:  # many retrieved documents nobody judged: the run's categories outnumber the judged ones
+        extra = frame([(f"q{i % 30}", f"unjudged{i}", -1.0 - i) for i in range(500)], ["query", "doc", "score"])
+        run = pd.concat([run, extra], ignore_index=True)
     expected = evaluate_run(run, qrels, k=5, missing="zero")
-    monkeypatch.setattr(runs_module, "_BLOCK_ROWS", 3)
     as_read = [frame.assign(query=_categorical(frame["query"]), doc=_categorical(frame["doc"]))
                for frame in (run, qrels)]
-    assert runs_module._sorted_text(as_read[0]["doc"].cat.categories)
+    run_categories, judged_categories = (f["doc"].cat.categories for f in as_read)
+    assert encode_module._arrow_text(run_categories) is not None
+    assert (len(judged_categories) > len(run_categories)) == more_judged
     result = evaluate_run(*as_read, k=5, missing="zero")
     pd.testing.assert_frame_equal(result.per_query, expected.per_query)
 
