@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ndcg_core import InvalidInput, evaluate_run, read_qrels, read_run, read_table
 
@@ -64,6 +66,19 @@ def test_ids_are_categorical_text_sorted_like_text():
     text_qrels = qrels.astype({"query": str, "doc": str})
     pd.testing.assert_frame_equal(evaluate_run(run, qrels, k=2).per_query,
                                   evaluate_run(text_run, text_qrels, k=2).per_query)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet="ab\u00e9\u00ff\u4e2d\U0001f600Z0-", min_size=1, max_size=40), min_size=1,
+                max_size=60), st.integers(min_value=0, max_value=30))
+def test_document_categories_are_the_distinct_ids_in_code_point_order(ids, prefix_length):
+    """The documents' codes come from an integer-key sort of the ids' bytes (8 bytes, then the next bytes beside
+    the rank so far); ids sharing a long prefix take pyarrow's string sort instead. Both must give categories in
+    code point order and the row's own id back."""
+    ids = ["p" * prefix_length + value for value in ids]
+    run = read_run("".join(f"q{row} Q0 {value} 1 1 s\n" for row, value in enumerate(ids)).encode())
+    assert list(run["doc"].cat.categories) == sorted(set(ids))
+    assert run["doc"].tolist() == ids
 
 
 def test_ids_stay_text():
