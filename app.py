@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui.landing import top_on_page_change
 from ui.settings import settings_sidebar
 
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
@@ -32,4 +33,5 @@ PAGES = {
 
 page = st.navigation(PAGES)
 settings_sidebar()
+top_on_page_change(page)  # a newly opened page starts at its top
 page.run()

@@ -18,6 +18,7 @@ from ui import ensure_app_shell
 
 STATE_KEY = "settings"
 PENDING_KEY = "settings_pending"  # settings set after the sidebar was drawn
+NOTICE_KEY = "settings_notice"  # (why, before, after): settings a page changed, shown until the user changes them
 GAIN_LABELS = {
     "exponential": "Exponential: 2^grade − 1",
     "linear": "Linear: gain = grade",
@@ -63,8 +64,15 @@ def current_settings() -> MetricSettings:
     return st.session_state.get(STATE_KEY, MetricSettings())
 
 
-def set_settings(settings: MetricSettings) -> None:
-    """Replace the session's settings (e.g. when a worked example is opened); widgets follow on the next run."""
+def set_settings(settings: MetricSettings, *, announce: str | None = None) -> None:
+    """Replace the session's settings (e.g. when a worked example is opened); widgets follow on the next run.
+
+    With ``announce`` (what caused the change, e.g. "worked example 003"), a change is never silent: the
+    sidebar says what changed and why, until the user changes a setting.
+    """
+    before = current_settings()
+    if announce and settings != before:
+        st.session_state[NOTICE_KEY] = (announce, before, settings, False)
     st.session_state[STATE_KEY] = settings
     try:
         _push_to_widgets(settings)
@@ -96,6 +104,7 @@ def settings_sidebar() -> MetricSettings:
         set_settings(pending)
     with st.sidebar:
         st.header("Metric settings")
+        _show_notice()
         gain = st.radio(
             "Gain",
             list(GAIN_LABELS),
@@ -175,6 +184,34 @@ def _gain_table_editor() -> tuple[tuple[float, float], ...]:
         st.error(f"Gain table not applied: {error}", icon="⚠️")
         return previous
     return tuple(sorted((float(g), float(v)) for g, v in table.items()))
+
+
+def _changes(before: MetricSettings, after: MetricSettings) -> str:
+    """The settings that differ, in the sidebar's words, e.g. 'gain exponential → linear; cutoff k whole list → 6'."""
+    def words(settings: MetricSettings) -> dict[str, str]:
+        gain = "custom table" if settings.gain == "custom" else settings.gain
+        table = ", ".join(f"{g:g}→{v:g}" for g, v in settings.gain_table) if settings.gain == "custom" else None
+        return {"gain": gain, "gain table": table, "log base": settings.log_base,
+                "cutoff k": "whole list" if settings.k is None else str(settings.k),
+                "NDCG when IDCG = 0": ZERO_IDCG_LABELS[settings.zero_idcg]}
+    old, new = words(before), words(after)
+    return "; ".join(f"{name} {old[name] or '—'} → {new[name]}" for name in new if new[name] != old[name] and new[name])
+
+
+def _show_notice() -> None:
+    """Say which settings a page changed (a toast once, a note in the sidebar while they still hold)."""
+    notice = st.session_state.get(NOTICE_KEY)
+    if notice is None:
+        return
+    why, before, after, toasted = notice
+    if current_settings() != after:  # the user has changed a setting since: the note no longer applies
+        del st.session_state[NOTICE_KEY]
+        return
+    message = f"Settings changed to match {why}: {_changes(before, after)}."
+    if not toasted:
+        st.toast(message, icon=":material/tune:")
+        st.session_state[NOTICE_KEY] = (why, before, after, True)
+    st.info(message, icon=":material/tune:")
 
 
 # --- URL mirroring -----------------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ def source_label(source: str) -> str:
 
 def open_walkthrough(example) -> None:
     """Load a worked example (list and convention) into the step-by-step page and go there."""
-    set_settings(example_settings(example))
+    set_settings(example_settings(example), announce=f"worked example {example.source[:3]}")
     st.session_state[SOURCE_KEY] = example.key
     st.session_state[POSITION_KEY] = 1
     st.session_state[PLAYING_KEY] = False
@@ -109,7 +109,7 @@ def choose_source() -> str:
         st.session_state[PLAYING_KEY] = False
         example = example_by_key(st.session_state[SOURCE_KEY])
         if example is not None:
-            set_settings(example_settings(example))
+            set_settings(example_settings(example), announce=f"worked example {example.source[:3]}")
 
     source = st.selectbox(
         "List to walk through",

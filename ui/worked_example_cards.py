@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from ui.formatting import cutoff_words, discount_words, gain_words
+from ui.settings import set_settings
 from ui.state import open_in_playground
 from ui.walk_lists import _log_base_key, example_ranked, example_settings, open_walkthrough
 from ui.widgets import plain
@@ -147,9 +148,9 @@ def example_card(example, index: int) -> None:
 
 def _open_example_in_playground(example) -> None:
     names, grades = example_ranked(example)
+    set_settings(example_settings(example), announce=f"worked example {example.source[:3]}")  # said in the sidebar
     open_in_playground(
-        names, grades, extra_names=tuple(example.extra_documents),
-        extra_grades=tuple(float(g) for g in example.extra_grades), settings=example_settings(example),
+        names, grades, extra_names=tuple(example.extra_documents), extra_grades=tuple(float(g) for g in example.extra_grades),
     )
 
 
