@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import ndcg_core
-from ui import charts, playground_view, state, widgets
+from ui import charts, playground_view, state, tie_band_section, widgets
 from ui.ranked_list import ranked_list
 from ui.settings import current_settings, show_url_warning
 
@@ -34,6 +34,8 @@ except ndcg_core.InvalidInput as error:  # e.g. the "refuse" zero-IDCG rule on a
     st.stop()
 widgets.metric_cards(result, playground_view.previous_metrics(ranking, settings, result))
 playground_view.tie_note(ranking)
+tie_band_section.show_for_ranking(ranking.names, ranking.grades, ranking.tie_groups, extra_grades=ranking.extra_grades,
+                                  k=settings.k)  # issue 13 item 2: a list opened with its run's tied scores
 playground_view.order_buttons()
 
 list_column, editor_column = st.columns([1.15, 1], gap="large")
