@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import ndcg_core
+from ui.chart_style import apply_style
 from ui.widgets import plain
 
 GAIN_WORDS = {"linear": "gain = grade", "exponential": "gain = 2^grade − 1"}
@@ -68,8 +69,8 @@ def show_tie_band(grades, scores, *, k=None, judged=None, doc_ids=None, key: str
         figure.add_trace(go.Scatter(x=[row["markers"][name] for name in labels], y=[row["setting"]] * len(labels),
                                     mode="markers", text=labels, marker={"size": 9, "color": "#E07B39"},
                                     showlegend=False, hovertemplate="%{text}: %{x:.4f}<extra></extra>"))
-    figure.update_layout(height=90 + 45 * len(rows), margin={"l": 10, "r": 10, "t": 10, "b": 30},
-                         xaxis={"title": "NDCG", "range": [0, 1.02]})
+    apply_style(figure, title="", x_title="NDCG", y_title="", height=90 + 45 * len(rows),
+                margin={"l": 10, "r": 10, "t": 10, "b": 30}, xaxis={"range": [0, 1.02]})
     st.plotly_chart(figure, key=key, config={"displayModeBar": False})
     widest = max(rows, key=lambda row: row["band"].width)
     st.caption(plain(f"With {widest['setting']}, the tie order alone moves NDCG from {widest['band'].low:.4f} to "
