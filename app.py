@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui import url_state
 from ui.settings import settings_sidebar
 
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
@@ -27,3 +28,6 @@ PAGES = {
 page = st.navigation(PAGES)
 settings_sidebar()
 page.run()
+# One write of the URL per run, after the page published its state: at most one browser history entry per
+# action (Streamlit pushes an entry for every query-string change it is sent), none when nothing changed.
+url_state.flush()

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import lessons
+from ui.messages import document_title
 
 st.title("Worked examples")
 st.markdown(
@@ -13,7 +14,6 @@ st.markdown(
 examples = lessons.worked_examples()
 if not examples:
     st.info("The worked examples are not available yet.")
-    st.stop()
 
 counts = {status: sum(example.status == status for example in examples) for status in lessons.STATUS_BADGES}
 summary = st.columns(4)
@@ -28,5 +28,5 @@ source = None
 for example in shown:
     if example.source != source:  # the examples come grouped by document
         source = example.source
-        st.header(f"Document {source[:3]}", anchor=f"document-{source[:3]}")
+        st.header(document_title(source), anchor=f"document-{source[:3]}")
     lessons.example_card(example, examples.index(example))

@@ -20,6 +20,7 @@ import ndcg_core
 from ui import charts
 from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings
 from ui.state import open_in_playground, playground_list
+from ui.messages import document_title
 from ui.widgets import formula, metric_cards, plain
 
 PLAYGROUND_SOURCE = "playground"
@@ -112,7 +113,7 @@ def walk_list_for(source: str) -> WalkList:
     if example is not None:
         names, grades = example_ranked(example)
         return WalkList(
-            label=f"{example.title} ({example.source})",
+            label=f"{example.title} ({document_title(example.source)})",
             names=names,
             grades=grades,
             extra_names=tuple(example.extra_documents),
@@ -809,7 +810,7 @@ def figures_frame(example) -> pd.DataFrame:
     keys = figure_keys(example)
     printed = getattr(example, "stated_text", {}) or {}
     per_figure = getattr(example, "figure_status", {}) or {}
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         {
             "Figure": [metric_label(key) for key in keys],
             "Stated in the document": [
@@ -825,6 +826,11 @@ def figures_frame(example) -> pd.DataFrame:
             ],
         }
     )
+    # The card's badge is example.status; an erratum in the document's code or text (its figures all right)
+    # gets its own row, so the table never says only "✓ matches" under a "✗ erratum" badge.
+    if example.status == "erratum" and FIGURE_VERDICTS["erratum"] not in frame["Verdict"].tolist():
+        frame.loc[len(frame)] = ["The document's code or text", "see the erratum below", "—", FIGURE_VERDICTS["erratum"]]
+    return frame
 
 
 def reproduced_text(value: float, printed: str | None) -> str:
@@ -882,7 +888,7 @@ def example_card(example, index: int) -> None:
     with st.container(border=True, key=f"example_card_{index}"):
         label, colour = STATUS_BADGES.get(example.status, (example.status, "gray"))
         st.markdown(f"### {plain(example.title)} &nbsp; :{colour}-badge[{label}]")
-        st.markdown(f"Source document: `{example.source}`")
+        st.markdown(f"Source: {plain(document_title(example.source))}")
         st.markdown(f"**Convention:** {convention_text(example)}")
         left, right = st.columns([1, 1.7])
         with left:

@@ -1,12 +1,13 @@
 """Pieces of the Playground page: the grade editors, the order buttons, the share link, the deltas.
 
 The page (pages/playground.py) stays a thin script that calls these in order. All edits go through
-the canonical :class:`ui.state.Ranking`; widgets are drawn from it, never the other way round.
+the canonical :class:`ui.Ranking`; widgets are drawn from it, never the other way round.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -14,18 +15,18 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import state
+from ui import session, state, url_state
+from ui.messages import figure, user_message, zero_idcg_refused
 from ui.ranked_list import pending_order
-from ui.settings import MetricSettings
+from ui.ranking import Ranking, evaluate
+from ui.settings_model import ZERO_IDCG_SETTING, MetricSettings, zero_idcg_words
 from ui.widgets import plain
 
 LIST_KEY = "playground_list"
 EDITOR_PREFIX = "playground_editor"
 EXTRA_PREFIX = "playground_extra"
-PREVIOUS_KEY = "playground_previous"
-LAST_KEY = "playground_last"
-RNG_KEY = "playground_rng"
-ERROR_KEY = "playground_edit_error"
+MAX_GRADE_CHARS = 40  # the longest float repr is 24 characters; anything longer is refused, not truncated
+_GRADE_TEXT = re.compile(r"[+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 
 def editor_key() -> str:
@@ -44,51 +45,85 @@ class EditError(ValueError):
 
 
 def _cell_grade(value, where: str) -> float:
+    """A grade from an editor cell (text, or a number a client sent): finite, ≥ 0, or EditError saying why."""
     if value is None or (isinstance(value, str) and not value.strip()):
         raise EditError(f"{where}: the grade is blank. Type a number (0 = not relevant).")
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise EditError(f"{where}: the grade is not a number.")
+    if isinstance(value, str):
+        text = value.strip()
+        shown = f"“{plain(text[:20])}{'…' if len(text) > 20 else ''}”"
+        if len(text) > MAX_GRADE_CHARS:
+            raise EditError(f"{where}: {shown} is {len(text):,} characters long; a grade has at most "
+                            f"{MAX_GRADE_CHARS} (type a number such as 0, 1, 2 or 3).")
+        if not _GRADE_TEXT.fullmatch(text):
+            raise EditError(f"{where}: {shown} is not a number. Type a number such as 0, 1, 2 or 3.")
+        value = text
     try:
         grade = float(value)
+    except OverflowError:  # an integer beyond ~1.8e308 digits-long (a client, not the grid, can send one)
+        raise EditError(f"{where}: the grade is too large (beyond about 1.8e308).") from None
     except (TypeError, ValueError):
         raise EditError(f"{where}: the grade is not a number.") from None
     if math.isnan(grade):
         raise EditError(f"{where}: the grade is missing (NaN). Type a number (0 = not relevant).")
     if math.isinf(grade):
-        raise EditError(f"{where}: the grade is infinite. Use a finite number such as 0-4.")
+        raise EditError(f"{where}: the grade is infinite (or beyond about 1.8e308). Use a finite number such as 0-4.")
     if grade < 0:
         raise EditError(f"{where}: grade {grade:g} is negative. Grades are 0 (not relevant) or more.")
     return grade
+
+
+def _row_number(row, size: int) -> int | None:
+    """A data editor's row key (an int, or its ASCII digits as text), or None when it names no row."""
+    if isinstance(row, bool):
+        return None
+    if isinstance(row, int):
+        position = row
+    elif isinstance(row, str) and 0 < len(row) <= 9 and row.isascii() and row.isdigit():
+        position = int(row)
+    else:
+        return None
+    return position if 0 <= position < size else None
 
 
 def _cell_name(value, fallback: str) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return fallback
     text = str(value).strip()
-    return text[: state.MAX_NAME_CHARS] if text else fallback
+    return text[: url_state.MAX_NAME_CHARS] if text else fallback
 
 
 def apply_editor_delta(
-    names: Sequence[str], grades: Sequence[float], delta: Mapping, *, label: str = "Row"
+    names: Sequence[str], grades: Sequence[float], delta: Mapping, *, label: str = "Row", others: Sequence[str] = ()
 ) -> tuple[list[str], list[float]]:
     """Apply a data editor's edit state ({edited_rows, added_rows, deleted_rows}) to the rows it was drawn from.
 
     Row numbers in the delta are positions in the editor's input (the canonical order), so sorting the
     editor by a header in the browser changes nothing here.
     """
+    if not isinstance(delta, Mapping):
+        raise EditError("The edit could not be read, so it was not applied.")
     names, grades = list(names), list(grades)
     raw_grades: list[object] = list(grades)
-    for row, changes in (delta.get("edited_rows") or {}).items():
-        position = int(row)
-        if not 0 <= position < len(names) or not isinstance(changes, Mapping):
-            continue
+    edited, added, deleted_rows = delta.get("edited_rows") or {}, delta.get("added_rows") or [], delta.get("deleted_rows") or []
+    if not isinstance(edited, Mapping) or not isinstance(added, list) or not isinstance(deleted_rows, list):
+        raise EditError("The edit could not be read, so it was not applied.")
+    for row, changes in edited.items():
+        position = _row_number(row, len(names))
+        if position is None or not isinstance(changes, Mapping):
+            raise EditError("The edit names a row that is not in the table, so it was not applied.")
         if "Document" in changes:
             names[position] = _cell_name(changes["Document"], names[position])
         if "Grade" in changes:
             raw_grades[position] = changes["Grade"]
-    for added in delta.get("added_rows") or []:
-        added = added if isinstance(added, Mapping) else {}
-        names.append(_cell_name(added.get("Document"), _new_name(names)))
-        raw_grades.append(added.get("Grade", 0.0))
-    deleted = {int(row) for row in (delta.get("deleted_rows") or [])}
+    for row in added:
+        row = row if isinstance(row, Mapping) else {}
+        names.append(_cell_name(row.get("Document"), _new_name(names, others)))
+        raw_grades.append(row.get("Grade", 0.0))
+    deleted = {_row_number(row, len(names)) for row in deleted_rows}
+    if None in deleted:
+        raise EditError("The edit deletes a row that is not in the table, so it was not applied.")
     keep = [i for i in range(len(names)) if i not in deleted]
     checked = [
         _cell_grade(raw_grades[i], f"{label} {rank} ({plain(names[i][:40])})")  # names shown as text
@@ -97,8 +132,9 @@ def apply_editor_delta(
     return [names[i] for i in keep], checked
 
 
-def _new_name(existing: Sequence[str]) -> str:
-    taken = set(existing)
+def _new_name(existing: Sequence[str], others: Sequence[str] = ()) -> str:
+    """'D<n+1>' for a list of n names, skipping names taken in it or in ``others`` (the other editor's)."""
+    taken = set(existing) | set(others)
     number = len(existing) + 1
     while f"D{number}" in taken:
         number += 1
@@ -120,27 +156,32 @@ def apply_pending_changes(settings: MetricSettings) -> None:
         state.set_ranking(ranking.reordered(perm))
         return
 
-    st.session_state.pop(ERROR_KEY, None)
+    playground = state.playground()
+    playground.edit_error = None
     base = state.editor_base()
-    main_delta = st.session_state.get(editor_key())
-    extra_delta = st.session_state.get(extra_editor_key())
+    main_delta = session.widget(editor_key())
+    extra_delta = session.widget(extra_editor_key())
     if not _has_changes(main_delta) and not _has_changes(extra_delta) and not state.is_edited():
         return  # nothing edited since the editors started: the fast, common path
     try:
         names, grades = base.names, base.grades
         if _has_changes(main_delta):
-            names, grades = apply_editor_delta(names, grades, main_delta, label="Rank")
+            names, grades = apply_editor_delta(names, grades, main_delta, label="Rank", others=base.extra_names)
             if not names:
                 raise EditError("The ranking is empty: keep at least one document.")
         extra_names, extra_grades = base.extra_names, base.extra_grades
         if _has_changes(extra_delta):
-            extra_names, extra_grades = apply_editor_delta(extra_names, extra_grades, extra_delta, label="Extra row")
+            extra_names, extra_grades = apply_editor_delta(extra_names, extra_grades, extra_delta, label="Extra row",
+                                                          others=names)
         candidate = state.make_ranking(names, grades, extra_names, extra_grades)
         if candidate == ranking:
             return
-        ndcg_core.evaluate(list(candidate.grades), ideal_relevances=candidate.ideal_relevances(), **settings.kwargs())
-    except (EditError, ndcg_core.InvalidInput) as error:
-        st.session_state[ERROR_KEY] = str(error)
+        evaluate(candidate, **{**settings.kwargs(), "zero_idcg": "zero"})  # all-zero grades are a valid edit
+    except EditError as error:
+        playground.edit_error = str(error)
+        return
+    except ndcg_core.InvalidInput as error:
+        playground.edit_error = user_message(error)
         return
     state.set_edited_ranking(candidate)
 
@@ -154,11 +195,13 @@ def _has_changes(delta) -> bool:
 def _frame(names: Sequence[str], grades: Sequence[float], *, with_rank: bool) -> pd.DataFrame:
     columns = {"Rank": np.arange(1, len(names) + 1)} if with_rank else {}
     columns["Document"] = pd.array(names, dtype="string")
-    columns["Grade"] = np.asarray(grades, dtype=float)
+    # Grades as exact text: the server reads what was typed ("abc", "1e308", 26 digits) with one set of rules and
+    # says what is wrong, where a number cell would silently turn "1e308" into 1308 or drop a 26-digit number.
+    columns["Grade"] = pd.array([url_state.format_number(g) for g in grades], dtype="string")
     return pd.DataFrame(columns, copy=False)  # one constructor call: half the cost of building then inserting
 
 
-def ranking_editor(ranking: state.Ranking) -> None:
+def ranking_editor(ranking: Ranking) -> None:
     """The data editor for names and grades, in ranked order (rows can be added and deleted).
 
     It is drawn from the editors' base ranking (its edit state is relative to that), which equals the
@@ -174,15 +217,17 @@ def ranking_editor(ranking: state.Ranking) -> None:
         height=min(38 + 35 * (len(ranking.names) + 1), 460),
         column_config={
             "Rank": st.column_config.NumberColumn("Rank", disabled=True, width="small", help="Position in the ranking"),
-            "Document": st.column_config.TextColumn("Document", help="Any name; shown as plain text", max_chars=200),
-            "Grade": st.column_config.NumberColumn(
-                "Grade", help="Relevance grade: 0 = not relevant, higher = more relevant", default=0.0, format="%g",
+            # A new row is named as the list will name it (not "None"), with grade 0.
+            "Document": st.column_config.TextColumn("Document", help="Any name; shown as plain text", max_chars=200,
+                                                    default=_new_name(ranking.names, ranking.extra_names)),
+            "Grade": st.column_config.TextColumn(
+                "Grade", help="Relevance grade: 0 = not relevant, higher = more relevant", default="0",
             ),
         },
     )
 
 
-def extra_editor(ranking: state.Ranking) -> None:
+def extra_editor(ranking: Ranking) -> None:
     """Judged documents that are not in the ranking: they only raise the ideal list."""
     ranking = state.editor_base()
     st.data_editor(
@@ -192,14 +237,15 @@ def extra_editor(ranking: state.Ranking) -> None:
         hide_index=True,
         width="stretch",
         column_config={
-            "Document": st.column_config.TextColumn("Document", max_chars=200),
-            "Grade": st.column_config.NumberColumn("Grade", default=0.0, format="%g"),
+            "Document": st.column_config.TextColumn("Document", max_chars=200,
+                                                    default=_new_name(ranking.extra_names, ranking.names)),
+            "Grade": st.column_config.TextColumn("Grade", default="0"),
         },
     )
 
 
 def show_edit_error() -> None:
-    message = st.session_state.get(ERROR_KEY)
+    message = state.playground().edit_error
     if message:
         st.error(f"Edit not applied: {message} The numbers still show the last valid ranking.", icon=":material/error:")
 
@@ -217,8 +263,7 @@ def _reorder(kind: str) -> None:
     elif kind == "reverse":
         perm = np.arange(n)[::-1]
     elif kind == "shuffle":
-        rng = st.session_state.setdefault(RNG_KEY, np.random.default_rng(2024))
-        perm = rng.permutation(n)
+        perm = state.playground().rng.permutation(n)
     else:
         state.set_ranking(state.initial_ranking())
         return
@@ -245,50 +290,85 @@ def order_buttons() -> None:
 
 # --- deltas --------------------------------------------------------------------------------------------------------
 
-def previous_metrics(ranking: state.Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> dict | None:
+def previous_metrics(ranking: Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> dict | None:
     """The metrics shown before the latest change (of order, grades or settings), for the cards' deltas."""
+    playground = state.playground()
     now = {"cg": result.cg, "dcg": result.dcg, "idcg": result.idcg, "ndcg": result.ndcg}
-    last = st.session_state.get(LAST_KEY)
+    last = playground.last
     if last is not None and (last[0] is not ranking or last[1] != settings):
-        st.session_state[PREVIOUS_KEY] = last[2]
-    st.session_state[LAST_KEY] = (ranking, settings, now)
-    return st.session_state.get(PREVIOUS_KEY)
+        playground.previous = last[2]
+    playground.last = (ranking, settings, now)
+    return playground.previous
 
 
 # --- extra documents note -------------------------------------------------------------------------------------
 
-def extra_note(ranking: state.Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> None:
+def extra_note(ranking: Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> None:
+    """What the extra judged documents change: IDCG and NDCG with and without them, in words, under every rule.
+
+    Without them the ideal list can have IDCG = 0 (no ranked document relevant) even when the page's own
+    result is defined: that case is described, never evaluated under the "Refuse" rule.
+    """
     if not ranking.extra_names:
         st.caption("No extra judged documents: the ideal list is the ranking's own grades, sorted.")
         return
-    without = ndcg_core.evaluate(list(ranking.grades), **settings.kwargs())
-    if abs(without.idcg - result.idcg) > 1e-12:
+    # Under "Refuse" the core would refuse an IDCG of 0: ask under "zero" and tell that case in words below.
+    rule = "zero" if settings.zero_idcg == "error" else settings.zero_idcg
+    without = evaluate(ranking.without_extra(), **{**settings.kwargs(), "zero_idcg": rule})
+    if without.idcg == 0:
+        if settings.zero_idcg == "error":
+            then = "so NDCG would be 0/0, which this rule refuses to compute"
+        elif settings.zero_idcg == "skip":
+            then = "so NDCG would be 0/0, which this rule leaves undefined (n/a)"
+        else:
+            then = f"so NDCG would be 0/0, which this rule reports as {figure(without.ndcg)}"
         st.info(
-            f"The extra judged documents raise IDCG from {without.idcg:.4f} to {result.idcg:.4f}, so NDCG drops "
-            f"from {without.ndcg:.4f} to {result.ndcg:.4f}: the ranking missed relevant documents.",
+            f"Without the extra judged documents IDCG would be 0 (no ranked document is relevant), {then} "
+            f"({zero_idcg_words(settings.zero_idcg)}). With them IDCG is {figure(result.idcg)} and NDCG is "
+            f"{figure(result.ndcg)}: the ranking missed every relevant judged document.",
+            icon=":material/info:",
+        )
+    elif abs(without.idcg - result.idcg) > 1e-12:
+        st.info(
+            f"The extra judged documents raise IDCG from {figure(without.idcg)} to {figure(result.idcg)}, so NDCG "
+            f"drops from {figure(without.ndcg)} to {figure(result.ndcg)}: the ranking missed relevant documents.",
             icon=":material/info:",
         )
     else:
         st.caption(
-            f"The extra judged documents do not change IDCG ({result.idcg:.4f}): they are no better than the "
+            f"The extra judged documents do not change IDCG ({figure(result.idcg)}): they are no better than the "
             "ranked documents that the ideal list already counts."
         )
 
 
 # --- share link ------------------------------------------------------------------------------------------------------
 
-def share_link(ranking: state.Ranking, settings: MetricSettings) -> None:
-    params = state.ranking_params(ranking)
-    mirrored = state.mirror_to_url(ranking, params)
-    if not mirrored:
+def publish_ranking(ranking: Ranking) -> url_RankingLink:
+    """Put the ranking in the URL (``docs``/``extra``, or ``unlinked`` when it cannot fit), before anything else."""
+    link = url_state.ranking_link(ranking)
+    url_state.publish({"docs": None, "extra": None, "unlinked": None, **link.params})
+    return link
+
+
+def share_link(link: url_RankingLink, settings: MetricSettings) -> None:
+    if link.problem is not None:
         st.caption(
-            f"This list is too long for a share link (more than {state.MAX_LINK_DOCUMENTS:,} documents); "
-            "download the table as CSV instead."
+            f"This list cannot be shared as a link: {link.problem}. The address bar says so (opening it shows the "
+            "example list with a note); download the table as CSV instead."
         )
         return
-    relative = state.link_from_params(params, settings)  # = state.playground_link(ranking's lists, settings)
+    relative = url_state.link(url_state.PLAYGROUND_URL, {**url_state.settings_params(settings), **link.params})
     st.code(_absolute(relative), language=None, wrap_lines=True)
     st.caption("Copy with the button at the right of the box. Opening it restores this list, its order and the settings.")
+
+
+def evaluation_problem(ranking: Ranking, settings: MetricSettings, error: ndcg_core.InvalidInput) -> None:
+    """Why the numbers cannot be shown, in the sidebar's words, and the hint that fits that reason."""
+    st.error(f"NDCG cannot be computed with these settings: {user_message(error)}", icon=":material/error:")
+    if zero_idcg_refused(ranking.grades, ranking.ideal_relevances(), settings):
+        st.caption(f"Change “{ZERO_IDCG_SETTING}” in the sidebar, or give a document a positive grade here:")
+    else:
+        st.caption("Change the grades here (or the gain in the sidebar):")
 
 
 def _absolute(relative: str) -> str:
