@@ -114,7 +114,7 @@ def settings_from_params(params: Mapping[str, str]) -> tuple[MetricSettings, lis
     if params.get("k") not in (None, ""):
         k = parse_int(params.get("k"), low=1, high=MAX_K)
         if k is None:
-            problems.append(f"cutoff k (a whole number from 1 to {MAX_K:,})")
+            problems.append("cutoff k")
     table = defaults.gain_table
     if params.get("gt") is not None:
         parsed = parse_gain_table(params["gt"])
