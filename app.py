@@ -26,6 +26,7 @@ PAGES = {
 }
 
 page = st.navigation(PAGES)
+url_state.start()
 settings_sidebar()
 page.run()
 # One write of the URL per run, after the page published its state: at most one browser history entry per

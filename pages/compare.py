@@ -4,24 +4,26 @@ import streamlit as st
 
 import ndcg_core
 from ui import compare_view as view
-from ui import dataset_view
+from ui import dataset_view, session, url_state
 from ui.charts import contribution_chart
+from ui.messages import user_message
 from ui.ranked_list import pending_order, ranked_list
 from ui.settings import current_settings, show_url_warning
-from ui.state import open_in_playground, playground_list
+from ui.state import dataset_run_choices, open_in_playground, playground_list
 from ui.widgets import metric_cards, plain
 
 show_url_warning()
 settings = current_settings()
 MODES = {"lists": "Two rankings of the same documents", "runs": "Two runs on the data set"}
-dataset_view.restore_from_url({"compare_mode": ("compare", list(MODES))})
-if "compare_slide" not in st.session_state and st.query_params.get("slide") == "1":
-    st.session_state["compare_slide"] = True
+url_state.restore_choice("compare_mode", "compare", list(MODES), scope="compare", label="comparison mode")
+url_state.restore_choice("compare_slide", "slide", ["1"], scope="compare", label="slide view")
+if session.widget("compare_slide") == "1":
+    session.set_widget("compare_slide", True)
+url_state.show_warning("compare")
 # Widgets not drawn in a run lose their state; re-assigning keeps the choices while the slide view hides them.
 for persistent in ("compare_mode", "compare_run_a", "compare_run_b", "compare_n_boot", "compare_seed", "compare_confidence"):
-    if persistent in st.session_state:
-        st.session_state[persistent] = st.session_state[persistent]
-slide_view = st.session_state.get("compare_mode") == "runs" and st.session_state.get("compare_slide", False)
+    session.keep(persistent)
+slide_view = session.widget("compare_mode") == "runs" and session.widget("compare_slide", False)
 if slide_view:
     heading, switch = st.columns([5, 1], vertical_alignment="bottom")  # slide_summary writes the heading
     switch.toggle("Slide view", key="compare_slide")
@@ -49,7 +51,7 @@ def two_rankings() -> None:
 
     with st.expander("Judged documents (shared by both rankings): edit names and grades, add or delete rows", expanded=False):
         edited = st.data_editor(
-            st.session_state[view.DOCS_KEY], num_rows="dynamic", hide_index=True, key="compare_docs_editor",
+            session.widget(view.DOCS_KEY), num_rows="dynamic", hide_index=True, key=view.EDITOR_KEY,
             column_config={
                 "document": st.column_config.TextColumn("Document", required=True),
                 "grade": st.column_config.NumberColumn("Grade", min_value=0, required=True),
@@ -60,22 +62,22 @@ def two_rankings() -> None:
     try:
         documents = view.checked_documents(edited)
         renamed = view.renamed_documents(
-            view.base_row_names(st.session_state[view.DOCS_KEY], st.session_state.get("compare_docs_editor"))
+            view.base_row_names(session.widget(view.DOCS_KEY), session.widget(view.EDITOR_KEY))
         )
     except ndcg_core.InvalidInput as error:
-        st.error(f"Edit not applied: {plain(error)}", icon=":material/warning:")
-        documents = view.checked_documents(st.session_state[view.DOCS_KEY])
+        st.error(f"Edit not applied: {plain(user_message(error))}", icon=":material/warning:")
+        documents = view.checked_documents(session.widget(view.DOCS_KEY))
     names = documents["document"].tolist()
     grade_of = dict(zip(names, documents["grade"], strict=True))
 
     # Apply drags first (before anything is drawn), so every element of this run shows the new orders.
     orders = {}
     for side, key in view.ORDER_KEYS.items():
-        order = view.synced_order(st.session_state[key], names, renamed)
+        order = view.synced_order(session.widget(key), names, renamed)
         perm = pending_order(f"compare_list_{side}", len(order))
         if perm is not None:
             order = [order[i] for i in perm]
-        st.session_state[key] = order
+        session.set_widget(key, order)
         orders[side] = order
 
     ideal = view.ideal_order(documents)
@@ -93,7 +95,8 @@ def two_rankings() -> None:
             for side, order in orders.items()
         }
     except ndcg_core.InvalidInput as error:
-        st.error(f"These rankings cannot be evaluated with the current settings: {plain(error)}", icon=":material/warning:")
+        st.error(f"These rankings cannot be evaluated with the current settings: {plain(user_message(error))}",
+                 icon=":material/warning:")
         return
 
     # Full-width card rows (four cards in half a page would truncate the numbers)
@@ -136,11 +139,10 @@ def run_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
 
 
 def saved_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
-    state = st.session_state
-    name_a = state.get("compare_run_a", run_names[0])
-    name_b = state.get("compare_run_b", run_names[1])
-    return (name_a, name_b, int(state.get("compare_n_boot", 10_000)), int(state.get("compare_seed", 0)),
-            float(state.get("compare_confidence", 0.95)))
+    name_a = session.widget("compare_run_a", run_names[0])
+    name_b = session.widget("compare_run_b", run_names[1])
+    return (name_a, name_b, int(session.widget("compare_n_boot", 10_000)), int(session.widget("compare_seed", 0)),
+            float(session.widget("compare_confidence", 0.95)))
 
 
 def two_runs(slide_view: bool) -> None:
@@ -161,8 +163,7 @@ def two_runs(slide_view: bool) -> None:
     if name_a == name_b or name_a not in run_names or name_b not in run_names:
         st.warning("Pick two different runs.", icon=":material/balance:")
         return
-    ties = st.session_state.get("dataset_ties", "trec_eval")
-    missing = st.session_state.get("dataset_missing", "ignore")
+    ties, missing = dataset_run_choices()  # the Dataset page's choices, read through its state function
     options = dataset_view.run_options(settings, ties=ties, missing=missing)
     try:
         with st.spinner("Evaluating both runs…"):
@@ -171,7 +172,8 @@ def two_runs(slide_view: bool) -> None:
             comparison = ndcg_core.compare_runs(result_a.per_query["ndcg"], result_b.per_query["ndcg"],
                                                 n_boot=n_boot, seed=seed, confidence=confidence)
     except ndcg_core.InvalidInput as error:
-        st.error(f"These runs cannot be compared with the current settings: {plain(error)}", icon=":material/warning:")
+        st.error(f"These runs cannot be compared with the current settings: {plain(user_message(error))}",
+                 icon=":material/warning:")
         return
     except Exception as error:  # noqa: BLE001 - never a traceback on screen; say what happened instead
         st.error(f"Unexpected problem while comparing ({plain(type(error).__name__)}: {plain(error)}).",
@@ -238,7 +240,7 @@ def slide_summary(comparison, *, name_a, name_b, metric, sentence) -> None:
                    "camera icon in the chart's toolbar (Download plot as PNG, 1600×900 at 2x).")
 
 
-dataset_view.mirror_to_url({"compare": mode, "slide": "1" if mode == "runs" and st.session_state.get("compare_slide") else None})
+url_state.publish({"compare": mode, "slide": "1" if mode == "runs" and session.widget("compare_slide") else None})
 if mode == "lists":
     two_rankings()
 else:

@@ -39,6 +39,10 @@ def run_page(page: str | None = None, *, query_params: dict | None = None, timeo
         at.query_params[name] = value
     at.run()
     if page is not None:
+        # A deep link: the page opens with the link's parameters (the first run, on the default page, has
+        # already rewritten the URL for that page).
+        for name, value in (query_params or {}).items():
+            at.query_params[name] = value
         at.switch_page(f"pages/{page}.py")
         at.run()
     return at

@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import ndcg_core
+from ui import session
 from ui.charts import PALETTE
 
 DOCS_KEY = "compare_docs_base"
@@ -39,14 +40,23 @@ def html_text(text: object) -> str:
 
 def reset_documents(names: Sequence[str], grades: Sequence[float], orders: dict[str, list[str]] | None = None) -> None:
     """Replace the judged documents (and both rankings) and reset the editor."""
-    st.session_state[DOCS_KEY] = pd.DataFrame({"document": [str(n) for n in names], "grade": [float(g) for g in grades]})
+    session.set_widget(DOCS_KEY, pd.DataFrame({"document": [str(n) for n in names], "grade": [float(g) for g in grades]}))
     for side, key in ORDER_KEYS.items():
-        st.session_state[key] = list(orders[side]) if orders else [str(n) for n in names]
-    st.session_state.pop("compare_docs_editor", None)
-    st.session_state.pop(BASE_NAMES_KEY, None)
+        session.set_widget(key, list(orders[side]) if orders else [str(n) for n in names])
+    session.forget(EDITOR_KEY)
+    session.forget(BASE_NAMES_KEY)
 
 
 BASE_NAMES_KEY = "compare_base_names"
+EDITOR_KEY = "compare_docs_editor"
+
+
+def _row(row, size: int) -> int | None:
+    """An editor row key the browser sent (int or ASCII digits) inside the table, else None (ignored)."""
+    text = str(row)
+    if isinstance(row, bool) or not (0 < len(text) <= 9 and text.isascii() and text.isdigit()):
+        return None
+    return int(text) if int(text) < size else None
 
 
 def base_row_names(base: pd.DataFrame, editor_state: dict | None) -> list[str | None]:
@@ -56,13 +66,17 @@ def base_row_names(base: pd.DataFrame, editor_state: dict | None) -> list[str | 
     new name) apart from a deleted row plus an added one.
     """
     names: list[str | None] = base["document"].astype(str).tolist()
-    state = editor_state or {}
-    for row, changes in (state.get("edited_rows") or {}).items():
-        if "document" in changes and 0 <= int(row) < len(names):
-            names[int(row)] = None if changes["document"] is None else str(changes["document"])
-    for row in state.get("deleted_rows") or []:
-        if 0 <= int(row) < len(names):
-            names[int(row)] = None
+    state = editor_state if isinstance(editor_state, dict) else {}
+    edited = state.get("edited_rows") or {}
+    for row, changes in (edited.items() if isinstance(edited, dict) else ()):
+        position = _row(row, len(names))
+        if position is not None and isinstance(changes, dict) and "document" in changes:
+            names[position] = None if changes["document"] is None else str(changes["document"])
+    deleted = state.get("deleted_rows") or []
+    for row in deleted if isinstance(deleted, list) else ():
+        position = _row(row, len(names))
+        if position is not None:
+            names[position] = None
     return names
 
 
@@ -71,8 +85,8 @@ def renamed_documents(current: list[str | None]) -> dict[str, str]:
 
     Call only with a valid edit: renames then always go from one valid set of unique names to the next.
     """
-    previous = st.session_state.get(BASE_NAMES_KEY)
-    st.session_state[BASE_NAMES_KEY] = current
+    previous = session.widget(BASE_NAMES_KEY)
+    session.set_widget(BASE_NAMES_KEY, current)
     if previous is None or len(previous) != len(current):
         return {}
     return {old: new for old, new in zip(previous, current, strict=True) if old and new and old != new}
@@ -80,13 +94,14 @@ def renamed_documents(current: list[str | None]) -> dict[str, str]:
 
 def set_order(side: str, order: list[str]) -> None:
     """Button callback: put ranking ``side`` in ``order``."""
-    st.session_state[ORDER_KEYS[side]] = list(order)
+    session.set_widget(ORDER_KEYS[side], list(order))
 
 
 def swap_orders() -> None:
     """Button callback: ranking A becomes B and B becomes A."""
-    state = st.session_state
-    state[ORDER_KEYS["A"]], state[ORDER_KEYS["B"]] = state[ORDER_KEYS["B"]], state[ORDER_KEYS["A"]]
+    a, b = session.widget(ORDER_KEYS["A"]), session.widget(ORDER_KEYS["B"])
+    session.set_widget(ORDER_KEYS["A"], b)
+    session.set_widget(ORDER_KEYS["B"], a)
 
 
 OPEN_KEY = "compare_open_request"
@@ -94,15 +109,15 @@ OPEN_KEY = "compare_open_request"
 
 def request_open(side: str) -> None:
     """Button callback: open ranking ``side`` in the Playground (done by the page's next run)."""
-    st.session_state[OPEN_KEY] = side
+    session.set_widget(OPEN_KEY, side)
 
 
 def take_open_request() -> str | None:
-    return st.session_state.pop(OPEN_KEY, None)
+    return session.forget(OPEN_KEY)
 
 
 def ensure_documents() -> None:
-    if DOCS_KEY not in st.session_state:
+    if not session.has(DOCS_KEY):
         reset_documents(EXAMPLE_DOCS["document"], EXAMPLE_DOCS["grade"], EXAMPLE_ORDERS)
 
 

@@ -17,10 +17,10 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import charts
+from ui import charts, session, url_state
+from ui.messages import document_title, user_message
 from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings
 from ui.state import open_in_playground, playground_list
-from ui.messages import document_title
 from ui.widgets import formula, metric_cards, plain
 
 PLAYGROUND_SOURCE = "playground"
@@ -133,22 +133,23 @@ def source_label(source: str) -> str:
 def open_walkthrough(example) -> None:
     """Load a worked example (list and convention) into the step-by-step page and go there."""
     set_settings(example_settings(example))
-    st.session_state[SOURCE_KEY] = example.key
-    st.session_state[POSITION_KEY] = 1
-    st.session_state[PLAYING_KEY] = False
+    session.set_widget(SOURCE_KEY, example.key)
+    session.set_widget(POSITION_KEY, 1)
+    session.set_widget(PLAYING_KEY, False)
     st.switch_page("pages/step_by_step.py")
 
 
 def choose_source() -> str:
     """The 'which list' selector; when a worked example is picked its convention goes to the sidebar."""
     options = [PLAYGROUND_SOURCE, *(example.key for example in worked_examples())]
-    if st.session_state.get(SOURCE_KEY) not in options:
-        st.session_state[SOURCE_KEY] = _source_from_url(options)
+    if session.widget(SOURCE_KEY) not in options:
+        session.set_widget(SOURCE_KEY, _source_from_url(options))
 
     def picked() -> None:
-        st.session_state[POSITION_KEY] = 1
-        st.session_state[PLAYING_KEY] = False
-        example = example_by_key(st.session_state[SOURCE_KEY])
+        url_state.warn("step_by_step", None)
+        session.set_widget(POSITION_KEY, 1)
+        session.set_widget(PLAYING_KEY, False)
+        example = example_by_key(session.widget(SOURCE_KEY))
         if example is not None:
             set_settings(example_settings(example))
 
@@ -161,17 +162,15 @@ def choose_source() -> str:
         help="The Playground's list (edit it there), or one of the documents' worked examples. Picking an example "
         "also sets the sidebar to the example's convention.",
     )
-    if source == PLAYGROUND_SOURCE:
-        st.session_state.pop("step_list", None)
-        if "list" in st.query_params:
-            del st.query_params["list"]
-    elif st.query_params.get("list") != source:
-        st.query_params["list"] = source
+    url_state.publish({"list": None if source == PLAYGROUND_SOURCE else source})
     return source
 
 
 def _source_from_url(options: list[str]) -> str:
-    wanted = st.query_params.get("list")
+    wanted = url_state.params().get("list")
+    if wanted is not None and wanted not in options:
+        url_state.warn("step_by_step", "The link's list (a worked example) was not found, so the Playground's list "
+                                       "is walked.")
     return wanted if wanted in options else PLAYGROUND_SOURCE
 
 
@@ -194,28 +193,30 @@ def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
     try:
         result = evaluate_walk(walk, settings)
     except ndcg_core.InvalidInput as error:
-        st.error(f"This list cannot be evaluated with the current settings: {error}", icon=":material/warning:")
+        st.error(f"This list cannot be evaluated with the current settings: {user_message(error)}",
+                 icon=":material/warning:")
         return
     size = len(result.table)
     _clamp_position(size)
-    playing = bool(st.session_state.get(PLAYING_KEY, False))
+    url_state.show_warning("step_by_step")
+    playing = bool(session.widget(PLAYING_KEY, False))
 
     @st.fragment(run_every=AUTOPLAY_SECONDS if playing else None)
     def stepper() -> None:
         # The timer exists only while playing; when play/pause flips inside the fragment,
         # a full rerun re-declares the fragment with (or without) its timer.
-        if bool(st.session_state.get(PLAYING_KEY, False)) != playing:
+        if bool(session.widget(PLAYING_KEY, False)) != playing:
             st.rerun()
-        if playing and not st.session_state.pop(USER_MOVED_KEY, False):
-            if st.session_state[POSITION_KEY] < size:
-                st.session_state[POSITION_KEY] += 1
-            if st.session_state[POSITION_KEY] >= size:
-                st.session_state[PLAYING_KEY] = False  # stop at the last position
+        if playing and not session.forget(USER_MOVED_KEY):
+            if session.widget(POSITION_KEY) < size:
+                session.set_widget(POSITION_KEY, session.widget(POSITION_KEY) + 1)
+            if session.widget(POSITION_KEY) >= size:
+                session.set_widget(PLAYING_KEY, False)  # stop at the last position
                 st.rerun()
         _controls(size, playing)
-        position = int(st.session_state[POSITION_KEY])
-        if st.query_params.get("pos") != str(position):
-            st.query_params["pos"] = str(position)
+        position = int(session.widget(POSITION_KEY))
+        url_state.publish({"pos": str(position)})
+        url_state.flush(partial=True)  # a fragment run: app.py's end-of-run write does not happen
         _position_view(walk, result, settings, position)
 
     stepper()
@@ -226,27 +227,32 @@ def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
 
 
 def _clamp_position(size: int) -> None:
-    if POSITION_KEY not in st.session_state:
-        wanted = st.query_params.get("pos", "1")
-        st.session_state[POSITION_KEY] = int(wanted) if wanted.isdigit() else 1
-    st.session_state[POSITION_KEY] = min(max(int(st.session_state[POSITION_KEY]), 1), size)
+    if not session.has(POSITION_KEY):
+        wanted = url_state.params().get("pos")
+        position = url_state.parse_int(wanted, low=1, high=size) if wanted is not None else 1
+        if position is None:
+            url_state.warn("step_by_step", f"The link's position could not be read (a whole number from 1 to {size}), "
+                                           "so the walk starts at position 1.")
+        session.set_widget(POSITION_KEY, position or 1)
+    session.set_widget(POSITION_KEY, min(max(int(session.widget(POSITION_KEY)), 1), size))
 
 
 def _move(step: int, size: int) -> None:
-    st.session_state[POSITION_KEY] = min(max(int(st.session_state[POSITION_KEY]) + step, 1), size)
-    st.session_state[USER_MOVED_KEY] = True
+    url_state.warn("step_by_step", None)  # the user moved on from what the link asked for
+    session.set_widget(POSITION_KEY, min(max(int(session.widget(POSITION_KEY)) + step, 1), size))
+    session.set_widget(USER_MOVED_KEY, True)
 
 
 def _toggle_play(size: int) -> None:
-    starting = not st.session_state.get(PLAYING_KEY, False)
-    st.session_state[PLAYING_KEY] = starting
-    if starting and int(st.session_state[POSITION_KEY]) >= size:
-        st.session_state[POSITION_KEY] = 1  # play again from the top
-    st.session_state[USER_MOVED_KEY] = True
+    starting = not session.widget(PLAYING_KEY, False)
+    session.set_widget(PLAYING_KEY, starting)
+    if starting and int(session.widget(POSITION_KEY)) >= size:
+        session.set_widget(POSITION_KEY, 1)  # play again from the top
+    session.set_widget(USER_MOVED_KEY, True)
 
 
 def _controls(size: int, playing: bool) -> None:
-    position = int(st.session_state[POSITION_KEY])
+    position = int(session.widget(POSITION_KEY))
     # A row that wraps on narrow screens (projectors are often 1024 px wide), then the slider below it.
     with st.container(horizontal=True, vertical_alignment="center"):
         st.button(
@@ -265,7 +271,7 @@ def _controls(size: int, playing: bool) -> None:
     if size > 1:
         st.slider(
             "Position i", min_value=1, max_value=size, key=POSITION_KEY,
-            on_change=lambda: st.session_state.__setitem__(USER_MOVED_KEY, True),
+            on_change=session.set_widget, args=(USER_MOVED_KEY, True),
         )
     else:
         st.caption("The list has a single position.")

@@ -343,14 +343,14 @@ def extra_note(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
 
 # --- share link ------------------------------------------------------------------------------------------------------
 
-def publish_ranking(ranking: Ranking) -> url_RankingLink:
+def publish_ranking(ranking: Ranking) -> url_state.RankingLink:
     """Put the ranking in the URL (``docs``/``extra``, or ``unlinked`` when it cannot fit), before anything else."""
     link = url_state.ranking_link(ranking)
     url_state.publish({"docs": None, "extra": None, "unlinked": None, **link.params})
     return link
 
 
-def share_link(link: url_RankingLink, settings: MetricSettings) -> None:
+def share_link(link: url_state.RankingLink, settings: MetricSettings) -> None:
     if link.problem is not None:
         st.caption(
             f"This list cannot be shared as a link: {link.problem}. The address bar says so (opening it shows the "

@@ -129,3 +129,8 @@ def playground_link(names, grades, *, extra_names=(), extra_grades=(), settings:
     """A root-relative URL that opens the Playground on this list and these settings (default: the session's)."""
     settings = settings if settings is not None else current_settings()
     return url_state.playground_link(make_ranking(names, grades, extra_names, extra_grades), settings)
+
+
+def dataset_run_choices() -> tuple[str, str]:
+    """(tied scores, missing queries): the Dataset page's choices, for other pages (Compare's runs)."""
+    return session.widget("dataset_ties", "trec_eval"), session.widget("dataset_missing", "ignore")

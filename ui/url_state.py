@@ -311,6 +311,11 @@ def show_warning(scope: str) -> None:
         st.warning(message, icon=":material/link_off:")
 
 
+def start() -> None:
+    """Forget what the previous run published (app.py calls it first in every full run)."""
+    _session().pending = {}
+
+
 def publish(values: Mapping[str, str | None]) -> None:
     """Declare this run's value of some managed parameters (None = absent); written by :func:`flush`."""
     _session().pending.update(values)
@@ -319,21 +324,28 @@ def publish(values: Mapping[str, str | None]) -> None:
 def flush(*, partial: bool = False) -> None:
     """Write the published parameters to the URL in one message, only if it changes.
 
-    A full flush (end of a run, from app.py) also removes managed parameters nobody published (another page's).
-    ``partial`` (inside a fragment, where app.py does not run) only updates what was published.
+    A full flush (end of a run, from app.py) also removes managed parameters nobody published in this run
+    (another page's). ``partial`` (inside a fragment, where app.py does not run) only updates what was published.
     """
-    session = _session()
     current = st.query_params.to_dict()
-    if partial:
-        desired = dict(current)
-    else:
-        desired = {name: value for name, value in current.items() if name not in MANAGED}
-        desired.update({name: current[name] for name in SETTINGS_PARAMS if name in current})
-    for name, value in session.pending.items():
+    desired = dict(current) if partial else {name: value for name, value in current.items() if name not in MANAGED}
+    for name, value in _session().pending.items():
         if value is None:
             desired.pop(name, None)
         else:
             desired[name] = value
-    session.pending = {}
     if desired != current:
         st.query_params.from_dict(desired)
+
+
+def restore_choice(key: str, param: str, allowed: Sequence[str], *, scope: str, label: str) -> None:
+    """On a session's first visit, a widget's value from the URL; an unusable one leaves a warning for ``scope``."""
+    from ui import session
+
+    value = params().get(param)
+    if session.has(key) or value is None:
+        return
+    if value in allowed:
+        session.set_widget(key, value)
+    else:
+        warn(scope, f"The link's {label} could not be read, so the default is shown.")
