@@ -49,6 +49,9 @@ def two_rankings() -> None:
                    on_click=view.reset_documents,
                    args=(view.EXAMPLE_DOCS["document"], view.EXAMPLE_DOCS["grade"], view.EXAMPLE_ORDERS))
 
+    refused = session.guard_editor(view.EDITOR_KEY, rows=len(session.widget(view.DOCS_KEY)), columns=["document", "grade"])
+    if refused:
+        st.error(refused, icon=":material/warning:")
     with st.expander("Judged documents (shared by both rankings): edit names and grades, add or delete rows", expanded=False):
         edited = st.data_editor(
             session.widget(view.DOCS_KEY), num_rows="dynamic", hide_index=True, key=view.EDITOR_KEY,

@@ -41,6 +41,9 @@ if not session.has(base_key):
                                           "input is shown.")
 session.set_widget("conventions_rows_read", True)
 url_state.show_warning("conventions")
+if refused := session.guard_editor(f"conventions_editor_{case_key}", rows=len(session.widget(base_key)),
+                                   columns=view.INPUT_COLUMNS):
+    st.error(refused, icon=":material/warning:")
 edited = st.data_editor(
     session.widget(base_key), num_rows="dynamic", hide_index=True, key=f"conventions_editor_{case_key}",
     column_config={

@@ -25,6 +25,7 @@ from ui.widgets import plain
 LIST_KEY = "playground_list"
 EDITOR_PREFIX = "playground_editor"
 EXTRA_PREFIX = "playground_extra"
+EDITOR_COLUMNS = ("Rank", "Document", "Grade")
 MAX_GRADE_CHARS = 40  # the longest float repr is 24 characters; anything longer is refused, not truncated
 _GRADE_TEXT = re.compile(r"[+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
@@ -159,6 +160,12 @@ def apply_pending_changes(settings: MetricSettings) -> None:
     playground = state.playground()
     playground.edit_error = None
     base = state.editor_base()
+    # What the browser sent must name rows and columns of the tables drawn (st.data_editor itself would raise).
+    for key, rows in ((editor_key(), len(base.names)), (extra_editor_key(), len(base.extra_names))):
+        if not session.editor_state_is_usable(session.widget(key), rows=rows, columns=EDITOR_COLUMNS):
+            state.set_ranking(ranking)  # the editors restart (new keys) from the last valid ranking
+            state.playground().edit_error = session.REFUSED_EDIT
+            return
     main_delta = session.widget(editor_key())
     extra_delta = session.widget(extra_editor_key())
     if not _has_changes(main_delta) and not _has_changes(extra_delta) and not state.is_edited():

@@ -144,8 +144,11 @@ def settings_sidebar() -> MetricSettings:
 def _gain_table_editor() -> tuple[tuple[float, float], ...]:
     """Edit the custom gain table; an invalid edit keeps the previous table and says why."""
     previous = current_settings().gain_table
+    base = session.widget(TABLE_BASE_KEY, None) if session.has(TABLE_BASE_KEY) else _table_frame(previous)
+    if refused := session.guard_editor(TABLE_KEY, rows=len(base), columns=["grade", "gain"]):
+        st.error(refused, icon="⚠️")
     edited = st.data_editor(
-        session.widget(TABLE_BASE_KEY, None) if session.has(TABLE_BASE_KEY) else _table_frame(previous),
+        base,
         num_rows="dynamic",
         hide_index=True,
         key=TABLE_KEY,
