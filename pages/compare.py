@@ -3,6 +3,7 @@
 import streamlit as st
 
 import ndcg_core
+import ui
 from ui import compare_view as view
 from ui import dataset_view, session, url_state
 from ui.charts import contribution_chart
@@ -11,6 +12,8 @@ from ui.ranked_list import pending_order, ranked_list
 from ui.settings import current_settings, show_url_warning
 from ui.state import dataset_run_choices, open_in_playground, playground_list
 from ui.widgets import metric_cards, plain
+
+ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
 show_url_warning()
 settings = current_settings()

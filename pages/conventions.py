@@ -3,11 +3,14 @@
 import streamlit as st
 
 import ndcg_core
+import ui
 from ui import conventions_view as view
 from ui import session, url_state
 from ui.messages import user_message
 from ui.settings import current_settings, show_url_warning
 from ui.widgets import plain
+
+ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
 show_url_warning()
 st.title("Why libraries disagree on the same input")

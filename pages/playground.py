@@ -3,10 +3,13 @@
 import streamlit as st
 
 import ndcg_core
+import ui
 from ui import charts, playground_view, state, url_state, widgets
 from ui.ranked_list import ranked_list
 from ui.ranking import evaluate
 from ui.settings import current_settings, show_url_warning
+
+ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
 settings = current_settings()
 playground_view.apply_pending_changes(settings)  # drags and edits since the last run, applied exactly once

@@ -2,8 +2,11 @@
 
 import streamlit as st
 
+import ui
 from ui import lessons
 from ui.messages import document_title
+
+ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
 st.title("Worked examples")
 st.markdown(

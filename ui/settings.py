@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import ensure_app_shell, session, url_state
+from ui import session, url_state
 from ui.messages import user_message
 from ui.settings_model import (  # noqa: F401 - re-exported: pages and tests import them from here
     DEFAULT_GAIN_TABLE,
@@ -46,7 +46,6 @@ def _link() -> SettingsLink:
 
 def current_settings() -> MetricSettings:
     """The session's settings (defaults until the sidebar has run)."""
-    ensure_app_shell()  # a page run without app.py (Streamlit's legacy pages/ mode) reruns through it
     return session.widget(STATE_KEY, MetricSettings())
 
 
