@@ -3,12 +3,15 @@
 import streamlit as st
 
 from ui import app_shell_ran, url_state
+from ui.history import HISTORY_SCRIPT
 from ui.navigation import app_pages
 from ui.settings import settings_sidebar
 
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
 # Less empty space above each page's title: on a projector every line of height counts.
 st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 2.5rem; }</style>")
+# Back returns to the previous page: a new query string on the same page replaces the history entry (see ui/history.py).
+st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
 
 app_shell_ran()
 page = st.navigation(app_pages())

@@ -4,7 +4,8 @@
 list), ``z`` (zero|one|skip|error), ``gt`` (custom gain table ``grade:gain,...``). Playground: ``docs`` and
 ``extra`` (``name:grade,...``, names percent-encoded), or ``unlinked=N`` when N documents are too many for a
 link. Step by step: ``list`` (a worked example's key), ``pos``. Quiz: ``seed``. Compare: ``compare``
-(lists|runs), ``slide=1``. Conventions: ``case``, ``rows`` (``name:grade:score:score_2:ranked,...``).
+(lists|runs), ``slide=1``. Conventions: ``case``, ``rows`` (``name:grade:score:score_2:ranked,...``). Dataset
+(sample data only): ``run``, ``ties``, ``missing``, ``query``.
 
 **Rules.** Whole numbers are ASCII digits only (``'²'.isdigit()`` is True but ``int('²')`` fails) and at most
 :data:`MAX_INT_DIGITS` long; numbers are ASCII decimal/exponent text of at most :data:`MAX_NUMBER_CHARS`
@@ -41,8 +42,9 @@ MAX_NUMBER_CHARS = 40  # repr of any float fits in 24 characters
 _NUMBER = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]{1,4})?")
 
 SETTINGS_PARAMS = ("gain", "base", "k", "z", "gt")
-PAGE_PARAMS = ("docs", "extra", "unlinked", "list", "pos", "seed", "compare", "slide", "case", "rows")
-MANAGED = frozenset(SETTINGS_PARAMS + PAGE_PARAMS)  # other parameters (the Dataset page's) are left alone
+PAGE_PARAMS = ("docs", "extra", "unlinked", "list", "pos", "seed", "compare", "slide", "case", "rows",
+               "run", "ties", "missing", "query")
+MANAGED = frozenset(SETTINGS_PARAMS + PAGE_PARAMS)
 PLAYGROUND_URL = "/"  # the default page is served at the root ("/playground" shows "Page not found" first)
 CONVENTIONS_COLUMNS = ["document", "grade", "score", "score_2", "ranked"]
 _SESSION_KEY = "url_state"
