@@ -25,7 +25,7 @@ def fresh_app_url():
     ("path", "expected_text"),
     [
         ("/step_by_step?pos=3", "Position i = 3 of"),
-        ("/worked_examples", "003_f44d929bf8cc7fa4.txt"),
+        ("/worked_examples", "Document 003"),
         ("/quiz?seed=7", "Seed"),
         ("/conventions", "scikit-learn"),
     ],
