@@ -210,3 +210,16 @@ def test_one_url_write_per_action_and_none_for_a_plain_rerun(url_writes):
     url_writes.clear()
     at.sidebar.radio(key="settings_gain").set_value("exponential").run()
     assert len(url_writes) == 1 and url_writes[0]["gain"] == "exponential"
+
+
+def test_opening_a_worked_example_says_which_settings_it_changed():
+    """Issue 12: opening or walking a worked example silently rewrote the sidebar settings."""
+    at = run_page("worked_examples")
+    example = next(i for i, e in enumerate(ndcg_core.WORKED_EXAMPLES) if e.gain == "linear")
+    at.button(key=f"example_open_{example}").click().run()
+    assert not at.exception
+    notice = next(info.value for info in at.sidebar.info)
+    assert "was opened with its document's convention, so the settings changed" in notice
+    assert "Gain: Exponential: 2^grade − 1 → Linear: gain = grade" in notice
+    at.sidebar.radio(key="settings_log_base").set_value("e").run()
+    assert not at.sidebar.info  # gone once the user changes a setting

@@ -132,7 +132,7 @@ def source_label(source: str) -> str:
 
 def open_walkthrough(example) -> None:
     """Load a worked example (list and convention) into the step-by-step page and go there."""
-    set_settings(example_settings(example))
+    set_settings(example_settings(example), reason=f"Walking the worked example “{example.title}”")
     session.set_widget(SOURCE_KEY, example.key)
     session.set_widget(POSITION_KEY, 1)
     session.set_widget(PLAYING_KEY, False)
@@ -151,7 +151,7 @@ def choose_source() -> str:
         session.set_widget(PLAYING_KEY, False)
         example = example_by_key(session.widget(SOURCE_KEY))
         if example is not None:
-            set_settings(example_settings(example))
+            set_settings(example_settings(example), reason=f"Walking the worked example “{example.title}”")
 
     source = st.selectbox(
         "List to walk through",
@@ -927,6 +927,7 @@ def _open_example_in_playground(example) -> None:
     open_in_playground(
         names, grades, extra_names=tuple(example.extra_documents),
         extra_grades=tuple(float(g) for g in example.extra_grades), settings=example_settings(example),
+        reason=f"The worked example “{example.title}” was opened with its document's convention",
     )
 
 

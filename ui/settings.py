@@ -38,6 +38,8 @@ class SettingsLink:
 
     pending: MetricSettings | None = None
     warned_for: MetricSettings | None = None
+    notice: str | None = None  # why another page changed the settings, shown in the sidebar until they change
+    notice_for: MetricSettings | None = None
 
 
 def _link() -> SettingsLink:
@@ -49,8 +51,16 @@ def current_settings() -> MetricSettings:
     return session.widget(STATE_KEY, MetricSettings())
 
 
-def set_settings(settings: MetricSettings) -> None:
-    """Replace the session's settings (e.g. when a worked example is opened); widgets follow on the next run."""
+def set_settings(settings: MetricSettings, *, reason: str | None = None) -> None:
+    """Replace the session's settings (e.g. when a worked example is opened); widgets follow on the next run.
+
+    ``reason`` (what the user did) is shown in the sidebar with what changed, so no setting changes silently.
+    """
+    before = current_settings()
+    if reason is not None and settings != before:
+        link = _link()
+        link.notice = f"{reason}, so the settings changed: {_changes(before, settings)}."
+        link.notice_for = settings
     session.set_widget(STATE_KEY, settings)
     try:
         _push_to_widgets(settings)
@@ -58,6 +68,20 @@ def set_settings(settings: MetricSettings) -> None:
         # The sidebar's widgets were already drawn in this run (a page's button, before st.switch_page):
         # they cannot change now, so the sidebar applies these settings at the start of the next run.
         _link().pending = settings
+
+
+def _changes(before: MetricSettings, after: MetricSettings) -> str:
+    """'Gain: Linear → Exponential; Cutoff k: whole list → 5' in the sidebar's words."""
+    words = []
+    if before.gain != after.gain or (after.gain == "custom" and before.gain_table != after.gain_table):
+        words.append(f"Gain: {GAIN_LABELS[before.gain]} → {GAIN_LABELS[after.gain]}")
+    if before.log_base != after.log_base:
+        words.append(f"Log base: {before.log_base} → {after.log_base}")
+    if before.k != after.k:
+        words.append(f"Cutoff k: {before.k or 'whole list'} → {after.k or 'whole list'}")
+    if before.zero_idcg != after.zero_idcg:
+        words.append(f"NDCG when IDCG = 0: {ZERO_IDCG_LABELS[before.zero_idcg]} → {ZERO_IDCG_LABELS[after.zero_idcg]}")
+    return "; ".join(words)
 
 
 def _push_to_widgets(settings: MetricSettings) -> None:
@@ -86,6 +110,7 @@ def settings_sidebar() -> MetricSettings:
         link.pending = None
     with st.sidebar:
         st.header("Metric settings")
+        notice_slot = st.empty()  # filled below, once this run's settings are known
         gain = st.radio(
             "Gain",
             list(GAIN_LABELS),
@@ -136,6 +161,10 @@ def settings_sidebar() -> MetricSettings:
         )
     settings = MetricSettings(gain=gain, gain_table=table, log_base=log_base, k=k, zero_idcg=zero_idcg)
     session.set_widget(STATE_KEY, settings)
+    if link.notice is not None and settings == link.notice_for:
+        notice_slot.info(link.notice, icon=":material/tune:")
+    else:
+        link.notice = None  # the user has changed the settings since
     url_state.publish({"k": None, "gt": None, **url_state.settings_params(settings)})
     return settings
 

@@ -108,13 +108,14 @@ def open_in_playground(
     extra_names: Sequence[str] = (),
     extra_grades: Sequence[float] = (),
     settings: MetricSettings | None = None,
+    reason: str = "The list was opened in the Playground with its own convention",
 ) -> None:
     """Load this list (and optionally these settings) into the Playground and switch to it."""
     ranking = make_ranking(names, grades, extra_names, extra_grades)
     set_ranking(ranking)
     playground().initial = ranking
     if settings is not None:
-        set_settings(settings)
+        set_settings(settings, reason=reason)
     st.switch_page(PLAYGROUND_PAGE)
 
 
