@@ -12,6 +12,10 @@ st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide"
 st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 2.5rem; }</style>")
 # Back returns to the previous page: a new query string on the same page replaces the history entry (see ui/history.py).
 st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
+# Long formulas wrap after "=" or "+" instead of running off a phone's screen (KaTeX's display mode sets nowrap;
+# its parts are separate inline blocks, so the line can break between them). One part wider still scrolls.
+st.html("<style>.katex-display > .katex, .katex-display > .katex > .katex-html { white-space: normal; }"
+        ".katex-display > .katex > .katex-html > .base { margin: .2em 0; }</style>")
 
 app_shell_ran()
 page = st.navigation(app_pages())

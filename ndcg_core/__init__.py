@@ -4,7 +4,15 @@ Pure computation (numpy and pandas only). Public API:
 
 * :func:`evaluate` - one ranked list of grades.
 * :func:`evaluate_scores` - one list ranked by scores, with a tie rule.
-* :func:`evaluate_run` - many queries at once (a TREC run), vectorised.
+* :func:`evaluate_run` - many queries at once (a TREC run), vectorised;
+  :func:`encode_run` prepares a run once (an :class:`EncodedRun` the caller
+  keeps) for several evaluations; :func:`ranked_query` gives one query of a
+  run as the list :func:`evaluate` takes.
+* :func:`check_grades` - the grade check for a given gain; :func:`ideal_order`
+  - the ideal order of grades.
+
+``k=None`` means "no cutoff" everywhere: DCG over the whole ranking, IDCG
+over every judged grade.
 * :func:`read_qrels`, :func:`read_run`, :func:`read_table` - file readers.
 * :data:`CONVENTIONS` - presets reproducing popular libraries.
 * :data:`WORKED_EXAMPLES` - the worked examples of the source documents.
@@ -14,12 +22,15 @@ Pure computation (numpy and pandas only). Public API:
 from ._compare import AggregateGap, Comparison, aggregate_gap, compare_runs
 from ._conventions import CONVENTIONS, Convention
 from ._discounts import discounts
+from ._encoded_run import EncodedRun, encode_run
 from ._examples import WORKED_EXAMPLES, WorkedExample
-from ._gains import check_gain, gains_of
+from ._gains import check_gain, check_grades, gains_of
+from ._ideal import ideal_order
 from ._io import read_qrels, read_run, read_table
-from ._list import ListResult, evaluate
+from ._list import ListResult, evaluate, evaluate_scores
+from ._ranked_query import RankedQuery, ranked_query
 from ._runs import RunResult, evaluate_run, ndcg_curve
-from ._ties import evaluate_scores
+from ._ties import TIE_RULES
 from ._validation import InvalidInput
 
 __all__ = [
@@ -34,6 +45,13 @@ __all__ = [
     "evaluate_scores",
     "evaluate_run",
     "RunResult",
+    "EncodedRun",
+    "encode_run",
+    "RankedQuery",
+    "ranked_query",
+    "check_grades",
+    "ideal_order",
+    "TIE_RULES",
     "ndcg_curve",
     "read_qrels",
     "read_run",

@@ -4,13 +4,18 @@ Libraries agree on NDCG = DCG / IDCG with the discount log2(i + 1), and
 disagree on four choices. Each :class:`Convention` fixes them:
 
 * ``gain``: ``"linear"`` (gain = grade) or ``"exponential"`` (2**grade - 1);
-* ``ties``: what happens to documents with equal scores: ``"average"`` (the
-  tied gains are averaged, McSherry and Najork), ``"stable"`` (input order),
-  ``"doc_id_descending"`` (trec_eval: by document id, Z before A);
+* ``ties``: what happens to documents with equal scores, one of the tie rules
+  of :mod:`ndcg_core._ties`: ``"average"`` (the tied gains are averaged,
+  McSherry and Najork), ``"stable"`` (input order), ``"trec_eval"`` (by
+  document id, Z before A);
 * ``ideal``: where the ideal list comes from: ``"ranking"`` (the grades of the
   ranked documents only; the library never sees other judgments) or
   ``"all_judged"`` (every judged document for the query, as in a qrels file);
-* ``zero_idcg``: NDCG when IDCG is 0 (no relevant document): ``"zero"`` or ``"one"``.
+* ``zero_idcg``: NDCG when IDCG is 0 (no relevant document): ``"zero"`` or ``"one"``;
+* ``score_precision``: ``"float32"`` when the library rounds scores to single
+  precision before ranking (scores closer than about 1e-7 relative then tie);
+* ``default_k``: the cutoff the library applies when none is asked for
+  (XGBoost's ``ndcg`` without ``@k`` counts the top 32 only).
 
 Every attribute below was checked against the installed library (its source
 code or by running it): see ``tests/test_conventions.py``, which compares each
@@ -19,16 +24,14 @@ preset with the library it names on random inputs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
-from ._gains import gains_of
-from ._list import ListResult, _check_settings, _ideal_grades, build_result, evaluate
-from ._ties import as_scores, evaluate_scores
-from ._validation import InvalidInput, as_grades
+from ._list import ListResult, evaluate, evaluate_scores
+from ._validation import InvalidInput, as_finite_numbers, as_grades
 
-CONVENTION_TIES = ("average", "stable", "doc_id_descending")
+CONVENTION_TIES = ("average", "stable", "trec_eval")
 IDEAL_SOURCES = ("ranking", "all_judged")
 
 
@@ -45,7 +48,7 @@ class Convention:
     library : str
         The package (as pip names it).
     gain : {"linear", "exponential"}
-    ties : {"average", "stable", "doc_id_descending"}
+    ties : {"average", "stable", "trec_eval"}
     ideal : {"ranking", "all_judged"}
     zero_idcg : {"zero", "one"}
     reason : str
@@ -60,6 +63,13 @@ class Convention:
         library would never give.
     max_grade : int or None
         The largest grade the library accepts (LightGBM: 30, XGBoost: 31).
+    score_precision : {"double", "float32"}
+        The precision the library keeps scores in: with ``"float32"``, scores
+        are rounded to single precision before ranking, so scores that differ
+        by less than float32's resolution tie (and the tie rule decides).
+    default_k : int or None
+        The cutoff the library uses when the metric names none; ``k=None``
+        then means this cutoff for this preset (XGBoost: 32).
     """
 
     key: str
@@ -74,6 +84,8 @@ class Convention:
     caveat: str | None = None
     whole_grades: bool = False
     max_grade: int | None = None
+    score_precision: str = "double"
+    default_k: int | None = None
 
     def evaluate(self, relevances, scores=None, *, k=None, ideal_relevances=None, doc_ids=None) -> ListResult:
         """NDCG of one list as this library computes it.
@@ -87,7 +99,9 @@ class Convention:
             descending score with this convention's tie rule. ``None`` keeps the
             given order.
         k : positive int or None
-            Cutoff (``None``: whole list).
+            Cutoff (``None``: the library's own default, ``default_k``, when it
+            has one; otherwise no cutoff on the ranking nor on the ideal list,
+            as everywhere in ndcg_core).
         ideal_relevances : sequence of non-negative numbers, optional
             All judged grades for the query, including documents not ranked.
             Used only when ``ideal == "all_judged"``: a ``"ranking"`` library
@@ -95,26 +109,21 @@ class Convention:
             For ``"all_judged"`` with ``k=None``, the ideal list is not cut
             (trec_eval's ``ndcg``, ranx with k=0).
         doc_ids : sequence of str, optional
-            Document ids, for ``ties="doc_id_descending"``: among equal scores the
+            Document ids, for ``ties="trec_eval"``: among equal scores the
             larger id (string comparison) ranks first, as trec_eval does. Without
             ids, the later input position ranks first.
         """
-        settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": 2.0}
+        settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": 2.0,
+                    "k": self.default_k if k is None else k}
         grades = as_grades(relevances, what="relevances")
         ideal = ideal_relevances if self.ideal == "all_judged" else None
         self._check_library_accepts(grades if ideal is None else np.concatenate([grades, as_grades(ideal, what="ideal_relevances")]))
-        depth = k
-        if k is None and ideal is not None:
-            # the library's ideal list keeps every judged document, however short the ranking
-            depth = max(grades.size, len(as_grades(ideal, what="ideal_relevances")), 1)
         if scores is None:
-            result = evaluate(grades, k=depth, ideal_relevances=ideal, **settings)
-        elif self.ties == "doc_id_descending":
-            result = _evaluate_by_doc_id(grades, scores, doc_ids, k=depth, ideal_relevances=ideal, **settings)
-        else:
-            result = evaluate_scores(grades, scores, ties=self.ties, k=depth, ideal_relevances=ideal, **settings)
-        return result if depth == k else replace(result, k=k)
-
+            return evaluate(grades, ideal_relevances=ideal, **settings)
+        if self.score_precision == "float32":  # rounded as the library stores them: near scores tie
+            scores = as_finite_numbers(scores, what="scores").astype(np.float32).astype(float)
+        return evaluate_scores(grades, scores, ties=self.ties, ideal_relevances=ideal,
+                               doc_ids=doc_ids if self.ties == "trec_eval" else None, **settings)
 
     def _check_library_accepts(self, grades: np.ndarray) -> None:
         """Refuse grades the library itself refuses (or silently truncates)."""
@@ -128,29 +137,6 @@ class Convention:
             raise InvalidInput(
                 f"{self.label} accepts grades from 0 to {self.max_grade} only; got {grades.max():g}."
             )
-
-
-def _evaluate_by_doc_id(grades, scores, doc_ids, *, k, ideal_relevances, gain, zero_idcg, log_base) -> ListResult:
-    """Rank by descending score, then by descending document id (trec_eval's order)."""
-    score_values = as_scores(scores)
-    if score_values.size != grades.size:
-        raise InvalidInput(f"Got {grades.size} grades but {score_values.size} scores: give one score per document.")
-    if grades.size == 0:
-        raise InvalidInput("The ranking is empty: add at least one document with a grade.")
-    if doc_ids is None:
-        tie_key = np.arange(grades.size)
-    else:
-        names = [str(name) for name in doc_ids]
-        if len(names) != grades.size:
-            raise InvalidInput(f"Got {grades.size} grades but {len(names)} document ids: give one id per document.")
-        # rank of each id in byte order, so larger ids (as C's strcmp sees them) get larger keys
-        encoded = [name.encode("utf-8") for name in names]
-        tie_key = np.argsort(np.argsort(np.array(encoded, dtype=object), kind="stable"), kind="stable")
-    order = np.lexsort((-tie_key, -score_values))
-    checked = _check_settings(k=k, gain=gain, log_base=log_base, zero_idcg=zero_idcg)
-    ideal = _ideal_grades(grades, ideal_relevances)
-    ranked = grades[order]
-    return build_result(ranked, gains_of(ranked, checked["gain"]), ideal, **checked, item=order)
 
 
 _LIST = [
@@ -171,13 +157,32 @@ _LIST = [
         label="trec_eval ndcg_cut",
         library="pytrec-eval-terrier",
         gain="linear",
-        ties="doc_id_descending",
+        ties="trec_eval",
         ideal="all_judged",
         zero_idcg="zero",
         reason="trec_eval uses the qrels grade as the gain, sorts equal scores by document id descending, "
         "builds the ideal from every judged document of the query, and gives 0 when nothing is relevant.",
-        call="pytrec_eval.RelevanceEvaluator(qrels, {'ndcg_cut.k'}) (or {'ndcg'} without a cutoff)",
+        call="trec_eval -m ndcg_cut.k qrels run (or -m ndcg without a cutoff)",
+        caveat="trec_eval 10 ranks by the scores as double-precision numbers. pytrec_eval runs trec_eval's code "
+        "but stores each score as a single-precision float, so scores closer than about 1e-7 (relative) tie "
+        "there and are ordered by document id: see the pytrec_eval preset.",
         whole_grades=True,
+    ),
+    Convention(
+        key="pytrec_eval",
+        label="pytrec_eval ndcg_cut",
+        library="pytrec-eval-terrier",
+        gain="linear",
+        ties="trec_eval",
+        ideal="all_judged",
+        zero_idcg="zero",
+        reason="pytrec_eval runs trec_eval's measures (gain = grade, ties by document id descending, ideal from "
+        "every judgment) on scores it keeps in single precision (float32).",
+        call="pytrec_eval.RelevanceEvaluator(qrels, {'ndcg_cut.k'}) (or {'ndcg'} without a cutoff)",
+        caveat="pytrec_eval keeps scores as single-precision floats: scores 1 + 1e-9 and 1 tie (then the larger "
+        "document id ranks first), where trec_eval 10 ranks them apart. This preset rounds scores the same way.",
+        whole_grades=True,
+        score_precision="float32",
     ),
     Convention(
         key="ranx_ndcg",
@@ -235,10 +240,13 @@ _LIST = [
         reason="XGBoost's ndcg uses 2^grade - 1 (ndcg_exp_gain=true), sorts scores stably, takes the ideal from "
         "the group's own labels, and scores a group with no relevant document as 1.",
         call="xgb.train({'eval_metric': 'ndcg@k'}, DMatrix(X, label, base_margin=scores), 0).eval(dmatrix)",
-        caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 may tie there; "
-        "it needs whole-number grades up to 31 with exponential gain.",
+        caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 tie there (this preset rounds "
+        "them the same way); 'ndcg' without '@k' is not the whole list: XGBoost cuts it at 32 documents (its "
+        "LambdaRankParam default), so this preset's 'no cutoff' is k = 32. Whole-number grades up to 31.",
         whole_grades=True,
         max_grade=31,
+        score_precision="float32",
+        default_k=32,
     ),
     Convention(
         key="xgboost_minus",
@@ -251,9 +259,12 @@ _LIST = [
         reason="The trailing '-' in XGBoost's 'ndcg@k-' scores a group with no relevant document as 0 "
         "instead of 1; everything else is as 'ndcg@k'.",
         call="xgb.train({'eval_metric': 'ndcg@k-'}, ...)",
-        caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 may tie there.",
+        caveat="XGBoost keeps scores in float32, so scores closer than about 1e-7 tie there (this preset rounds "
+        "them the same way); without '@k' XGBoost cuts the list at 32 documents, so 'no cutoff' is k = 32 here.",
         whole_grades=True,
         max_grade=31,
+        score_precision="float32",
+        default_k=32,
     ),
     Convention(
         key="torchmetrics",
@@ -267,11 +278,12 @@ _LIST = [
         "averaged, ideal from the same target, 0 when IDCG is 0 (RetrievalNormalizedDCG's "
         "empty_target_action='neg' also gives 0).",
         call="torchmetrics.functional.retrieval.retrieval_normalized_dcg(preds, target, top_k=k)",
+        score_precision="float32",
         caveat="torchmetrics computes in float32: expect differences around 1e-7, and scores closer than "
         "float32 precision tie.",
     ),
 ]
 
 CONVENTIONS: dict[str, Convention] = {convention.key: convention for convention in _LIST}
-"""Library presets by key: "sklearn", "trec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm",
+"""Library presets by key: "sklearn", "trec_eval", "pytrec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm",
 "xgboost", "xgboost_minus", "torchmetrics"."""

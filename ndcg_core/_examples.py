@@ -29,8 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._list import ListResult, evaluate
-from ._ties import evaluate_scores
+from ._list import ListResult, evaluate, evaluate_scores
 
 METRICS = ("cg", "dcg", "idcg", "ndcg")
 STATUSES = ("matches", "matches after rounding", "erratum")

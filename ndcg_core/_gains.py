@@ -24,7 +24,6 @@ from ._validation import GAIN_NAMES, InvalidInput, as_grades
 GainSpec = str | Mapping[float, float]
 
 
-
 def check_gain(gain: object) -> GainSpec:
     """Validate a gain specification and return it (tables as a plain dict float -> float).
 
@@ -49,6 +48,27 @@ def check_gain(gain: object) -> GainSpec:
             )
         return table
     raise InvalidInput(f"gain must be 'linear', 'exponential' or a mapping grade -> gain, got {type(gain).__name__}.")
+
+
+def check_grades(grades, *, gain: GainSpec) -> np.ndarray:
+    """Validate grades for the given gain; return them as a float array.
+
+    The app's one grade check: refuses what :func:`ndcg_core.evaluate` would
+    refuse for these grades under *this* gain (not a default one): a grade
+    that is not a finite, non-negative number, a grade whose exponential gain
+    2^grade - 1 overflows, a grade missing from a gain table. Raises
+    :class:`InvalidInput` naming the grade and the gain.
+
+    >>> check_grades([0, 3, 1100], gain="linear").tolist()
+    [0.0, 3.0, 1100.0]
+    >>> check_grades([0, 3, 1100], gain="exponential")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ndcg_core._validation.InvalidInput: Grade 1100 is too large for exponential gain: ...
+    """
+    values = as_grades(grades)
+    gains_of(values, check_gain(gain))
+    return values
 
 
 def gains_of(grades: np.ndarray, gain: GainSpec) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""NDCG of one ranked list: the kernel behind :func:`evaluate` and :func:`evaluate_scores`."""
+"""NDCG of one ranked list: :func:`evaluate` (grades in ranked order) and :func:`evaluate_scores` (ranked by scores)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,17 @@ import pandas as pd
 
 from ._discounts import discounts
 from ._gains import GainSpec, check_gain, gains_of
-from ._validation import ZERO_IDCG_RULES, InvalidInput, as_grades, check_choice, check_k, check_log_base
+from ._ideal import ideal_depth, ideal_order, ranking_depth
+from ._ties import TIE_RULES, order_rows, tie_averaged_gains
+from ._validation import (
+    ZERO_IDCG_RULES,
+    InvalidInput,
+    as_finite_numbers,
+    as_grades,
+    check_choice,
+    check_k,
+    check_log_base,
+)
 
 TABLE_COLUMNS = (
     "rank", "item", "relevance", "gain", "discount", "contribution", "cumulative_cg", "cumulative_dcg",
@@ -25,6 +35,14 @@ class ListResult:
     (``cumulative_*``, ``ndcg_at_rank``) continue past the cutoff so a chart
     can show what positions beyond k would add; ``in_cutoff`` marks the rows
     that count towards the headline figures.
+
+    ``ideal_relevances`` is the ideal list (every judged grade, descending)
+    and ``ideal_order`` the indices that sort the judged grades given (the
+    ``ideal_relevances`` argument, else the ranked grades) into it, ties in
+    input order. ``depth`` is the number of ranked positions counted and
+    ``ideal_depth`` the number of ideal places counted (see
+    :mod:`ndcg_core._ideal` for the rule); the app reads these rather than
+    recomputing them.
     """
 
     cg: float
@@ -34,6 +52,9 @@ class ListResult:
     k: int | None
     table: pd.DataFrame = field(repr=False)
     ideal_relevances: np.ndarray = field(repr=False)
+    ideal_order: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, dtype=np.int64))
+    depth: int = 0
+    ideal_depth: int = 0
 
 
 def normalise(dcg: np.ndarray | float, idcg: np.ndarray | float, zero_idcg: str) -> np.ndarray:
@@ -60,6 +81,8 @@ def evaluate(
     log_base: float = 2.0,
     ideal_relevances=None,
     zero_idcg: str = "zero",
+    tie_groups=None,
+    cut_ideal_at_ranking: bool = False,
 ) -> ListResult:
     r"""Evaluate one ranked list of relevance grades.
 
@@ -77,11 +100,12 @@ def evaluate(
     relevances : sequence of non-negative numbers
         Grades in ranked order, position 1 first.
     k : positive int or None, keyword-only
-        Cutoff. ``None`` evaluates the whole ranking, and the ideal list is cut
-        at the same depth (as 003_f44d929bf8cc7fa4.txt does). A k larger than
-        the ranking counts every ranked document, while the ideal list is cut
-        at k, as trec_eval's ``ndcg_cut`` does: with extra judged documents,
-        IDCG@k can then be larger than IDCG@len(ranking).
+        Cutoff. ``None`` means no cutoff: DCG over the whole ranking and IDCG
+        over every judged grade (trec_eval's ``ndcg``), as in every function
+        of ndcg_core. A k larger than the ranking counts every ranked
+        document, while the ideal list is cut at k, as trec_eval's
+        ``ndcg_cut`` does: with extra judged documents, IDCG@k can then be
+        larger than IDCG@len(ranking).
     gain : {"linear", "exponential"} or mapping grade -> gain
         ``"linear"``: g(rel) = rel; ``"exponential"``: g(rel) = 2**rel - 1;
         a mapping is a gain table.
@@ -94,12 +118,22 @@ def evaluate(
     zero_idcg : {"zero", "one", "skip", "error"}
         NDCG when IDCG is 0 (no relevant judged document): 0, 1, NaN or
         raise :class:`InvalidInput`.
+    tie_groups : sequence of labels, optional
+        One label per ranked position; neighbouring positions with the same
+        label are documents with tied scores, and each gets the mean gain of
+        its group (the ``"average"`` tie rule of :func:`evaluate_scores`, which
+        :func:`ranked_query` hands over this way).
+    cut_ideal_at_ranking : bool
+        With ``k=None``, cut the ideal list at the ranking's length instead of
+        keeping every judged grade (the convention of a library that only sees
+        the ranked documents). Ignored when k is given.
 
     Returns
     -------
     ListResult
         ``cg``, ``dcg``, ``idcg``, ``ndcg`` (floats), ``k``, the per-position
-        ``table`` and the sorted ``ideal_relevances``. CG sums gains, so it
+        ``table``, the sorted ``ideal_relevances`` with their ``ideal_order``,
+        and the ``depth`` / ``ideal_depth`` counted. CG sums gains, so it
         equals the sum of grades only under linear gain.
 
     Raises
@@ -127,9 +161,93 @@ def evaluate(
     if grades.size == 0:
         raise InvalidInput("The ranking is empty: add at least one document with a grade.")
     settings = _check_settings(k=k, gain=gain, log_base=log_base, zero_idcg=zero_idcg)
-    ideal = _ideal_grades(grades, ideal_relevances)
+    ideal, order = _ideal_grades(grades, ideal_relevances)
     gains = gains_of(grades, settings["gain"])
-    return build_result(grades, gains, ideal, **settings, item=np.arange(grades.size))
+    if tie_groups is not None:
+        labels = np.asarray(list(tie_groups) if not isinstance(tie_groups, np.ndarray) else tie_groups)
+        if labels.shape != grades.shape:
+            raise InvalidInput(f"Got {grades.size} grades but {labels.size} tie-group labels: give one per position.")
+        gains = tie_averaged_gains(np.zeros(grades.size, dtype=np.int8), labels, gains)
+    return build_result(grades, gains, ideal, **settings, item=np.arange(grades.size), ideal_order=order,
+                        cut_ideal_at_ranking=bool(cut_ideal_at_ranking))
+
+
+def evaluate_scores(
+    relevances,
+    scores,
+    *,
+    ties: str = "average",
+    k: int | None = None,
+    gain: GainSpec = "exponential",
+    log_base: float = 2.0,
+    ideal_relevances=None,
+    zero_idcg: str = "zero",
+    doc_ids=None,
+    cut_ideal_at_ranking: bool = False,
+) -> ListResult:
+    r"""Rank items by descending ``scores`` and evaluate the ranking.
+
+    ``relevances[j]`` and ``scores[j]`` describe item j (in any order). The
+    table's ``item`` column gives each position's index into the inputs.
+
+    Ties (equal scores) leave the order undefined, so ``ties`` decides (the
+    rules of :mod:`ndcg_core._ties`, shared with :func:`evaluate_run`):
+
+    * ``"average"`` (default, scikit-learn's ``ndcg_score`` and torchmetrics):
+      every position of a tied group T gets the group's mean gain, so
+      :math:`DCG = \sum_T \bar g_T \sum_{i \in T} 1/\log_b(i + 1)`, the expected
+      DCG over all orders of each tie (McSherry and Najork, 2008). The ``gain``
+      and ``contribution`` columns show the averaged values; ``relevance``
+      shows the tied items in input order.
+    * ``"optimistic"``: better grades first inside a tie (an upper bound).
+    * ``"pessimistic"``: worse grades first inside a tie (a lower bound).
+    * ``"stable"``: input order inside a tie (LightGBM and XGBoost sort stably).
+    * ``"trec_eval"``: document id descending inside a tie (byte order, as
+      trec_eval); ``doc_ids`` gives the ids (without them a later input
+      position counts as a larger id).
+
+    ``"optimistic" >= "average" >= "pessimistic"`` always holds for DCG.
+    The ideal list does not depend on scores. Other parameters, and the
+    meaning of ``k=None`` (no cutoff), are those of :func:`evaluate`; scores
+    may be any finite numbers (only their order matters).
+
+    Examples
+    --------
+    Scores 1, 1, 0.5 for grades 0, 3, 1 (linear gain): the first two tie.
+
+    >>> for rule in ("optimistic", "average", "pessimistic"):
+    ...     print(rule, f'{evaluate_scores([0, 3, 1], [1, 1, 0.5], ties=rule, gain="linear").ndcg:.4f}')
+    optimistic 0.9639
+    average 0.8115
+    pessimistic 0.6590
+    >>> evaluate_scores([0, 3, 1], [1, 1, 0.5], ties="trec_eval", doc_ids=["a", "b", "c"]).table["item"].tolist()
+    [1, 0, 2]
+    """
+    grades = as_grades(relevances, what="relevances")
+    score_values = as_finite_numbers(scores, what="scores")
+    if grades.size != score_values.size:
+        raise InvalidInput(f"Got {grades.size} grades but {score_values.size} scores: give one score per document.")
+    if grades.size == 0:
+        raise InvalidInput("The ranking is empty: add at least one document with a grade.")
+    check_choice(ties, TIE_RULES, name="tie rule")
+    ids = None
+    if doc_ids is not None:
+        ids = np.asarray([str(name) for name in doc_ids], dtype=object)
+        if ids.size != grades.size:
+            raise InvalidInput(f"Got {grades.size} grades but {ids.size} document ids: give one id per document.")
+    settings = _check_settings(k=k, gain=gain, log_base=log_base, zero_idcg=zero_idcg)
+    ideal, ideal_positions = _ideal_grades(grades, ideal_relevances)
+
+    single_query = np.zeros(grades.size, dtype=np.int8)
+    order = order_rows(single_query, score_values, ties=ties, grade=grades,
+                       doc_ids=None if ids is None else ids.__getitem__)
+    order = np.arange(grades.size) if order is None else order
+    ranked = grades[order]
+    gains = gains_of(ranked, settings["gain"])
+    if ties == "average":
+        gains = tie_averaged_gains(single_query, score_values[order], gains)
+    return build_result(ranked, gains, ideal, **settings, item=order, ideal_order=ideal_positions,
+                        cut_ideal_at_ranking=bool(cut_ideal_at_ranking))
 
 
 def _check_settings(*, k, gain, log_base, zero_idcg) -> dict:
@@ -141,11 +259,14 @@ def _check_settings(*, k, gain, log_base, zero_idcg) -> dict:
     }
 
 
-def _ideal_grades(grades: np.ndarray, ideal_relevances) -> np.ndarray:
-    """All judged grades sorted descending; checked to cover the ranked grades."""
+def _ideal_grades(grades: np.ndarray, ideal_relevances) -> tuple[np.ndarray, np.ndarray]:
+    """All judged grades sorted descending, and the order that sorts them; checked to cover the ranked grades."""
     if ideal_relevances is None:
-        return np.sort(grades)[::-1]
-    ideal = np.sort(as_grades(ideal_relevances, what="ideal_relevances"))[::-1]
+        order = ideal_order(grades)
+        return grades[order], order
+    judged = as_grades(ideal_relevances, what="ideal_relevances")
+    order = ideal_order(judged)
+    ideal = judged[order]
     ranked = np.sort(grades)[::-1]
     padded = np.zeros(max(ideal.size, ranked.size))
     padded[: ideal.size] = ideal
@@ -154,7 +275,7 @@ def _ideal_grades(grades: np.ndarray, ideal_relevances) -> np.ndarray:
             "ideal_relevances must contain the grades of every ranked document (plus any extra judged ones); "
             "otherwise the 'ideal' could be worse than the ranking and NDCG would exceed 1."
         )
-    return ideal
+    return ideal, order
 
 
 def build_result(
@@ -167,12 +288,14 @@ def build_result(
     log_base: float,
     zero_idcg: str,
     item: np.ndarray,
+    ideal_order: np.ndarray,
+    cut_ideal_at_ranking: bool = False,
 ) -> ListResult:
     """Assemble a :class:`ListResult` from ranked grades and their (possibly tie-averaged) gains."""
     n = grades.size
-    depth = n if k is None else min(k, n)
-    ideal_depth = n if k is None else k
-    ideal_cut = ideal[:ideal_depth]
+    depth = int(ranking_depth(k, n))
+    counted_ideal = int(ideal_depth(k, ideal.size, n_ranked=n, cut_ideal_at_ranking=cut_ideal_at_ranking))
+    ideal_cut = ideal[:counted_ideal]
     ideal_gains = gains_of(ideal_cut, gain)
 
     disc = discounts(max(n, ideal_cut.size), log_base)
@@ -193,7 +316,8 @@ def build_result(
         )
     ndcg = float(normalise(dcg, idcg, zero_idcg))
 
-    return ListResult(cg=cg, dcg=dcg, idcg=idcg, ndcg=ndcg, k=k, table=table, ideal_relevances=ideal)
+    return ListResult(cg=cg, dcg=dcg, idcg=idcg, ndcg=ndcg, k=k, table=table, ideal_relevances=ideal,
+                      ideal_order=ideal_order, depth=depth, ideal_depth=counted_ideal)
 
 
 def _check_no_overflow(cg: float, idcg: float, columns: dict[str, np.ndarray]) -> None:

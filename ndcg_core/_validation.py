@@ -25,8 +25,6 @@ import pandas as pd
 
 GAIN_NAMES = ("linear", "exponential")
 ZERO_IDCG_RULES = ("zero", "one", "skip", "error")
-LIST_TIE_RULES = ("average", "optimistic", "pessimistic", "stable")
-RUN_TIE_RULES = (*LIST_TIE_RULES, "trec_eval")
 AGGREGATES = ("mean", "ratio_of_sums")
 MISSING_RULES = ("ignore", "zero")
 

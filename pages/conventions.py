@@ -29,6 +29,7 @@ if case is not None:
 
 # The editor's base is the chosen case (or the last valid custom input); it is keyed by case so switching resets it.
 # A share link's own rows (?rows=...) replace the case's on a session's first visit.
+settings = current_settings()  # before the input is checked: grades are validated under the sidebar's gain
 base_key = f"conventions_base_{case_key}"
 case_frame = case.frame() if case else view.CASES["ties"].frame()
 if not session.has(base_key):
@@ -36,7 +37,7 @@ if not session.has(base_key):
     if "rows" in url_state.params() and not session.has("conventions_rows_read"):
         try:
             linked = view.decode_input(url_state.params()["rows"])
-            view.checked_input(linked)  # grades and scores as an edit would be checked
+            view.checked_input(linked, gain=settings.gain_spec())  # grades and scores as an edit would be checked
             session.set_widget(base_key, linked)
         except (ValueError, ndcg_core.InvalidInput) as error:
             reason = plain(user_message(str(error).splitlines()[0][:200]))
@@ -62,11 +63,11 @@ edited = st.data_editor(
 )
 last_valid_key = f"conventions_valid_{case_key}"
 try:
-    given = view.checked_input(edited)
+    given = view.checked_input(edited, gain=settings.gain_spec())
     session.set_widget(last_valid_key, given)
 except ndcg_core.InvalidInput as error:
     st.error(f"Edit not applied: {plain(user_message(error))}", icon=":material/warning:")
-    given = session.widget(last_valid_key) or view.checked_input(session.widget(base_key))
+    given = session.widget(last_valid_key) or view.checked_input(session.widget(base_key), gain=settings.gain_spec())
     edited = None
 if edited is not None:  # the input is in the share link unless it is the case's own (or too big for a URL)
     linked_rows = view.encode_input(edited)
@@ -76,7 +77,6 @@ if edited is not None:  # the input is in the share link unless it is the case's
         url_state.warn("conventions", None)  # the user's own input replaced the link's
 url_state.publish({"rows": session.widget(f"conventions_link_{case_key}")})  # an invalid edit keeps the last valid
 
-settings = current_settings()
 table = view.conventions_table(given, k=settings.k)
 cutoff = "the whole list" if settings.k is None else f"k = {settings.k} (from the sidebar)"
 st.subheader(f"NDCG under each library's convention, at {cutoff}")

@@ -170,11 +170,15 @@ st.button(f"Open query {plain(query)} in the Playground", key="dataset_open", ty
           on_click=view.request_open, args=(query,))
 requested = view.take_open_request()
 if requested is not None and requested in queries:
-    names, grades, extra_names, extra_grades = view.query_ranking(dataset, run_name, requested, ties=ties)
-    open_in_playground(names, grades, extra_names=extra_names, extra_grades=extra_grades,
-                       settings=view.playground_settings(settings, len(names) + len(extra_names)))
+    try:
+        listed = view.query_ranking(dataset, run_name, requested, ties=ties)
+    except ndcg_core.InvalidInput as error:  # e.g. a judged query the run did not retrieve anything for
+        st.warning(f"This query cannot be opened in the Playground: {plain(error)}", icon=":material/info:")
+    else:
+        open_in_playground(listed.docs, listed.grades, extra_names=listed.extra_docs,
+                           extra_grades=listed.extra_grades, settings=settings, tie_groups=listed.tie_groups)
 st.caption(
     f"The Playground gets the run's top {view.PLAYGROUND_MAX_DOCS} documents at most, in the order of the tie rule; "
     "unjudged documents get grade 0 and judged documents not shown become extra judged documents, so IDCG is the "
-    "same. Without a cutoff, k is set to the number of documents, so the ideal list uses every judgment as here."
+    "same. Under the tie rule “average” the tied documents' gains stay averaged there, so the figure is the same."
 )

@@ -34,6 +34,7 @@ except ndcg_core.InvalidInput as error:  # e.g. "Refuse" on a list without relev
 
 if result is not None:
     widgets.metric_cards(result, playground_view.previous_metrics(ranking, settings, result), reserve_delta=True)
+    playground_view.tie_note(ranking)
     playground_view.order_buttons()
 
     list_column, editor_column = st.columns([1.15, 1], gap="large")

@@ -13,7 +13,7 @@ st.markdown(
     "by dragging. Each question states its own convention (the sidebar does not change the quiz)."
 )
 seed = quiz.current_seed()
-questions = quiz.generate_quiz(seed)
+questions = quiz.questions_for(seed)
 quiz.quiz_header(seed, questions)
 for question in questions:
     quiz.show_question(question, seed)

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import ui
-from ui import lessons
+from ui import lessons, walk_lists, walkthrough
 from ui.settings import current_settings, show_url_warning
 
 ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
@@ -16,10 +16,10 @@ st.markdown(
     "same, and NDCG@i is their ratio."
 )
 show_url_warning()
-source = lessons.choose_source()
-walk = lessons.walk_list_for(source)
+source = walk_lists.choose_source()
+walk = walk_lists.walk_list_for(source)
 st.caption(f"Walking {walk.label} · {settings.describe()} (change them in the sidebar)")
-lessons.walkthrough(walk, settings)
+walkthrough.walkthrough(walk, settings)
 
 st.divider()
 st.header("Lessons")

@@ -3,8 +3,8 @@
 import streamlit as st
 
 import ui
-from ui import lessons
-from ui.messages import document_title
+from ui import worked_example_cards as cards
+from ui.walk_lists import worked_examples
 
 ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
@@ -14,22 +14,9 @@ st.markdown(
     "input and convention, the figures it states next to the figures reproduced here, and a verdict: **matches**, "
     "**matches after rounding**, or **erratum** (with what went wrong, in plain words)."
 )
-examples = lessons.worked_examples()
+examples = worked_examples()
 if not examples:
     st.info("The worked examples are not available yet.")
 
-counts = {status: sum(example.status == status for example in examples) for status in lessons.STATUS_BADGES}
-summary = st.columns(4)
-summary[0].metric("Examples", len(examples))
-for column, (status, count) in zip(summary[1:], counts.items(), strict=True):
-    column.metric(lessons.STATUS_BADGES[status][0], count)
-
-shown = lessons.worked_example_filters(examples)
-if not shown:
-    st.info("No example matches these filters.")
-source = None
-for example in shown:
-    if example.source != source:  # the examples come grouped by document
-        source = example.source
-        st.header(document_title(source), anchor=f"document-{source[:3]}")
-    lessons.example_card(example, examples.index(example))
+cards.summary(examples)
+cards.example_cards(cards.worked_example_filters(examples), examples)

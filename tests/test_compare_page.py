@@ -176,12 +176,12 @@ def test_slide_summary_has_big_numbers_chart_and_png():
 
 
 def test_png_export_renders_the_slide_chart():
-    from ui import compare_view
+    from ui import compare_charts
 
-    if not compare_view.png_export_available():
+    if not compare_charts.png_export_available():
         pytest.skip("kaleido cannot start Chromium here; the page falls back to the chart toolbar")
     comparison = ndcg_core.compare_runs([0.1, 0.5, 0.7], [0.3, 0.4, 0.9], n_boot=200)
-    png = compare_view.png_bytes(compare_view.slide_chart(comparison, name_a="A", name_b="B", metric="NDCG"))
+    png = compare_charts.png_bytes(compare_charts.slide_chart(comparison, name_a="A", name_b="B", metric="NDCG"))
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
 
 

@@ -8,6 +8,7 @@ its ``base_margin``, and torchmetrics' retrieval_normalized_dcg.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -45,7 +46,7 @@ def test_contract_keys_and_fields():
         assert isinstance(convention, Convention)
         assert convention.key == key
         assert convention.gain in ("linear", "exponential")
-        assert convention.ties in ("average", "stable", "doc_id_descending")
+        assert convention.ties in ("average", "stable", "trec_eval")
         assert convention.ideal in ("ranking", "all_judged")
         assert convention.zero_idcg in ("zero", "one")
         assert convention.label and convention.library and convention.reason
@@ -124,7 +125,7 @@ def xgboost_ndcg(minus: bool):
         xgb = pytest.importorskip("xgboost")
         matrix = xgb.DMatrix(np.zeros((len(grades), 1)), label=grades, base_margin=scores)
         matrix.set_group([len(grades)])
-        metric = f"ndcg@{k or len(grades)}" + ("-" if minus else "")
+        metric = ("ndcg" if k is None else f"ndcg@{k}") + ("-" if minus else "")
         booster = xgb.train({"objective": "rank:ndcg", "eval_metric": metric}, matrix, num_boost_round=0)
         return float(booster.eval(matrix).rsplit(":", 1)[1])
 
@@ -143,7 +144,8 @@ def torchmetrics_ndcg(grades, scores, k, extra, ids):
 # key -> (library call, whether ties are deterministic in the library, tolerance)
 LIBRARIES = {
     "sklearn": (sklearn_ndcg, True, 1e-12),
-    "trec_eval": (trec_eval_ndcg, True, 1e-12),
+    "trec_eval": (trec_eval_ndcg, True, 1e-12),  # integer-valued scores: pytrec_eval's float32 loses nothing
+    "pytrec_eval": (trec_eval_ndcg, True, 1e-12),
     "ranx_ndcg": (ranx_ndcg("ndcg"), False, 1e-12),
     "ranx_ndcg_burges": (ranx_ndcg("ndcg_burges"), False, 1e-12),
     "lightgbm": (lightgbm_ndcg, True, 1e-12),
@@ -233,3 +235,57 @@ def test_grades_the_library_refuses_are_refused(key, grades, words):
 def test_float_grades_are_fine_where_the_library_takes_them():
     for key in ("sklearn", "torchmetrics"):
         assert 0 < CONVENTIONS[key].evaluate([1.5, 0.5], [1.0, 2.0]).ndcg < 1
+
+
+# ---------------------------------------------------------------- precision and default cutoffs, from the libraries
+
+
+@pytest.mark.parametrize(("base", "gap", "ties_in_pytrec"), [
+    (1.0, 1e-9, True), (1.0, 1e-8, True), (1.0, 1e-6, False), (1000.0, 1e-5, True), (0.001, 1e-9, False),
+])
+def test_pytrec_eval_keeps_scores_in_single_precision(base, gap, ties_in_pytrec):
+    """Doc "a" (grade 1) scores base + gap, doc "b" (grade 0) base: in a tie trec_eval puts "b" (larger id) first."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    measured = pytrec_eval.RelevanceEvaluator({"q": {"a": 1, "b": 0}}, {"ndcg"}).evaluate(
+        {"q": {"a": base + gap, "b": base}})["q"]["ndcg"]
+    tied = 1 / math.log2(3)  # "b" first: DCG = 1 / log2(3), IDCG = 1
+    assert measured == pytest.approx(tied if ties_in_pytrec else 1.0, abs=1e-12)
+    grades, scores, ids = [1, 0], [base + gap, base], ["a", "b"]
+    assert CONVENTIONS["pytrec_eval"].evaluate(grades, scores, doc_ids=ids).ndcg == pytest.approx(measured, abs=1e-12)
+    # trec_eval 10 keeps doubles: "a" ranks first whatever the gap
+    assert CONVENTIONS["trec_eval"].evaluate(grades, scores, doc_ids=ids).ndcg == 1.0
+    assert "single-precision" in CONVENTIONS["pytrec_eval"].caveat
+    assert "pytrec_eval" in CONVENTIONS["trec_eval"].caveat
+
+
+@pytest.mark.parametrize("minus", [False, True])
+def test_xgboost_ndcg_without_k_counts_32_documents(minus):
+    """XGBoost 'ndcg' (no @k) is NDCG@32, not the whole list (LambdaRankParam's DefaultK)."""
+    xgb = pytest.importorskip("xgboost")
+    rng = np.random.default_rng(5)
+    grades = rng.integers(0, 4, 100)
+    grades[:40] = 0  # relevant documents past rank 32 exist, so @32 and the whole list differ
+    scores = np.arange(100, 0, -1).astype(float)
+    matrix = xgb.DMatrix(np.zeros((100, 1)), label=grades, base_margin=scores)
+    matrix.set_group([100])
+    booster = xgb.train({"objective": "rank:ndcg", "eval_metric": "ndcg" + ("-" if minus else "")}, matrix, 0)
+    measured = float(booster.eval(matrix).rsplit(":", 1)[1])
+    preset = CONVENTIONS["xgboost_minus" if minus else "xgboost"]
+    ours = preset.evaluate(grades, scores)
+    assert ours.k == 32 and preset.default_k == 32
+    assert ours.ndcg == pytest.approx(measured, abs=1e-6)  # XGBoost reports float32
+    whole = evaluate(grades.tolist(), gain="exponential").ndcg
+    assert abs(whole - measured) > 1e-3  # so the truncation is what makes them agree
+    assert "32" in preset.caveat
+
+
+def test_xgboost_preset_rounds_scores_to_float32():
+    xgb = pytest.importorskip("xgboost")
+    grades, scores = np.array([1, 0]), np.array([1.0 + 1e-9, 1.0])  # equal in float32: stable order keeps a first
+    matrix = xgb.DMatrix(np.zeros((2, 1)), label=grades[::-1], base_margin=scores[::-1])  # b listed first
+    matrix.set_group([2])
+    booster = xgb.train({"objective": "rank:ndcg", "eval_metric": "ndcg@2"}, matrix, 0)
+    measured = float(booster.eval(matrix).rsplit(":", 1)[1])
+    ours = CONVENTIONS["xgboost"].evaluate(grades[::-1], scores[::-1], k=2).ndcg
+    assert ours == pytest.approx(measured, abs=1e-6)
+    assert ours == pytest.approx(1 / math.log2(3), abs=1e-12)  # tied, input order: b (grade 0) first

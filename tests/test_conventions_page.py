@@ -106,7 +106,7 @@ def test_linear_vs_exponential_gain_reorders_two_rankers():
 
 
 def test_differing_cells_are_highlighted():
-    given = view.checked_input(view.CASES["all_zero"].frame())
+    given = view.checked_input(view.CASES["all_zero"].frame(), gain="linear")
     table = view.conventions_table(given, k=None)
     labels = {c: c for c in table.columns}
     ctx = view.styled(table, labels)._compute().ctx

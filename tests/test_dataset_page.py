@@ -160,8 +160,9 @@ def test_csv_with_a_judged_unretrieved_row_by_hand(page):
     by_hand = (1 + 7 / 2) / (7 + 3 / np.log2(3) + 1 / 2)
     assert headline(page)["Mean of per-query NDCG"] == f"{by_hand:.4f}"
     dataset = page.session_state["dataset"]
-    names, grades, extra_names, extra_grades = dataset_view.query_ranking(dataset, "tiny.csv", "q1", ties="trec_eval")
-    assert (names, grades, extra_names, extra_grades) == (["a", "b", "c"], [1.0, 0.0, 3.0], ["d"], [2.0])
+    listed = dataset_view.query_ranking(dataset, "tiny.csv", "q1", ties="trec_eval")
+    assert (listed.docs, listed.grades.tolist(), listed.extra_docs, listed.extra_grades.tolist()) == (
+        ("a", "b", "c"), [1.0, 0.0, 3.0], ("d",), [2.0])
 
 
 @pytest.mark.parametrize(
@@ -240,7 +241,7 @@ def test_query_ranking_follows_trec_eval_tie_order():
     dataset = dataset_view.sample_dataset()
     run = dataset.runs["BM25"]
     tied = run[run.duplicated(["query", "score"], keep=False)].iloc[0]
-    names, _, _, _ = dataset_view.query_ranking(dataset, "BM25", tied["query"], ties="trec_eval")
+    names = list(dataset_view.query_ranking(dataset, "BM25", tied["query"], ties="trec_eval").docs)
     group = run[(run["query"] == tied["query"]) & (run["score"] == tied["score"])]["doc"].tolist()
     positions = [names.index(doc) for doc in sorted(group, reverse=True)]
     assert positions == sorted(positions)  # descending document id inside the tie, as trec_eval

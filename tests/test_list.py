@@ -119,9 +119,34 @@ def test_ideal_from_extra_judged_documents():
     # ranking [1, 0] with two more judged documents of grade 3 that were not retrieved
     result = evaluate([1, 0], gain="linear", ideal_relevances=[1, 0, 3, 3])
     np.testing.assert_array_equal(result.ideal_relevances, [3, 3, 1, 0])
-    # k=None: the ideal is cut at the ranking's depth (2), as 003 does
-    assert result.idcg == pytest.approx(3 + 3 / LOG2(3))
-    assert result.ndcg == pytest.approx(1 / (3 + 3 / LOG2(3)))
+    np.testing.assert_array_equal(result.ideal_order, [2, 3, 0, 1])  # positions in ideal_relevances
+    # k=None means no cutoff anywhere: IDCG over every judged grade (3, 3, 1, 0)
+    assert result.idcg == pytest.approx(3 + 3 / LOG2(3) + 1 / 2)
+    assert result.ndcg == pytest.approx(1 / (3 + 3 / LOG2(3) + 1 / 2))
+    assert (result.depth, result.ideal_depth) == (2, 4)
+    # the explicit option cuts the ideal at the ranking's length (2): 3 + 3/log2(3)
+    cut = evaluate([1, 0], gain="linear", ideal_relevances=[1, 0, 3, 3], cut_ideal_at_ranking=True)
+    assert cut.idcg == pytest.approx(3 + 3 / LOG2(3))
+    assert (cut.depth, cut.ideal_depth) == (2, 2)
+    # ... and is ignored when k is given
+    assert evaluate([1, 0], k=3, gain="linear", ideal_relevances=[1, 0, 3, 3], cut_ideal_at_ranking=True).ideal_depth == 3
+
+
+def test_k_none_means_no_cutoff_in_every_function():
+    """evaluate, evaluate_scores, evaluate_run and the presets agree on k=None: IDCG over every judgment."""
+    import pandas as pd
+
+    from ndcg_core import CONVENTIONS, evaluate_run, evaluate_scores
+
+    expected = 1 / (3 + 3 / LOG2(3) + 1 / 2)  # DCG 1 (grade 1 first), IDCG of [3, 3, 1, 0]
+    assert evaluate([1, 0], gain="linear", ideal_relevances=[1, 0, 3, 3]).ndcg == pytest.approx(expected, abs=1e-15)
+    scored = evaluate_scores([1, 0], [2.0, 1.0], gain="linear", ideal_relevances=[1, 0, 3, 3])
+    assert scored.ndcg == pytest.approx(expected, abs=1e-15)
+    assert CONVENTIONS["trec_eval"].evaluate([1, 0], [2.0, 1.0], ideal_relevances=[1, 0, 3, 3]).ndcg == pytest.approx(
+        expected, abs=1e-15)
+    run = pd.DataFrame({"query": "q", "doc": ["a", "b"], "score": [2.0, 1.0]})
+    qrels = pd.DataFrame({"query": "q", "doc": ["a", "b", "c", "d"], "relevance": [1, 0, 3, 3]})
+    assert evaluate_run(run, qrels, gain="linear").value == pytest.approx(expected, abs=1e-15)
 
 
 def test_ideal_with_k_beyond_ranking_keeps_k_ideal_positions():

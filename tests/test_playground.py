@@ -232,14 +232,14 @@ def test_shuffle_is_a_permutation_and_reset_restores(at):
 
 
 def test_extra_judged_documents_of_document_003():
-    # 003_f44d929bf8cc7fa4.txt: D1..D6 graded 3,2,3,0,1,2 (linear gain), plus judged D7 = 3 and D8 = 2: nDCG = 0.785.
+    # 003_f44d929bf8cc7fa4.txt: D1..D6 graded 3,2,3,0,1,2 (linear gain), plus judged D7 = 3 and D8 = 2: nDCG_6 = 0.785.
     at = open_playground({
-        "docs": "D1:3,D2:2,D3:3,D4:0,D5:1,D6:2", "extra": "D7:3,D8:2", "gain": "linear",
+        "docs": "D1:3,D2:2,D3:3,D4:0,D5:1,D6:2", "extra": "D7:3,D8:2", "gain": "linear", "k": "6",
     })
     assert not at.exception and not at.warning
-    assert shown_metrics(at) == expected_metrics([3, 2, 3, 0, 1, 2], ideal=[3, 2, 3, 0, 1, 2, 3, 2], gain="linear")
-    assert shown_metrics(at)["NDCG"] == "0.7850"
-    assert shown_metrics(at)["IDCG"] == "8.7403"  # "DCG value new = 8.740262365546284"
+    assert shown_metrics(at) == expected_metrics([3, 2, 3, 0, 1, 2], k=6, ideal=[3, 2, 3, 0, 1, 2, 3, 2], gain="linear")
+    assert shown_metrics(at)["NDCG@6"] == "0.7850"
+    assert shown_metrics(at)["IDCG@6"] == "8.7403"  # "DCG value new = 8.740262365546284"
     assert any("raise IDCG" in info.value for info in at.info)
 
 

@@ -8,39 +8,39 @@ import pytest
 
 import ndcg_core
 from tests.conftest import run_page
-from ui import quiz
+from ui import quiz, quiz_model
 from ui.ranked_list import current_token
 from ui.state import playground_link
 
 
-def ndcg_of(question: quiz.Question, order) -> float:
+def ndcg_of(question: quiz_model.Question, order) -> float:
     grades = [question.grades[j] for j in order]
     return ndcg_core.evaluate(grades, k=question.k, gain=question.gain).ndcg
 
 
 def test_same_seed_same_questions_and_different_seed_different():
-    assert quiz.generate_quiz(1234) == quiz.generate_quiz(1234)
-    assert quiz.generate_quiz(1234) != quiz.generate_quiz(1235)
-    kinds = [q.kind for q in quiz.generate_quiz(1234)]
+    assert quiz_model.generate_quiz(1234) == quiz_model.generate_quiz(1234)
+    assert quiz_model.generate_quiz(1234) != quiz_model.generate_quiz(1235)
+    kinds = [q.kind for q in quiz_model.generate_quiz(1234)]
     assert sorted(set(kinds)) == ["compare", "estimate", "reorder"]
     assert len(kinds) == 6
 
 
 @pytest.mark.parametrize("seed", [0, 1, 42, 777, 9999])
 def test_correct_answers_equal_ndcg_core(seed):
-    for question in quiz.generate_quiz(seed):
+    for question in quiz_model.generate_quiz(seed):
         shown = ndcg_of(question, question.order)
         assert question.result().ndcg == pytest.approx(shown, abs=1e-12)
         if question.kind == "compare":
             other = ndcg_of(question, question.other_order)
-            assert abs(shown - other) >= quiz.SMALLEST_COMPARE_GAP
+            assert abs(shown - other) >= quiz_model.SMALLEST_COMPARE_GAP
             assert question.best_answer() == ("A" if shown > other else "B")
         if question.kind == "reorder":
             assert shown < 1.0
             # Independent brute force: fewest moves = n - longest kept subsequence over all best orderings.
             best = max(ndcg_of(question, p) for p in itertools.permutations(question.order))
             fewest = min(
-                quiz.moves_needed([question.order.index(j) for j in p])
+                quiz_model.moves_needed([question.order.index(j) for j in p])
                 for p in itertools.permutations(question.order)
                 if ndcg_of(question, p) >= best - 1e-12
             )
@@ -48,22 +48,22 @@ def test_correct_answers_equal_ndcg_core(seed):
 
 
 def test_moves_needed_by_hand():
-    assert quiz.moves_needed([0, 1, 2, 3]) == 0
-    assert quiz.moves_needed([1, 0, 2, 3]) == 1  # drag D2 above D1
-    assert quiz.moves_needed([3, 0, 1, 2]) == 1  # drag the last to the top
-    assert quiz.moves_needed([3, 2, 1, 0]) == 3
+    assert quiz_model.moves_needed([0, 1, 2, 3]) == 0
+    assert quiz_model.moves_needed([1, 0, 2, 3]) == 1  # drag D2 above D1
+    assert quiz_model.moves_needed([3, 0, 1, 2]) == 1  # drag the last to the top
+    assert quiz_model.moves_needed([3, 2, 1, 0]) == 3
 
 
 def test_estimate_points_by_closeness():
-    assert quiz.estimate_points(0.80, 0.83) == 1.0
-    assert quiz.estimate_points(0.70, 0.83) == 0.5
-    assert quiz.estimate_points(0.50, 0.83) == 0.0
+    assert quiz_model.estimate_points(0.80, 0.83) == 1.0
+    assert quiz_model.estimate_points(0.70, 0.83) == 0.5
+    assert quiz_model.estimate_points(0.50, 0.83) == 0.0
 
 
 def test_parse_seed_refuses_malformed_values():
-    assert quiz.parse_seed("42") == 42
+    assert quiz_model.parse_seed("42") == 42
     for bad in (None, "", "-1", "abc", "1e3", "10000", "12345678"):
-        assert quiz.parse_seed(bad) is None
+        assert quiz_model.parse_seed(bad) is None
 
 
 def _score(at) -> str:
@@ -74,7 +74,7 @@ def test_page_shows_the_seeds_questions_and_scores_a_compare_answer():
     at = run_page("quiz", query_params={"seed": "42"})
     assert not at.exception
     assert at.query_params["seed"] == ["42"] or at.query_params["seed"] == "42"
-    questions = quiz.generate_quiz(42)
+    questions = quiz_model.generate_quiz(42)
     compare = next(q for q in questions if q.kind == "compare")
     frames = [df.value for df in at.dataframe]
     assert any(frame["Document"].tolist() == compare.ranked_names() for frame in frames)
@@ -97,7 +97,7 @@ def test_page_shows_the_seeds_questions_and_scores_a_compare_answer():
 
 def test_estimate_and_wrong_answer_update_the_score():
     at = run_page("quiz", query_params={"seed": "7"})
-    questions = quiz.generate_quiz(7)
+    questions = quiz_model.generate_quiz(7)
     estimate = next(q for q in questions if q.kind == "estimate")
     compare = next(q for q in questions if q.kind == "compare")
     truth = ndcg_core.evaluate(estimate.ranked_grades(), k=estimate.k, gain=estimate.gain).ndcg
@@ -113,8 +113,8 @@ def test_estimate_and_wrong_answer_update_the_score():
 
 def test_reorder_by_dragging_to_the_best_order_in_fewest_moves():
     at = run_page("quiz", query_params={"seed": "42"})
-    question = next(q for q in quiz.generate_quiz(42) if q.kind == "reorder")
-    fewest, winner = quiz.best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
+    question = next(q for q in quiz_model.generate_quiz(42) if q.kind == "reorder")
+    fewest, winner = quiz_model.best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
     key = f"quiz_42_{question.number}_drag"
     at.session_state[key] = {"order": {"token": current_token(at.session_state, key), "perm": list(winner)}}
     at.run()
@@ -137,7 +137,7 @@ def test_new_questions_button_changes_the_seed_and_bad_seed_is_replaced():
     at = run_page("quiz", query_params={"seed": "<script>"})
     assert not at.exception
     assert at.warning and "seed" in at.warning[0].value
-    assert 0 <= at.session_state["quiz"].seed <= quiz.MAX_SEED
+    assert 0 <= at.session_state["quiz"].seed <= quiz_model.MAX_SEED
 
 
 def test_teacher_can_reveal_every_answer():
@@ -145,7 +145,7 @@ def test_teacher_can_reveal_every_answer():
     at.toggle(key="quiz_reveal").set_value(True).run()
     assert not at.exception
     revealed = " ".join(info.value for info in at.info)
-    for question in quiz.generate_quiz(42):
+    for question in quiz_model.generate_quiz(42):
         if question.kind != "reorder":
             assert f"{question.result().ndcg:.3f}" in revealed
         if question.kind == "compare":

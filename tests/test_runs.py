@@ -459,7 +459,7 @@ def test_oracle_ranx(seed):
 @pytest.mark.parametrize("shuffle", [False, True])
 def test_block_wise_id_encoding_matches_one_block(monkeypatch, shuffle):
     """Document ids are encoded in blocks of whole queries; tiny blocks must give the same result."""
-    import ndcg_core._runs as runs_module
+    import ndcg_core._encode as runs_module
 
     run, qrels = random_run(11, n_queries=30)
     if shuffle:  # rows not grouped by query
@@ -476,7 +476,7 @@ def test_block_wise_id_encoding_matches_one_block(monkeypatch, shuffle):
 
 def test_block_wise_sorting_matches_one_sort(monkeypatch):
     """Rows grouped by query are sorted in blocks of whole queries; tiny blocks must give the same result."""
-    import ndcg_core._runs as runs_module
+    import ndcg_core._ties as runs_module
 
     run, qrels = random_run(5, n_queries=40)  # grouped by query, scores in random order, many ties
     expected = {ties: evaluate_run(run, qrels, k=4, ties=ties).per_query for ties in ("trec_eval", "average")}
@@ -613,7 +613,7 @@ def test_ideal_lists_for_any_kind_of_grade(grades, k):
 @pytest.mark.parametrize("seed", range(3))
 def test_sorted_categories_matched_in_blocks(monkeypatch, seed):
     """Sorted text categories (as the readers give) are matched block by block; tiny blocks must agree."""
-    import ndcg_core._runs as runs_module
+    import ndcg_core._encode as runs_module
     from ndcg_core._io import _categorical
 
     run, qrels = random_run(seed, n_queries=30, pool=60)
@@ -628,22 +628,22 @@ def test_sorted_categories_matched_in_blocks(monkeypatch, seed):
     pd.testing.assert_frame_equal(result.per_query, expected.per_query)
 
 
-def test_kept_category_matches_are_bounded_and_thread_safe():
+def test_no_hidden_cache_and_thread_safe():
+    """Nothing is kept between calls (no module-level state); concurrent evaluations agree."""
     from concurrent.futures import ThreadPoolExecutor
 
-    import ndcg_core._runs as runs_module
+    import ndcg_core._encode as encode_module
 
     run, qrels = random_run(8, n_queries=10)
     expected = evaluate_run(run, qrels, k=4).per_query
 
     def evaluate_fresh(_):
-        # Fresh categorical frames each time: new category objects, new kept matches.
         return evaluate_run(as_categorical(run), as_categorical(qrels), k=4).per_query
 
     with ThreadPoolExecutor(4) as pool:
-        for per_query in pool.map(evaluate_fresh, range(40)):
+        for per_query in pool.map(evaluate_fresh, range(20)):
             pd.testing.assert_frame_equal(per_query, expected)
-    assert len(runs_module._MATCHED_CATEGORIES) <= runs_module._MATCHED_SLOTS
+    assert not hasattr(encode_module, "_MATCHED_CATEGORIES")
 
 
 @pytest.mark.parametrize("grades", [[0, 2, 0.5, 3], [0, 0, 0, 0], [1, 4, 4, 2], [0.0, 0.25, 0.5, 0.75]])

@@ -6,7 +6,8 @@ import pytest
 
 import ndcg_core
 from tests.conftest import run_page
-from ui import lessons
+from ui import lessons, walkthrough
+from ui.formatting import num
 from ui.state import playground_list
 
 
@@ -24,7 +25,7 @@ def test_page_runs_and_shows_position_one_of_the_playground_list():
     shown = latex(at)
     assert any(f"2^{{{first['relevance']:g}}} - 1 = {first['gain']:g}" in text for text in shown)
     assert any(r"\log_2(1 + 1) = 1" in text for text in shown)
-    assert any(f"DCG@1 = {lessons.num(first['cumulative_dcg'])}" in text for text in shown)
+    assert any(f"DCG@1 = {num(first['cumulative_dcg'])}" in text for text in shown)
 
 
 def test_next_previous_and_slider_move_the_position_with_ndcg_core_numbers():
@@ -36,11 +37,11 @@ def test_next_previous_and_slider_move_the_position_with_ndcg_core_numbers():
     assert at.session_state["step_position"] == 3
     row, previous = table.iloc[2], table.iloc[1]
     expected = (
-        f"DCG@3 = DCG@2 + {lessons.num(row['contribution'])} = {lessons.num(previous['cumulative_dcg'])} + "
-        f"{lessons.num(row['contribution'])} = {lessons.num(row['cumulative_dcg'])}"
+        f"DCG@3 = DCG@2 + {num(row['contribution'])} = {num(previous['cumulative_dcg'])} + "
+        f"{num(row['contribution'])} = {num(row['cumulative_dcg'])}"
     )
     assert any(expected in text for text in latex(at))
-    ndcg = rf"\frac{{{lessons.num(row['cumulative_dcg'])}}}{{{lessons.num(row['cumulative_idcg'])}}} = {lessons.num(row['ndcg_at_rank'])}"
+    ndcg = rf"\frac{{{num(row['cumulative_dcg'])}}}{{{num(row['cumulative_idcg'])}}} = {num(row['ndcg_at_rank'])}"
     assert any(ndcg in text for text in latex(at))
     at.button(key="step_previous").click().run()
     assert at.session_state["step_position"] == 2
@@ -106,8 +107,8 @@ def test_lessons_show_ndcg_core_numbers():
     results = [ndcg_core.evaluate(grades, gain="linear") for grades in lists]
     mean = sum(r.ndcg for r in results) / 3
     ratio = sum(r.dcg for r in results) / sum(r.idcg for r in results)
-    assert metrics["Mean of per-query NDCG"] == lessons.num(mean)
-    assert metrics["ΣDCG / ΣIDCG"] == lessons.num(ratio)
+    assert metrics["Mean of per-query NDCG"] == num(mean)
+    assert metrics["ΣDCG / ΣIDCG"] == num(ratio)
     # All grades 0: one row per zero-IDCG rule.
     zero = next(f for f in frames if "Rule for IDCG = 0" in f.columns)
     assert zero["NDCG"].tolist()[:3] == ["0", "1", "left out (NaN)"]
@@ -133,10 +134,10 @@ def test_long_playground_list_shows_a_window_of_the_table():
     at.slider(key="step_position").set_value(1_500).run()
     assert not at.exception
     window = next(df.value for df in at.dataframe if "NDCG@i" in df.value.columns)
-    assert len(window) == 2 * lessons.PROGRESS_WINDOW + 1
+    assert len(window) == 2 * walkthrough.PROGRESS_WINDOW + 1
     assert 1_500 in window["i"].tolist()
     row = ndcg_core.evaluate(grades).table.iloc[1_499]
-    assert any(f"DCG@1500 = DCG@1499 + {lessons.num(row['contribution'])}" in text for text in latex(at))
+    assert any(f"DCG@1500 = DCG@1499 + {num(row['contribution'])}" in text for text in latex(at))
 
 
 def test_names_are_shown_as_text_and_all_zero_lists_are_explained():
@@ -172,11 +173,11 @@ def test_lesson_widgets_change_the_numbers():
     swapped = ndcg_core.evaluate([2, 2, 3, 0, 1, 3], gain="linear")
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["CG after the swap"] == "11"
-    assert metrics["DCG after the swap"] == lessons.num(swapped.dcg)
+    assert metrics["DCG after the swap"] == num(swapped.dcg)
     # Lesson 4: NDCG@k at the chosen k.
     at.slider(key="lesson_cutoff_k").set_value(4).run()
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["NDCG@4"] == lessons.num(ndcg_core.evaluate([3, 0, 3, 3, 0], k=4, gain="linear").ndcg)
+    assert metrics["NDCG@4"] == num(ndcg_core.evaluate([3, 0, 3, 3, 0], k=4, gain="linear").ndcg)
     # Lesson 6: without D7 and D8 the ideal comes from the ranking alone.
     at.multiselect(key="lesson_extra_docs").set_value([]).run()
     judged = next(df.value for df in at.dataframe if "Ideal taken from" in df.value.columns)

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 import ndcg_core
 from tests.conftest import run_page
-from ui import conventions_view, quiz, url_state
+from ui import conventions_view, url_state
+from ui import quiz_model as quiz
 from ui.ranking import Ranking
 from ui.settings_model import GAIN_LABELS, LOG_BASES, ZERO_IDCG_LABELS, MetricSettings
 

@@ -154,7 +154,7 @@ def test_zero_idcg_error_rule():
         evaluate([0, 0], zero_idcg="error")
 
 
-@pytest.mark.parametrize("rule", ["random", "trec_eval", "", None])
+@pytest.mark.parametrize("rule", ["random", "doc_id_descending", "", None])
 def test_unknown_tie_rule(rule):
     with pytest.raises(InvalidInput, match="Unknown tie rule"):
         evaluate_scores([1, 2], [1, 1], ties=rule)

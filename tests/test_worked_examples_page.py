@@ -7,7 +7,8 @@ import pytest
 
 import ndcg_core
 from tests.conftest import run_page
-from ui import lessons
+from ui import worked_example_cards as cards
+from ui.formatting import num
 from ui.messages import document_title
 from ui.widgets import plain
 
@@ -33,7 +34,7 @@ def test_one_card_per_worked_example_with_its_source(page):
         assert example.source not in texts  # the hashed file name is not a title
     metrics = {m.label: m.value for m in page.metric}
     assert metrics["Examples"] == str(len(EXAMPLES))
-    assert sum(int(metrics[label]) for label, _ in lessons.STATUS_BADGES.values()) == len(EXAMPLES)
+    assert sum(int(metrics[label]) for label, _ in cards.STATUS_BADGES.values()) == len(EXAMPLES)
 
 
 def test_every_card_shows_figures_equal_to_ndcg_core(page):
@@ -42,8 +43,8 @@ def test_every_card_shows_figures_equal_to_ndcg_core(page):
         for _, row in table.iterrows():
             if row["Figure"] == "The document's code or text":
                 continue
-            key = next(k for k in lessons.figure_keys(example) if lessons.metric_label(k) == row["Figure"])
-            exact = float(getattr(result, key)) if key in lessons.HEADLINE_METRICS else example.computed[key]
+            key = next(k for k in cards.figure_keys(example) if cards.metric_label(k) == row["Figure"])
+            exact = float(getattr(result, key)) if key in cards.HEADLINE_METRICS else example.computed[key]
             assert exact == pytest.approx(example.computed[key], abs=1e-12)
             shown = row["Reproduced here"]
             decimals = len(shown.split(".")[1])
@@ -51,7 +52,7 @@ def test_every_card_shows_figures_equal_to_ndcg_core(page):
             assert float(shown) == pytest.approx(exact, abs=0.51 * 10**-decimals), (example.key, key)
             if key in example.stated:
                 assert row["Stated in the document"] == example.stated_text[key]
-                assert row["Verdict"] == lessons.FIGURE_VERDICTS[example.figure_status[key]]
+                assert row["Verdict"] == cards.FIGURE_VERDICTS[example.figure_status[key]]
 
 
 def test_003_card_reproduces_0785_and_errata_are_explained(page):
@@ -92,8 +93,8 @@ def test_walk_through_step_by_step_loads_the_example():
     result = example.result()
     last = result.table.iloc[-1]
     assert any(
-        rf"\frac{{{lessons.num(last['cumulative_dcg'])}}}{{{lessons.num(last['cumulative_idcg'])}}} = "
-        rf"{lessons.num(result.ndcg)}" in element.value
+        rf"\frac{{{num(last['cumulative_dcg'])}}}{{{num(last['cumulative_idcg'])}}} = "
+        rf"{num(result.ndcg)}" in element.value
         for element in at.latex
     )
 
@@ -122,6 +123,6 @@ def test_a_card_with_an_erratum_badge_says_erratum_in_its_table(page):
     for example, table in zip(EXAMPLES, _figure_tables(page), strict=True):
         verdicts = table["Verdict"].tolist()
         if example.status == "erratum":
-            assert lessons.FIGURE_VERDICTS["erratum"] in verdicts, example.key
+            assert cards.FIGURE_VERDICTS["erratum"] in verdicts, example.key
         else:
-            assert lessons.FIGURE_VERDICTS["erratum"] not in verdicts, example.key
+            assert cards.FIGURE_VERDICTS["erratum"] not in verdicts, example.key

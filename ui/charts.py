@@ -25,25 +25,13 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-# Okabe & Ito (2008), "Color Universal Design".
-PALETTE: dict[str, str] = {
-    "actual": "#0072B2",  # blue
-    "ideal": "#E69F00",  # orange
-    "ndcg": "#009E73",  # bluish green
-    "gain": "#56B4E9",  # sky blue
-    "discount": "#D55E00",  # vermillion
-    "highlight": "#CC79A7",  # reddish purple
-    "muted": "#B8BEC6",  # grey for positions past k
-    "text": "#111827",
-    "grid": "#E5E7EB",
-}
+from ui.chart_style import PALETTE, base_layout
 
 # Colours of the grade chips, low to high grade (light to dark blue, then orange/vermillion for top grades),
 # chosen from the same palette family so a grade reads the same in the list and in the charts.
 GRADE_COLOURS: tuple[str, ...] = ("#E5E7EB", "#BFE3F7", "#56B4E9", "#0072B2", "#E69F00", "#D55E00")
 
 MAX_BARS = 100  # bar charts past this many positions become unreadable (and slow); show the top ones
-FONT = {"size": 15, "color": PALETTE["text"], "family": "Source Sans Pro, Source Sans 3, Helvetica, Arial, sans-serif"}
 
 
 def grade_colour(grade: float, top_grade: float) -> str:
@@ -65,9 +53,8 @@ def _visible(table: pd.DataFrame, k: int | None) -> pd.DataFrame:
 
 
 def _figure(data: list[dict], layout: dict) -> go.Figure:
-    # An explicit empty template: plotly's default one is deep-copied into every figure (~3 ms each), and the
-    # layout above already sets every colour, font and grid the charts use.
-    return go.Figure({"data": data, "layout": {**layout, "template": {}}}, _validate=False)
+    # The layout comes from ui.chart_style.base_layout, whose empty template spares the deep copy of plotly's.
+    return go.Figure({"data": data, "layout": layout}, _validate=False)
 
 
 def _typed(values) -> dict | list:
@@ -108,31 +95,38 @@ def _layout(
             "type": "rect", "x0": highlight - 0.5, "x1": highlight + 0.5, "y0": 0, "y1": 1, "xref": "x",
             "yref": "paper", "fillcolor": PALETTE["highlight"], "opacity": 0.18, "line": {"width": 0}, "layer": "below",
         })
-    axis = {"gridcolor": PALETTE["grid"], "zerolinecolor": PALETTE["grid"], "linecolor": "#9CA3AF", "ticks": "outside"}
-    layout = {
-        "title": {"text": title + (f"<br><sup>{subtitle}</sup>" if subtitle else ""), "font": {"size": 18}, "y": 0.97},
-        "font": FONT,
-        "paper_bgcolor": "#FFFFFF",
-        "plot_bgcolor": "#FFFFFF",
-        "height": 360,
-        "margin": {"l": 60, "r": 70, "t": 95, "b": 50},
-        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0.0},
-        "hoverlabel": {"font": {"size": 15}},
-        "bargap": 0.2,
-        "xaxis": {**axis, "title": {"text": "Rank i"}, **({"dtick": 1} if last_rank <= 30 else {})},
-        "yaxis": {**axis, "title": {"text": y_title}, "rangemode": "tozero"},
-        "shapes": shapes,
-        "annotations": annotations,
-    }
+    layout = base_layout(
+        title=title + (f"<br><sup>{subtitle}</sup>" if subtitle else ""), x_title="Rank i", y_title=y_title,
+        margin={"l": 60, "r": 70, "t": 95, "b": 50},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0.0},
+        xaxis={"dtick": 1} if last_rank <= 30 else None, yaxis={"rangemode": "tozero"},
+    )
+    layout["title"]["y"] = 0.97
+    layout.update({"bargap": 0.2, "shapes": shapes, "annotations": annotations})
     layout.update(extra or {})
     return layout
 
 
+# Hover text of the bars; customdata holds the columns _bars is given, in that order.
+CONTRIBUTION_HOVER = (
+    "Rank %{{x}}<br>{grade} %{{customdata[0]:g}} → gain %{{customdata[1]:.4g}}<br>"
+    "÷ discount %{{customdata[2]:.4f}}<br><b>contribution %{{y:.4f}}</b><extra>{who}</extra>"
+)
+DECOMPOSITION_HOVER = (
+    "Rank %{x}: grade %{customdata[0]:g}<br>gain %{y:.4g} ÷ discount %{customdata[1]:.4f}"
+    "<br>= contribution %{customdata[2]:.4f}<extra></extra>"
+)
+
+
 def _bars(
-    shown: pd.DataFrame, y: str, *, name: str, colour: str, group: str, hover: str, customdata: np.ndarray,
+    shown: pd.DataFrame, y: str, custom: tuple[str, ...], *, name: str, colour: str, group: str, hover: str,
     pattern: dict | None = None, past_legend: bool = False,
 ) -> list[dict]:
-    """One bar trace for the counted positions and a grey one for those past k, sharing one slot per rank."""
+    """One bar trace for the counted positions and a grey one for those past k, sharing one slot per rank.
+
+    ``custom`` names the table columns sent along as customdata (for the hover text).
+    """
+    customdata = np.column_stack([shown[column] for column in custom])
     counted = shown["in_cutoff"].to_numpy()
     rank, values = shown["rank"].to_numpy(), shown[y].to_numpy()
     traces = []
@@ -159,21 +153,12 @@ def contribution_chart(table: pd.DataFrame, *, k: int | None = None, highlight: 
     """Bars of gain / discount at each rank, the ranking's next to the ideal list's; past k greyed."""
     shown = _visible(table, k)
     data = _bars(
-        shown, "contribution", name="Your ranking", colour=PALETTE["actual"], group="actual",
-        customdata=np.column_stack([shown["relevance"], shown["gain"], shown["discount"]]),
-        hover=(
-            "Rank %{x}<br>grade %{customdata[0]:g} → gain %{customdata[1]:.4g}<br>"
-            "÷ discount %{customdata[2]:.4f}<br><b>contribution %{y:.4f}</b><extra>your ranking</extra>"
-        ),
-        past_legend=True,
+        shown, "contribution", ("relevance", "gain", "discount"), name="Your ranking", colour=PALETTE["actual"],
+        group="actual", hover=CONTRIBUTION_HOVER.format(grade="grade", who="your ranking"), past_legend=True,
     ) + _bars(
-        shown, "ideal_contribution", name="Ideal ranking", colour=PALETTE["ideal"], group="ideal",
-        customdata=np.column_stack([shown["ideal_relevance"], shown["ideal_gain"], shown["discount"]]),
+        shown, "ideal_contribution", ("ideal_relevance", "ideal_gain", "discount"), name="Ideal ranking",
+        colour=PALETTE["ideal"], group="ideal", hover=CONTRIBUTION_HOVER.format(grade="ideal grade", who="ideal"),
         pattern={"shape": "/", "fillmode": "overlay", "fgcolor": "#FFFFFF", "fgopacity": 0.7, "size": 10, "solidity": 0.3},
-        hover=(
-            "Rank %{x}<br>ideal grade %{customdata[0]:g} → gain %{customdata[1]:.4g}<br>"
-            "÷ discount %{customdata[2]:.4f}<br><b>contribution %{y:.4f}</b><extra>ideal</extra>"
-        ),
     )
     layout = _layout(
         title="Contribution of each position: gain ÷ discount", y_title="contribution", n_shown=len(shown),
@@ -233,13 +218,8 @@ def decomposition_chart(table: pd.DataFrame, *, k: int | None = None, highlight:
     shown = _visible(table, k)
     x = _typed(shown["rank"].to_numpy())  # shared by the traces
     data = _bars(
-        shown, "gain", name="gain g(grade)", colour=PALETTE["gain"], group="gain",
-        customdata=np.column_stack([shown["relevance"], shown["discount"], shown["contribution"]]),
-        hover=(
-            "Rank %{x}: grade %{customdata[0]:g}<br>gain %{y:.4g} ÷ discount %{customdata[1]:.4f}"
-            "<br>= contribution %{customdata[2]:.4f}<extra></extra>"
-        ),
-        past_legend=True,
+        shown, "gain", ("relevance", "discount", "contribution"), name="gain g(grade)", colour=PALETTE["gain"],
+        group="gain", hover=DECOMPOSITION_HOVER, past_legend=True,
     )
     data.append({
         "type": "scatter", "x": x, "y": _typed(shown["discount"].to_numpy()), "name": "discount (right axis)",

@@ -17,7 +17,7 @@ from ui import url_state
 INPUT_COLUMNS = url_state.CONVENTIONS_COLUMNS
 SETTING_COLUMNS = {"gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives"}
 IDEAL_WORDS = {"ranking": "the ranked list only", "all_judged": "all judged documents"}
-TIE_WORDS = {"average": "gains averaged", "stable": "input order", "doc_id_descending": "doc id, Z→A"}
+TIE_WORDS = {"average": "gains averaged", "stable": "input order", "trec_eval": "doc id, Z→A"}
 ZERO_WORDS = {"zero": "0", "one": "1", "skip": "skipped", "error": "error"}
 HIGHLIGHT = "background-color: #FFE8B3; font-weight: 700"  # light orange: readable, not the only cue (see caption)
 
@@ -104,8 +104,11 @@ class CheckedInput:
     all_grades: list[float]
 
 
-def checked_input(frame: pd.DataFrame) -> CheckedInput:
-    """Validate the edited table; InvalidInput says what is wrong (the caller keeps the last valid input)."""
+def checked_input(frame: pd.DataFrame, *, gain) -> CheckedInput:
+    """Validate the edited table; InvalidInput says what is wrong (the caller keeps the last valid input).
+
+    Grades are checked by ``ndcg_core.check_grades`` under ``gain`` (the sidebar's), never a default gain.
+    """
     rows = frame.dropna(how="all", subset=["document", "grade", "score", "score_2"]).copy()
     if rows["grade"].isna().any():
         raise ndcg_core.InvalidInput("Every row needs a grade (0 = not relevant).")
@@ -114,7 +117,7 @@ def checked_input(frame: pd.DataFrame) -> CheckedInput:
     if ranked.empty:
         raise ndcg_core.InvalidInput("At least one document must be ranked (tick 'ranked').")
     names = [str(name) if isinstance(name, str) and name.strip() else f"#{i}" for i, name in enumerate(ranked["document"], 1)]
-    ndcg_core.evaluate(rows["grade"].tolist())  # refuses negative, NaN or non-numeric grades with a clear message
+    ndcg_core.check_grades(rows["grade"].tolist(), gain=gain)  # negative, NaN, non-numeric, too large for gain
     scores = _scores(ranked["score"], "score")
     scores_2 = _scores(ranked["score_2"], "second ranker's score")
     if scores is None and scores_2 is not None:

@@ -14,7 +14,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +24,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import url_state
-from ui.charts import PALETTE
+from ui.chart_style import PALETTE, apply_style
 from ui.settings import MetricSettings
 from ui.widgets import plain
 
@@ -45,7 +45,6 @@ MISSING_RULES = {
     "ignore": "Leave them out (trec_eval default)",
     "zero": "Count them as NDCG 0 (trec_eval -c)",
 }
-FONT = {"size": 15, "color": PALETTE["text"]}
 
 
 @dataclass(frozen=True)
@@ -265,10 +264,21 @@ def run_options(settings: MetricSettings, *, ties: str, missing: str) -> dict:
     return {**settings.kwargs(), "ties": ties, "missing": missing}
 
 
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _encoded(digest: str, run_name: str, _dataset: LoadedDataset) -> ndcg_core.EncodedRun:
+    # Checked, id-encoded and joined once per data set and run: other k, gain or tie rules reuse it (read-only).
+    # A CSV table (qrels None) carries its own grades; rows without score and rank are judged, not retrieved.
+    return ndcg_core.encode_run(_dataset.runs[run_name], _dataset.qrels)
+
+
+def encoded_run(dataset: LoadedDataset, run_name: str) -> ndcg_core.EncodedRun:
+    """``ndcg_core.encode_run`` on one run, kept per data set content and run name."""
+    return _encoded(dataset.digest, run_name, dataset)
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def _evaluate(digest: str, run_name: str, options: dict, _dataset: LoadedDataset):
-    # A CSV table (qrels None) carries its own grades; rows without score and rank are judged, not retrieved.
-    return ndcg_core.evaluate_run(_dataset.runs[run_name], _dataset.qrels, **options)
+    return ndcg_core.evaluate_run(encoded_run(_dataset, run_name), **options)
 
 
 def evaluate(dataset: LoadedDataset, run_name: str, options: dict):
@@ -279,7 +289,7 @@ def evaluate(dataset: LoadedDataset, run_name: str, options: dict):
 @st.cache_data(show_spinner=False, max_entries=64)
 def _curve(digest: str, run_name: str, options: dict, _dataset: LoadedDataset) -> pd.DataFrame:
     curve_options = {name: value for name, value in options.items() if name != "k"}
-    return ndcg_core.ndcg_curve(_dataset.runs[run_name], _dataset.qrels, ks=range(1, CURVE_DEPTH + 1), **curve_options)
+    return ndcg_core.ndcg_curve(encoded_run(_dataset, run_name), ks=range(1, CURVE_DEPTH + 1), **curve_options)
 
 
 def curve(dataset: LoadedDataset, run_name: str, options: dict) -> pd.DataFrame:
@@ -289,66 +299,21 @@ def curve(dataset: LoadedDataset, run_name: str, options: dict) -> pd.DataFrame:
 
 # --- one query for the Playground --------------------------------------------------------------------------
 
-def query_ranking(dataset: LoadedDataset, run_name: str, query: str, *, ties: str, limit: int = PLAYGROUND_MAX_DOCS):
-    """The run's ranking of ``query`` as (names, grades, extra names, extra grades) for the Playground.
+def query_ranking(dataset: LoadedDataset, run_name: str, query: str, *, ties: str,
+                  limit: int = PLAYGROUND_MAX_DOCS) -> ndcg_core.RankedQuery:
+    """The run's ranking of ``query`` for the Playground: ``ndcg_core.ranked_query`` under the page's tie rule.
 
-    Documents are ordered as trec_eval orders them (score descending, then document id descending) when the
-    run has scores, else by rank. Unjudged documents get grade 0. Judged documents not shown (not retrieved,
-    or past ``limit``) become extra judged documents, so the Playground's IDCG equals the data set's.
+    Its documents are in the tie rule's order (unjudged ones with grade 0), judged documents not shown (not
+    retrieved, or past ``limit``) are extra judged documents, and under "average" the tie groups come along,
+    so the Playground's NDCG equals the data set's row for any cutoff up to ``limit``.
     """
-    run = dataset.runs[run_name]
-    rows = run[run["query"] == query]
-    if dataset.qrels is None:
-        judged = rows.loc[rows["relevance"].notna(), ["doc", "relevance"]]
-        rows = rows[_retrieved_mask(rows)]
-    else:
-        judged = dataset.qrels.loc[dataset.qrels["query"] == query, ["doc", "relevance"]]
-    rows = _ordered(rows, ties=ties).head(limit)
-    grade_of = dict(zip(judged["doc"], judged["relevance"].astype(float), strict=True))
-    names = rows["doc"].astype(str).tolist()
-    grades = [grade_of.get(name, 0.0) for name in names]
-    shown = set(names)
-    extra = judged[~judged["doc"].isin(shown)].sort_values("relevance", ascending=False, kind="stable")
-    return names, grades, extra["doc"].astype(str).tolist(), extra["relevance"].astype(float).tolist()
-
-
-def playground_settings(settings: MetricSettings, n_documents: int) -> MetricSettings:
-    """The sidebar settings, with "no cutoff" made explicit: for one list, k=None cuts the ideal at the ranking's
-    length, whereas a run's IDCG uses every judgment; k = all documents gives the run's convention."""
-    return settings if settings.k is not None else replace(settings, k=max(1, n_documents))
-
-
-def _retrieved_mask(rows: pd.DataFrame) -> pd.Series:
-    present = pd.Series(False, index=rows.index)
-    for column in ("score", "rank"):
-        if column in rows:
-            present |= rows[column].notna()
-    return present
-
-
-def _ordered(rows: pd.DataFrame, *, ties: str) -> pd.DataFrame:
-    if "score" in rows and rows["score"].notna().all():
-        if ties == "trec_eval":
-            return rows.sort_values(["score", "doc"], ascending=[False, False], kind="stable")
-        return rows.sort_values("score", ascending=False, kind="stable")
-    return rows.sort_values("rank", kind="stable")
+    return ndcg_core.ranked_query(encoded_run(dataset, run_name), query=query, ties=ties, limit=limit)
 
 
 # --- charts --------------------------------------------------------------------------------------------------
 
 def _layout(fig: go.Figure, *, title: str, x_title: str, y_title: str, height: int = 360) -> go.Figure:
-    fig.update_layout(
-        title={"text": title, "font": {"size": 18}},
-        font=FONT,
-        template="plotly_white",
-        height=height,
-        margin={"l": 60, "r": 30, "t": 60, "b": 50},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
-        hoverlabel={"font_size": 15},
-        xaxis={"title": x_title, "gridcolor": PALETTE["grid"]},
-        yaxis={"title": y_title, "gridcolor": PALETTE["grid"], "rangemode": "tozero"},
-    )
-    return fig
+    return apply_style(fig, title=title, x_title=x_title, y_title=y_title, height=height, yaxis={"rangemode": "tozero"})
 
 
 def histogram_chart(ndcg: pd.Series, *, mean: float, label: str) -> go.Figure:

@@ -7,8 +7,6 @@ tests/test_messages.py fails if the core's wording drifts away from what is mapp
 
 from __future__ import annotations
 
-import math
-
 import ndcg_core
 from ui.settings_model import GAIN_LABELS, GAIN_SETTING, ZERO_IDCG_LABELS, ZERO_IDCG_SETTING, MetricSettings
 
@@ -44,13 +42,6 @@ def zero_idcg_refused(grades, ideal, settings: MetricSettings) -> bool:
     except ndcg_core.InvalidInput:
         return False
     return result.idcg == 0
-
-
-def figure(value: float | None, digits: int = 4) -> str:
-    """A metric for display; 'n/a' when undefined."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a"
-    return f"{value:.{digits}f}"
 
 
 # The source documents' own titles (their first heading), shown where a document is named; the file names

@@ -11,7 +11,8 @@ import streamlit as st
 
 import ndcg_core
 from ui import state, url_state
-from ui.messages import figure, user_message, zero_idcg_refused
+from ui.formatting import fixed as figure
+from ui.messages import user_message, zero_idcg_refused
 from ui.playground_edits import (  # noqa: F401 - the page calls the editors through this module
     LIST_KEY,
     apply_pending_changes,
@@ -29,7 +30,7 @@ def _reorder(kind: str) -> None:
     grades = np.asarray(ranking.grades, dtype=float)
     n = len(grades)
     if kind == "ideal":
-        perm = np.argsort(-grades, kind="stable")
+        perm = ndcg_core.ideal_order(grades)
     elif kind == "worst":
         perm = np.argsort(grades, kind="stable")
     elif kind == "reverse":
@@ -71,6 +72,27 @@ def previous_metrics(ranking: Ranking, settings: MetricSettings, result: ndcg_co
         playground.previous = last[2]
     playground.last = (ranking, settings, now)
     return playground.previous
+
+
+# --- tie note --------------------------------------------------------------------------------------------------
+
+def tie_note(ranking: Ranking) -> None:
+    """Say which documents' gains are averaged (a list opened from the Dataset page under the "average" rule)."""
+    if ranking.tie_groups is None:
+        return
+    groups: dict[int, list[str]] = {}
+    for name, group in zip(ranking.names, ranking.tie_groups, strict=True):
+        groups.setdefault(group, []).append(name)
+    tied = [names for names in groups.values() if len(names) > 1]
+    if not tied:
+        return
+    shown = "; ".join(", ".join(names[:6]) + (" …" if len(names) > 6 else "") for names in tied[:5])
+    st.info(
+        f"Tied scores in the run: {shown}. As on the Dataset page (tie rule “average”), each tied document gets "
+        "the mean gain of its group, the expected DCG over every order of the tie. Moving or editing a document "
+        "ends the averaging: the list is then taken exactly as shown.",
+        icon=":material/balance:",
+    )
 
 
 # --- extra documents note -------------------------------------------------------------------------------------
@@ -118,7 +140,7 @@ def extra_note(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
 def publish_ranking(ranking: Ranking) -> url_state.RankingLink:
     """Put the ranking in the URL (``docs``/``extra``, or ``unlinked`` when it cannot fit), before anything else."""
     link = url_state.ranking_link(ranking)
-    url_state.publish({"docs": None, "extra": None, "unlinked": None, **link.params})
+    url_state.publish({"docs": None, "extra": None, "tg": None, "unlinked": None, **link.params})
     return link
 
 

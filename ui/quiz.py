@@ -1,198 +1,44 @@
-"""Classroom quiz: questions generated from a seed, answered and scored in the session.
+"""The quiz page's view: draw each question, take the answer, keep the score in the session.
 
-The first half of this module is pure (no Streamlit): :func:`generate_quiz`
-turns a seed into the same questions every time, with a numpy Generator, and
-every correct answer comes from ``ndcg_core``. The second half draws a
-question and records the answer.
-
-Three kinds of question:
-
-* ``"compare"``: which of two orderings of the same documents has the higher NDCG@k?
-* ``"estimate"``: estimate NDCG@k of a list with a slider (scored by closeness).
-* ``"reorder"``: drag the documents to reach the highest NDCG@k in as few moves as possible.
+The questions, their correct answers and the scoring are in ``ui.quiz_model`` (no Streamlit there); this
+module only draws them and records what the student answered.
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
-from bisect import bisect_left
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
-import ndcg_core
 from ui import session, url_state
+from ui.formatting import compact, fixed
+from ui.quiz_model import (
+    ESTIMATE_FULL,
+    ESTIMATE_HALF,
+    MAX_SEED,
+    Answer,
+    Question,
+    answer_summary,
+    estimate_points,
+    fresh_seed,
+    generate_quiz,
+    is_best,
+    moves_needed,
+    parse_seed,
+    ranking_frame,
+    reorder_points,
+    why_text,
+)
 from ui.ranked_list import pending_order, ranked_list
 from ui.settings import MetricSettings
 from ui.state import playground_link
 
-KINDS = ("compare", "estimate", "reorder")
-KIND_TITLES = {
-    "compare": "Which ranking is better?",
-    "estimate": "Estimate NDCG",
-    "reorder": "Fix the ranking",
-}
-QUESTIONS_PER_KIND = 2
-MAX_SEED = 9_999  # four digits: easy to read out to a class
-GAIN_FORMULAS = {"exponential": "2^grade − 1", "linear": "gain = grade"}
-# Estimate questions: full marks within 0.05 of the true NDCG, half within 0.15.
-ESTIMATE_FULL, ESTIMATE_HALF = 0.05, 0.15
-SMALLEST_COMPARE_GAP = 0.02  # the two orderings of a compare question differ by at least this much
 
-
-@dataclass(frozen=True)
-class Question:
-    """One quiz question. ``grades[j]`` is the grade of ``names[j]``; ``order`` lists the shown ranking."""
-
-    number: int
-    kind: str
-    names: tuple[str, ...]
-    grades: tuple[float, ...]
-    k: int
-    gain: str
-    order: tuple[int, ...]
-    other_order: tuple[int, ...] | None = None  # the second ranking of a compare question
-
-    @property
-    def title(self) -> str:
-        return KIND_TITLES[self.kind]
-
-    def convention(self) -> str:
-        return f"{self.gain} gain ({GAIN_FORMULAS[self.gain]}), discount log₂(i + 1), cutoff k = {self.k}"
-
-    def ranked_names(self, order: tuple[int, ...] | None = None) -> list[str]:
-        return [self.names[j] for j in (self.order if order is None else order)]
-
-    def ranked_grades(self, order: tuple[int, ...] | None = None) -> list[float]:
-        return [self.grades[j] for j in (self.order if order is None else order)]
-
-    def result(self, order: tuple[int, ...] | None = None) -> ndcg_core.ListResult:
-        """ndcg_core's evaluation of a ranking (indices into ``names``; default: the shown order)."""
-        return _evaluate(tuple(self.ranked_grades(order)), self.k, self.gain)
-
-    def best_answer(self) -> str:
-        """Compare: "A" or "B"."""
-        if self.other_order is None:
-            raise ValueError("only compare questions have two rankings")
-        return "A" if self.result().ndcg > self.result(self.other_order).ndcg else "B"
-
-    def fewest_moves(self) -> int:
-        """Reorder: the fewest single moves (drag one document elsewhere) that reach the highest NDCG@k."""
-        return fewest_moves_to_best(tuple(self.ranked_grades()), self.k, self.gain)
-
-
-@functools.lru_cache(maxsize=4096)
-def _evaluate(grades: tuple[float, ...], k: int, gain: str) -> ndcg_core.ListResult:
-    return ndcg_core.evaluate(list(grades), k=k, gain=gain)
-
-
-def moves_needed(permutation: list[int] | tuple[int, ...]) -> int:
-    """Fewest moves (take one item out, insert it elsewhere) that turn 0..n-1 into ``permutation``.
-
-    Items that never move keep their relative order, so the most that can stay
-    is the longest increasing subsequence; every other item moves once.
-    """
-    tails: list[int] = []
-    for value in permutation:
-        slot = bisect_left(tails, value)
-        if slot == len(tails):
-            tails.append(value)
-        else:
-            tails[slot] = value
-    return len(permutation) - len(tails)
-
-
-def fewest_moves_to_best(grades: tuple[float, ...], k: int, gain: str) -> int:
-    """Fewest moves from ``grades`` (ranked order) to any ordering with the highest NDCG@k."""
-    return best_reordering(grades, k, gain)[0]
-
-
-@functools.lru_cache(maxsize=512)
-def best_reordering(grades: tuple[float, ...], k: int, gain: str) -> tuple[int, tuple[int, ...]]:
-    """(fewest moves, one permutation reaching the highest NDCG@k in that many moves).
-
-    Brute force over all orderings (lists have at most 6 documents); each
-    distinct grade sequence is evaluated once by ndcg_core.
-    """
-    best = _evaluate(tuple(sorted(grades, reverse=True)), k, gain).ndcg
-    fewest, winner = len(grades) + 1, tuple(range(len(grades)))
-    for permutation in itertools.permutations(range(len(grades))):
-        moves = moves_needed(permutation)
-        if moves >= fewest:
-            continue
-        if _evaluate(tuple(grades[j] for j in permutation), k, gain).ndcg >= best - 1e-12:
-            fewest, winner = moves, permutation
-    return fewest, winner
-
-
-def generate_quiz(seed: int) -> tuple[Question, ...]:
-    """The questions for ``seed``: the same seed always gives the same questions."""
-    rng = np.random.default_rng(seed)
-    kinds = [kind for _ in range(QUESTIONS_PER_KIND) for kind in KINDS]
-    return tuple(_make_question(rng, number, kind) for number, kind in enumerate(kinds, start=1))
-
-
-def _make_question(rng: np.random.Generator, number: int, kind: str) -> Question:
-    # Rejection sampling: draw until the question is a fair one. The draws come
-    # from the seeded generator, so the outcome is still deterministic.
-    while True:
-        size = int(rng.integers(5, 7)) if kind != "estimate" else int(rng.integers(4, 7))
-        grades = tuple(float(g) for g in rng.integers(0, 4, size))
-        if max(grades) == 0 or len(set(grades)) < 2:
-            continue
-        names = tuple(f"D{j + 1}" for j in range(size))
-        k = int(rng.integers(3, size + 1))
-        gain = str(rng.choice(["exponential", "linear"]))
-        order = tuple(int(j) for j in rng.permutation(size))
-        question = Question(number=number, kind=kind, names=names, grades=grades, k=k, gain=gain, order=order)
-        shown = question.result().ndcg
-        if kind == "compare":
-            other = tuple(int(j) for j in rng.permutation(size))
-            question = replace(question, other_order=other)
-            if abs(shown - question.result(other).ndcg) >= SMALLEST_COMPARE_GAP:
-                return question
-        elif kind == "estimate":
-            if shown < 0.999:
-                return question
-        elif shown < 0.95 and question.fewest_moves() >= 2:
-            return question
-
-
-def estimate_points(guess: float, truth: float) -> float:
-    """1 point within 0.05 of the true NDCG, ½ within 0.15, else 0."""
-    error = abs(guess - truth)
-    if error <= ESTIMATE_FULL + 1e-9:
-        return 1.0
-    if error <= ESTIMATE_HALF + 1e-9:
-        return 0.5
-    return 0.0
-
-
-def reorder_points(reached_best: bool, moves: int, fewest: int) -> float:
-    """1 point for the best NDCG in the fewest moves, ½ for the best NDCG in more moves, else 0."""
-    if not reached_best:
-        return 0.0
-    return 1.0 if moves <= fewest else 0.5
-
-
-def parse_seed(text: str | None) -> int | None:
-    """A seed from the URL: ASCII digits only, 0..MAX_SEED (ui.url_state's rule); None when absent or malformed."""
-    return url_state.parse_int(text, low=0, high=MAX_SEED)
-
-
-# --- Streamlit part ----------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Answer:
-    """What the student answered and what it scored."""
-
-    points: float
-    verdict: str  # one line: "Correct", "Close", ...
-    given: str  # the student's answer in words
-    details: dict = field(default_factory=dict)
+@st.cache_data(show_spinner=False, max_entries=256)
+def questions_for(seed: int) -> tuple[Question, ...]:
+    """The questions of ``seed`` (drawn once per server: the reorder questions solve a small brute force)."""
+    return generate_quiz(seed)
 
 
 def session_answers() -> dict[tuple[int, int], Answer]:
@@ -209,29 +55,6 @@ def record_answer(seed: int, number: int, answer: Answer) -> None:
     session_answers()[(seed, number)] = answer
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.3f}"
-
-
-def ranking_frame(question: Question, order: tuple[int, ...] | None = None, *, with_numbers: bool = False) -> pd.DataFrame:
-    """The ranking as a small table; ``with_numbers`` adds ndcg_core's per-position figures."""
-    result = question.result(order)
-    table = result.table
-    frame = pd.DataFrame(
-        {
-            "Rank": table["rank"].astype(int),
-            "Document": question.ranked_names(order),
-            "Grade": table["relevance"].astype(int),
-        }
-    )
-    if with_numbers:
-        frame["Gain"] = table["gain"]
-        frame["Discount log₂(i+1)"] = table["discount"].round(3)
-        frame["Contribution"] = table["contribution"].round(3)
-        frame["Counts (≤ k)"] = table["in_cutoff"].map({True: "yes", False: "no"})
-    return frame
-
-
 def past_cutoff_greyed(frame: pd.DataFrame, k: int):
     """Grey out the rows past the cutoff (they do not count towards NDCG@k)."""
     def shade(row: pd.Series) -> list[str]:
@@ -243,16 +66,6 @@ def past_cutoff_greyed(frame: pd.DataFrame, k: int):
 def _show_ranking(question: Question, order: tuple[int, ...] | None = None, *, with_numbers: bool = False) -> None:
     st.dataframe(past_cutoff_greyed(ranking_frame(question, order, with_numbers=with_numbers), question.k),
                  hide_index=True, width="stretch")
-
-
-def why_text(question: Question, order: tuple[int, ...] | None = None, label: str = "") -> str:
-    """'NDCG@3 = DCG@3 / IDCG@3 = 5.631 / 6.392 = 0.881' with ndcg_core's numbers."""
-    result = question.result(order)
-    k = question.k
-    prefix = f"{label}: " if label else ""
-    return (
-        f"{prefix}NDCG@{k} = DCG@{k} / IDCG@{k} = {_fmt(result.dcg)} / {_fmt(result.idcg)} = {_fmt(result.ndcg)}"
-    )
 
 
 # --- Seed, score and page header ---------------------------------------------------------------------------
@@ -292,15 +105,6 @@ def current_seed() -> int:
     session.set_widget(SEED_INPUT_KEY, state.seed)  # the 'type a seed' box follows (it is drawn after this)
     url_state.publish({"seed": str(state.seed)})
     return state.seed
-
-
-def fresh_seed(avoid: int | None = None) -> int:
-    """A new random seed (different from ``avoid``)."""
-    rng = np.random.default_rng()
-    while True:
-        seed = int(rng.integers(0, MAX_SEED + 1))
-        if seed != avoid:
-            return seed
 
 
 def _new_questions() -> None:
@@ -376,18 +180,6 @@ def show_question(question: Question, seed: int) -> None:
             st.info(f"**Answer:** {answer_summary(question)}", icon=":material/visibility:")
 
 
-def answer_summary(question: Question) -> str:
-    """The correct answer in one line, with ndcg_core's numbers (for the teacher's 'show answers')."""
-    if question.kind == "compare":
-        return (f"Ranking {question.best_answer()}. " + why_text(question, question.order, "A") + "; "
-                + why_text(question, question.other_order, "B") + ".")
-    if question.kind == "estimate":
-        return why_text(question) + "."
-    fewest, winner = best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
-    best_order = ", ".join(question.ranked_names(tuple(question.order[j] for j in winner)))
-    return f"{fewest} moves, e.g. to {best_order}: " + why_text(question, tuple(question.order[j] for j in winner)) + "."
-
-
 def _cutoff_hint(question: Question) -> str:
     if question.k >= len(question.names):
         return ""
@@ -448,12 +240,12 @@ def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
         return
     truth = question.result().ndcg
     (st.success if answer.points == 1 else st.warning if answer.points > 0 else st.error)(
-        f"{answer.verdict} NDCG@{question.k} = {_fmt(truth)}; you said {answer.given} "
-        f"(off by {_fmt(abs(float(answer.given) - truth))})."
+        f"{answer.verdict} NDCG@{question.k} = {fixed(truth, 3)}; you said {answer.given} "
+        f"(off by {fixed(abs(float(answer.given) - truth), 3)})."
     )
     st.markdown("**Why:** " + why_text(question) + ".")
     ideal = question.result()
-    st.caption("Ideal order of the grades: " + ", ".join(f"{g:g}" for g in ideal.ideal_relevances)
+    st.caption("Ideal order of the grades: " + ", ".join(compact(g) for g in ideal.ideal_relevances)
                + f"; IDCG@{question.k} sums the first {question.k} of them, each divided by log₂(i + 1).")
     with st.expander("Per-position numbers"):
         _show_ranking(question, with_numbers=True)
@@ -464,7 +256,7 @@ def _answer_estimate(question: Question, seed: int) -> None:
     guess = float(session.widget(_widget_key(seed, question, "guess"), 0.5))
     points = estimate_points(guess, question.result().ndcg)
     verdict = {1.0: "Spot on!", 0.5: "Close.", 0.0: "Not quite."}[points]
-    record_answer(seed, question.number, Answer(points, verdict, f"{guess:.2f}"))
+    record_answer(seed, question.number, Answer(points, verdict, fixed(guess, 2)))
 
 
 def _order_key(seed: int, question: Question) -> str:
@@ -513,13 +305,11 @@ def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
     if answer is None:
         return
     mine = question.result(order)
-    best = question.result(tuple(sorted(range(len(question.grades)), key=lambda j: -question.grades[j])))
     (st.success if answer.points == 1 else st.warning if answer.points > 0 else st.error)(
-        f"{answer.verdict} Your order: NDCG@{question.k} = {_fmt(mine.ndcg)} in {moves} move{'s' if moves != 1 else ''}; "
-        f"the best is {_fmt(best.ndcg)}, reachable in {fewest} moves."
+        f"{answer.verdict} Your order: NDCG@{question.k} = {fixed(mine.ndcg, 3)} in {moves} move{'s' if moves != 1 else ''}; "
+        f"the best is {fixed(question.best_ndcg(), 3)}, reachable in {fewest} moves."
     )
-    _, winner = best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
-    shortest = tuple(question.order[j] for j in winner)
+    shortest = question.shortest_fix()
     st.markdown(
         f"**Why:** NDCG@{question.k} is highest when the top {question.k} positions hold the highest grades, best "
         f"first; the order of the rest does not matter. The best order reaches {why_text(question, shortest)}. "
@@ -537,8 +327,6 @@ def _reset_reorder(question: Question, seed: int) -> None:
 def _answer_reorder(question: Question, seed: int) -> None:
     order = current_order(seed, question)
     moves = session.widget(_moves_key(seed, question), 0)
-    best = question.result(tuple(sorted(range(len(question.grades)), key=lambda j: -question.grades[j]))).ndcg
-    reached = question.result(order).ndcg >= best - 1e-12
-    points = reorder_points(reached, moves, question.fewest_moves())
+    points = reorder_points(is_best(question, order), moves, question.fewest_moves())
     verdict = {1.0: "Perfect!", 0.5: "Best NDCG reached, but in more moves than needed.", 0.0: "Not the best NDCG yet."}[points]
     record_answer(seed, question.number, Answer(points, verdict, ", ".join(question.ranked_names(order))))

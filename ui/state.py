@@ -108,10 +108,11 @@ def open_in_playground(
     extra_names: Sequence[str] = (),
     extra_grades: Sequence[float] = (),
     settings: MetricSettings | None = None,
+    tie_groups: Sequence[int] | None = None,
     reason: str = "The list was opened in the Playground with its own convention",
 ) -> None:
-    """Load this list (and optionally these settings) into the Playground and switch to it."""
-    ranking = make_ranking(names, grades, extra_names, extra_grades)
+    """Load this list (and optionally these settings and tie groups) into the Playground and switch to it."""
+    ranking = make_ranking(names, grades, extra_names, extra_grades, tie_groups)
     set_ranking(ranking)
     playground().initial = ranking
     if settings is not None:

@@ -2,7 +2,7 @@
 
 **Format.** Settings: ``gain`` (exponential|linear|custom), ``base`` (2|e|10), ``k`` (1..100000, absent = whole
 list), ``z`` (zero|one|skip|error), ``gt`` (custom gain table ``grade:gain,...``). Playground: ``docs`` and
-``extra`` (``name:grade,...``, names percent-encoded), or ``unlinked=N`` when N documents are too many for a
+``extra`` (``name:grade,...``, names percent-encoded), ``tg`` (tie groups of a list opened from a run), or ``unlinked=N`` when N documents are too many for a
 link. Step by step: ``list`` (a worked example's key), ``pos``. Quiz: ``seed``. Compare: ``compare``
 (lists|runs), ``slide=1``. Conventions: ``case``, ``rows`` (``name:grade:score:score_2:ranked,...``). Dataset
 (sample data only): ``run``, ``ties``, ``missing``, ``query``.
@@ -42,7 +42,7 @@ MAX_NUMBER_CHARS = 40  # repr of any float fits in 24 characters
 _NUMBER = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]{1,4})?")
 
 SETTINGS_PARAMS = ("gain", "base", "k", "z", "gt")
-PAGE_PARAMS = ("docs", "extra", "unlinked", "list", "pos", "seed", "compare", "slide", "case", "rows",
+PAGE_PARAMS = ("docs", "extra", "tg", "unlinked", "list", "pos", "seed", "compare", "slide", "case", "rows",
                "run", "ties", "missing", "query")
 MANAGED = frozenset(SETTINGS_PARAMS + PAGE_PARAMS)
 PLAYGROUND_URL = "/"  # the default page is served at the root ("/playground" shows "Page not found" first)
@@ -193,6 +193,8 @@ def ranking_link(ranking: Ranking) -> RankingLink:
     params = {"docs": encode_documents(ranking.names, ranking.grades)}
     if ranking.extra_names:
         params["extra"] = encode_documents(ranking.extra_names, ranking.extra_grades)
+    if ranking.tie_groups is not None:
+        params["tg"] = ",".join(str(group) for group in ranking.tie_groups)
     longest = max(len(value) for value in params.values())
     if longest > MAX_PARAM_CHARS:
         return RankingLink({"unlinked": str(count)}, f"its names and grades need {longest:,} characters (a link "
@@ -212,9 +214,14 @@ def ranking_from_params(params: Mapping[str, str]) -> tuple[Ranking | None, str 
         extra_names, extra_grades = decode_documents(str(params.get("extra", "")))
         if not names:
             raise LinkError("it has no ranked documents")
+        tie_groups = None
+        if "tg" in params:
+            tie_groups = tuple(parse_int(group, low=0, high=MAX_LINK_DOCUMENTS) for group in str(params["tg"]).split(","))
+            if len(tie_groups) != len(names) or None in tie_groups:
+                raise LinkError("its tie groups are not one whole number per ranked document")
     except LinkError as error:
         return None, f"The link's document list could not be used ({error}), so the example list is shown."
-    return Ranking(names, grades, extra_names, extra_grades), None
+    return Ranking(names, grades, extra_names, extra_grades, tie_groups), None
 
 
 def playground_link(ranking: Ranking, settings: MetricSettings) -> str:

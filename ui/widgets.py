@@ -15,6 +15,7 @@ import pyarrow as pa
 import streamlit as st
 
 import ndcg_core
+from ui.formatting import fixed, gain_formula_latex, gain_term_latex, log_latex, signed
 from ui.settings_model import MetricSettings, zero_idcg_words
 
 METRICS = (
@@ -33,12 +34,6 @@ def plain(text: object) -> str:
     The one escaper for user text (document, query and run names) on every page.
     """
     return _MARKDOWN_SPECIALS.sub(r"\\\1", str(text))
-
-
-def _figure(value: float | None, digits: int = 4) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a"
-    return f"{value:.{digits}f}"
 
 
 def _metric_values(source) -> dict[str, float] | None:
@@ -65,10 +60,10 @@ def metric_cards(result: ndcg_core.ListResult, previous=None, *, reserve_delta: 
             delta = None
             if before is not None and name in before and not (math.isnan(value) or math.isnan(before[name])):
                 change = value - before[name]
-                delta = f"{change:+.4f}" if abs(change) >= 5e-5 else None
+                delta = signed(change) if abs(change) >= 5e-5 else None
             unchanged = delta is None and reserve_delta
             st.metric(
-                f"{label}{suffix}", _figure(value), delta="±0" if unchanged else delta,
+                f"{label}{suffix}", fixed(value), delta="±0" if unchanged else delta,
                 delta_color="off" if unchanged else "normal", delta_arrow="off" if unchanged else "auto",
                 help=help_text, border=True,
                 width="stretch", height="stretch",  # equal heights whether or not a card has a delta
@@ -158,23 +153,6 @@ def show_table(
 
 # --- formula -----------------------------------------------------------------------------------------------
 
-def _log_symbol(log_base: str) -> str:
-    return {"2": r"\log_2", "e": r"\ln", "10": r"\log_{10}"}.get(log_base, r"\log")
-
-
-def _number(value: float) -> str:
-    return f"{value:g}" if float(value).is_integer() else f"{value:.4g}"
-
-
-def _gain_tex(grade: float, settings: MetricSettings) -> str:
-    if settings.gain == "exponential":
-        return f"2^{{{_number(grade)}}}-1"
-    if settings.gain == "linear":
-        return _number(grade)
-    table = dict(settings.gain_table)
-    return _number(table[grade]) if grade in table else rf"g({_number(grade)})"
-
-
 def _elided(grades: Sequence[float]) -> list[tuple[int, float]]:
     """(position, grade) pairs to print: all of a short sum, else the first few and the last."""
     count = len(grades)
@@ -185,13 +163,13 @@ def _elided(grades: Sequence[float]) -> list[tuple[int, float]]:
 
 
 def _render_terms(pairs: list[tuple[int, float]], settings: MetricSettings) -> str:
-    log = _log_symbol(settings.log_base)
+    log = log_latex(settings.log_base)
     parts = []
     for position, grade in pairs:
         if position == -1:
             parts.append(r"\cdots")
         else:
-            parts.append(rf"\frac{{{_gain_tex(grade, settings)}}}{{{log}({position}+1)}}")
+            parts.append(rf"\frac{{{gain_term_latex(grade, settings.gain, dict(settings.gain_table))}}}{{{log}({position}+1)}}")
     return " + ".join(parts) if parts else "0"
 
 
@@ -201,11 +179,9 @@ def formula(result: ndcg_core.ListResult, settings: MetricSettings) -> None:
     n = len(table)
     counted = table["relevance"].to_numpy()[table["in_cutoff"].to_numpy()]  # numpy: a .loc lookup costs 5x more
     depth = len(counted)
-    ideal_depth = n if result.k is None else result.k
-    ideal = np.asarray(result.ideal_relevances)[:ideal_depth]
-    log = _log_symbol(settings.log_base)
-    gain = {"exponential": "2^{rel_i}-1", "linear": "rel_i"}.get(settings.gain, "g(rel_i)")
-    ideal_gain = gain.replace("rel_i", "rel^{*}_i")
+    ideal = np.asarray(result.ideal_relevances)[: result.ideal_depth]  # the core's cutoff rule, not re-derived
+    log = log_latex(settings.log_base)
+    gain, ideal_gain = gain_formula_latex(settings.gain), gain_formula_latex(settings.gain, "rel^{*}_i")
     k_label = "k" if result.k is not None else "n"
     k_value = result.k if result.k is not None else n
 
@@ -216,20 +192,22 @@ def formula(result: ndcg_core.ListResult, settings: MetricSettings) -> None:
     st.caption(
         f"Here {k_label} = {k_value}"
         + ("" if result.k is None or result.k <= n else f" (the ranking has {n} documents)")
-        + "; rel* is the ideal order: every judged grade sorted from high to low."
+        + "; rel* is the ideal order: every judged grade sorted from high to low"
+        + ("." if result.k is not None or result.ideal_depth <= n
+           else f", all {result.ideal_depth} of them: without a cutoff IDCG counts every judged document.")
     )
     st.latex(
-        rf"DCG@{k_value} = {_render_terms(_elided(list(counted)), settings)} = {_figure(result.dcg)}"
+        rf"DCG@{k_value} = {_render_terms(_elided(list(counted)), settings)} = {fixed(result.dcg)}"
     )
     st.latex(
-        rf"IDCG@{k_value} = {_render_terms(_elided(list(ideal)), settings)} = {_figure(result.idcg)}"
+        rf"IDCG@{k_value} = {_render_terms(_elided(list(ideal)), settings)} = {fixed(result.idcg)}"
     )
     if result.idcg > 0:
         st.latex(
-            rf"NDCG@{k_value} = \frac{{{_figure(result.dcg)}}}{{{_figure(result.idcg)}}} = {_figure(result.ndcg)}"
+            rf"NDCG@{k_value} = \frac{{{fixed(result.dcg)}}}{{{fixed(result.idcg)}}} = {fixed(result.ndcg)}"
         )
     else:
-        st.latex(rf"NDCG@{k_value} = \frac{{0}}{{0}} \rightarrow {_figure(result.ndcg)}")
+        st.latex(rf"NDCG@{k_value} = \frac{{0}}{{0}} \rightarrow {fixed(result.ndcg)}")
         st.caption(f"IDCG is 0, so NDCG follows the sidebar's rule {zero_idcg_words(settings.zero_idcg)}.")
     if depth > FORMULA_TERMS + 2 or len(ideal) > FORMULA_TERMS + 2:
         st.caption("Long sums show their first terms, then “⋯”, then the last term; the totals include every term.")

@@ -7,8 +7,8 @@ import re
 import pytest
 
 import ndcg_core
-from tests.browser.conftest import screenshot, wait_for_app
-from ui import quiz
+from tests.browser.conftest import SCREENSHOTS, screenshot, wait_for_app
+from ui import quiz_model as quiz
 
 pytestmark = pytest.mark.browser
 
@@ -72,3 +72,57 @@ def test_answer_one_quiz_question(page, app_url):
     score = page.locator("[data-testid='stMetric']").filter(has_text="Score this session")
     assert "1 / 1" in score.inner_text()
     screenshot(page, "teaching_quiz_answered")
+
+
+@pytest.fixture
+def phone(browser):
+    """A 390x844 touch phone (an iPhone 12-14 sized viewport)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+FORMULAS_FIT = """() => [...document.querySelectorAll('.katex-display')]
+    .every(d => d.scrollWidth <= d.clientWidth + 1)"""
+
+
+def overflowing_formulas(tab) -> list[str]:
+    """The text of every displayed formula wider than the space it has (cut at the right edge)."""
+    return tab.evaluate(
+        """() => [...document.querySelectorAll('.katex-display')]
+            .filter(d => d.clientWidth > 0 && d.scrollWidth > d.clientWidth + 1)
+            .map(d => d.textContent.slice(0, 60))"""
+    )
+
+
+def test_long_formulas_wrap_on_a_phone(phone, app_url):
+    """Step 3 of the default list: 'DCG@3 = DCG@2 + 1.500 = 6.131 + 1.500 = 7.631' is wider than 390 px."""
+    open_page(phone, f"{app_url}/step_by_step?pos=3")
+    phone.get_by_text("Position i = 3 of", exact=False).wait_for()
+    phone.locator(".katex-display").first.wait_for()
+    running = phone.locator(".katex-display").filter(has_text=re.compile(r"DCG@3\s*=\s*DCG@2\s*\+"))
+    running.first.wait_for()
+    # The page's style arrives with the first elements, not always before the first formula: wait for it to apply.
+    # (Without the wrapping rule this wait times out: the formula is 472 px wide in 322 px.)
+    phone.wait_for_function(FORMULAS_FIT, timeout=15_000)
+    assert overflowing_formulas(phone) == []
+    assert running.first.bounding_box()["height"] > 40  # on two lines: it wrapped
+    running.first.scroll_into_view_if_needed()
+    screenshot(phone, "teaching_step_formula_phone")
+
+
+def test_fix_the_ranking_shows_names_on_a_phone(phone, app_url):
+    seed = 42
+    question = next(q for q in quiz.generate_quiz(seed) if q.kind == "reorder")
+    open_page(phone, f"{app_url}/quiz?seed={seed}")
+    card = phone.locator(f".st-key-quiz_question_{question.number}")
+    names = card.locator(".rl-name")
+    names.first.wait_for(state="attached")  # attached: a name squeezed to zero width counts as hidden
+    assert names.all_inner_texts() == question.ranked_names()
+    # Each name fits its cell: not squeezed to nothing, not cut with an ellipsis.
+    widths = names.evaluate_all("cells => cells.map(cell => [cell.clientWidth, cell.scrollWidth])")
+    assert all(client >= 16 and scroll <= client for client, scroll in widths), widths
+    card.scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(exist_ok=True)
+    card.screenshot(path=str(SCREENSHOTS / "teaching_quiz_reorder_phone.png"))

@@ -1,0 +1,102 @@
+"""ui.formatting (the one place numbers, formulas and convention words are written) and ui.chart_style."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ndcg_core
+from ui import formatting as fmt
+
+
+@pytest.mark.parametrize(
+    ("value", "digits", "expected"),
+    [(0.88131, 3, "0.881"), (0.8813, 4, "0.8813"), (1.0, 4, "1.0000"), (2 / 3, 2, "0.67"), (-0.004, 2, "0.00"),
+     (-0.006, 2, "-0.01"), (None, 4, "n/a"), (math.nan, 4, "n/a"), (np.float64(0.5), 1, "0.5")],
+)
+def test_fixed(value, digits, expected):
+    assert fmt.fixed(value, digits) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [(3.0, "3"), (0, "0"), (6.861, "6.861"), (0.78541, "0.785"), (math.nan, "undefined")]
+)
+def test_num_writes_whole_numbers_bare(value, expected):
+    assert fmt.num(value) == expected
+
+
+def test_signed_compact_percent():
+    assert fmt.signed(0.04, 3) == "+0.040" and fmt.signed(-0.0123) == "-0.0123"
+    assert fmt.compact(3.0) == "3" and fmt.compact(2.5237) == "2.524" and fmt.compact(13.3472) == "13.35"
+    assert fmt.percent(0.95) == "95%"
+
+
+@given(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), st.integers(min_value=0, max_value=6))
+def test_fixed_is_the_rounded_value_and_never_minus_zero(value, digits):
+    text = fmt.fixed(value, digits)
+    assert float(text) == float(f"{value:.{digits}f}")
+    assert not (text.startswith("-") and float(text) == 0)
+    assert len(text.partition(".")[2]) == digits
+
+
+def test_gain_latex_shows_the_numbers():
+    # exponential gain of grade 3: 2^3 - 1 = 7
+    assert fmt.gain_latex(3.0, 7.0, "exponential") == "2^{3} - 1 = 7"
+    assert fmt.gain_latex(2.0, 2.0, "linear") == r"\text{grade} = 2"
+    assert fmt.gain_term_latex(2.0, "custom", {2.0: 3.0}) == "3"
+    assert fmt.gain_term_latex(5.0, "custom", {2.0: 3.0}) == "g(5)"
+    assert fmt.gain_formula_latex("exponential", "rel^{*}_i") == "2^{rel^{*}_i}-1"
+    assert fmt.log_latex("e") == r"\ln" and fmt.log_latex("10") == r"\log_{10}"
+
+
+def test_convention_words():
+    assert fmt.gain_words("linear") == "linear gain: gain = grade"
+    assert fmt.gain_words({0.0: 0.0, 2.0: 3.0}) == "custom gain table 0→0, 2→3"
+    assert fmt.discount_words("2") == "log₂(i + 1)"
+    assert fmt.cutoff_words(None) == "whole list" and fmt.cutoff_words(5) == "k = 5"
+
+
+def _every_chart():
+    from ui import charts, compare_charts, dataset_view
+
+    table = ndcg_core.evaluate([3, 1, 2, 0, 2], k=3).table
+    comparison = ndcg_core.compare_runs(pd.Series([0.5, 0.6, 0.7]), pd.Series([0.6, 0.6, 0.9]), n_boot=200, seed=0)
+    result_a, result_b = ndcg_core.evaluate([3, 1, 2]), ndcg_core.evaluate([1, 3, 2])
+    frame = compare_charts_frame(result_a, result_b)
+    curve = pd.DataFrame({"k": [1, 2], "mean_ndcg": [0.5, 0.6], "ratio_of_sums": [0.4, 0.5]})
+    return {
+        "contribution": charts.contribution_chart(table, k=3),
+        "cumulative": charts.cumulative_chart(table, k=3),
+        "decomposition": charts.decomposition_chart(table, k=3),
+        "difference": compare_charts.difference_chart(frame),
+        "histogram": compare_charts.differences_histogram(comparison, name_a="a", name_b="b", metric="NDCG"),
+        "bootstrap": compare_charts.bootstrap_chart(comparison),
+        "slide": compare_charts.slide_chart(comparison, name_a="a", name_b="b", metric="NDCG"),
+        "dataset histogram": dataset_view.histogram_chart(pd.Series([0.2, 0.9]), mean=0.55, label="NDCG"),
+        "dataset curve": dataset_view.curve_chart(curve, k=1),
+    }
+
+
+def compare_charts_frame(result_a, result_b):
+    from ui.compare_lists import position_differences
+
+    return position_differences(result_a, result_b, ["x", "y", "z"], ["y", "x", "z"])
+
+
+def test_every_chart_has_the_one_style():
+    """Same font, title size, background, grid and no plotly template, whichever page draws the chart."""
+    from ui.chart_style import AXIS, FONT
+
+    for name, figure in _every_chart().items():
+        layout = figure.to_plotly_json()["layout"]
+        assert layout["font"] == FONT, name
+        assert layout["title"]["font"]["size"] == 18, name
+        assert layout.get("template") in (None, {}), name
+        assert (layout["paper_bgcolor"], layout["plot_bgcolor"]) == ("#FFFFFF", "#FFFFFF"), name
+        for axis in ("xaxis", "yaxis"):
+            assert {key: layout[axis][key] for key in AXIS} == AXIS, (name, axis)

@@ -1,0 +1,89 @@
+"""The two wrong numbers of issue 11, under every tie rule (AppTest on the real pages).
+
+1. Dataset → "Open query in the Playground": the opened list shows the Dataset row's NDCG.
+2. Compare and Conventions validate grades under the sidebar's gain: 1100 is fine under linear gain.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import ndcg_core
+from tests.conftest import run_page
+
+LOG2 = math.log2
+TABLE = b"query,doc,relevance,score\nq,a,0,1\nq,b,3,1\nq,c,1,0.5\n"
+IDCG = 3 + 1 / LOG2(3)  # ideal [3, 1, 0], linear gain
+BY_RULE = {  # NDCG of the run a, b, c (scores 1, 1, 0.5; grades 0, 3, 1), derived by hand
+    "optimistic": (3 + 1 / 2) / IDCG,  # 0.9639
+    "average": (1.5 + 1.5 / LOG2(3) + 1 / 2) / IDCG,  # 0.8115
+    "pessimistic": (3 / LOG2(3) + 1 / 2) / IDCG,  # 0.6590
+    "stable": (3 / LOG2(3) + 1 / 2) / IDCG,
+    "trec_eval": (3 + 1 / 2) / IDCG,  # b before a: document id descending
+}
+
+
+@pytest.mark.parametrize("ties", ndcg_core.TIE_RULES)
+def test_dataset_row_and_opened_playground_agree(ties):
+    at = run_page("dataset", query_params={"gain": "linear"})
+    at.radio(key="dataset_source").set_value("csv").run()
+    at.file_uploader(key="dataset_csv_files").set_value(("tiny.csv", TABLE, "text/csv"))
+    at.run()
+    at.selectbox(key="dataset_ties").set_value(ties).run()
+    assert not at.exception, at.exception
+    expected = f"{BY_RULE[ties]:.4f}"
+    assert f"Query q: NDCG = {expected}" in " ".join(t.value for t in at.text)
+    at.button(key="dataset_open").click().run()
+    assert not at.exception, at.exception
+    cards = {metric.label: metric.value for metric in at.metric}
+    assert cards.get("NDCG") == expected, cards  # the Playground's card, after the switch
+    ranking = at.session_state["playground"]
+    assert (ranking.tie_groups is not None) == (ties == "average")
+    if ties == "average":
+        assert any("Tied scores in the run: a, b" in info.value for info in at.info)
+
+
+def test_playground_drops_the_averaging_after_a_move():
+    at = run_page("dataset", query_params={"gain": "linear"})
+    at.radio(key="dataset_source").set_value("csv").run()
+    at.file_uploader(key="dataset_csv_files").set_value(("tiny.csv", TABLE, "text/csv"))
+    at.run()
+    at.selectbox(key="dataset_ties").set_value("average").run()
+    at.button(key="dataset_open").click().run()
+    at.switch_page("pages/playground.py").run()  # AppTest's next run would go back to the Dataset page
+    assert {m.label: m.value for m in at.metric}["NDCG"] == f"{BY_RULE['average']:.4f}"  # still averaged
+    at.button(key="playground_reverse").click().run()  # c, b, a: a plain list now
+    assert not at.exception, at.exception
+    assert at.session_state["playground"].tie_groups is None
+    plain = (1 + 3 / LOG2(3)) / IDCG
+    assert {m.label: m.value for m in at.metric}["NDCG"] == f"{plain:.4f}"
+
+
+def test_compare_accepts_grade_1100_under_linear_gain():
+    at = run_page("compare", query_params={"gain": "linear"})
+    key = "compare_docs_editor"
+    at.session_state[key] = {"edited_rows": {0: {"grade": 1100}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception, at.exception
+    messages = " ".join(e.value for e in at.error)
+    assert "too large" not in messages, messages
+    exponential = run_page("compare", query_params={"gain": "exponential"})
+    exponential.session_state[key] = {"edited_rows": {0: {"grade": 1100}}, "added_rows": [], "deleted_rows": []}
+    exponential.run()
+    assert "too large for exponential gain" in " ".join(e.value for e in exponential.error)
+
+
+def test_conventions_accepts_grade_1100_under_linear_gain():
+    at = run_page("conventions", query_params={"gain": "linear"})
+    editor = f"conventions_editor_{at.selectbox(key='conventions_case').value}"
+    at.session_state[editor] = {"edited_rows": {0: {"grade": 1100}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception, at.exception
+    messages = " ".join(e.value for e in at.error)
+    assert "too large" not in messages, messages
+    exponential = run_page("conventions", query_params={"gain": "exponential"})
+    exponential.session_state[editor] = {"edited_rows": {0: {"grade": 1100}}, "added_rows": [], "deleted_rows": []}
+    exponential.run()
+    assert "too large for exponential gain" in " ".join(e.value for e in exponential.error)

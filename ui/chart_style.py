@@ -1,0 +1,65 @@
+"""The one chart style: colours, fonts, axes and the base plotly layout every chart of the app starts from.
+
+Colours come from the Okabe-Ito palette (Okabe & Ito 2008, "Color Universal Design"), which stays
+distinguishable for the common forms of colour blindness; the meaning of a chart never rests on colour alone.
+Fonts are large (15 px, titles 18 px) because the app is projected in class.
+
+No plotly template: the layout below sets every colour, font and grid itself (plotly's default template would
+also be deep-copied into every figure, ~3 ms each). Builders either take :func:`base_layout` as a dict (the
+fast path of ``ui.charts``) or apply it to a figure they built with :func:`apply_style`.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+PALETTE: dict[str, str] = {
+    "actual": "#0072B2",  # blue
+    "ideal": "#E69F00",  # orange
+    "ndcg": "#009E73",  # bluish green
+    "gain": "#56B4E9",  # sky blue
+    "discount": "#D55E00",  # vermillion
+    "highlight": "#CC79A7",  # reddish purple
+    "muted": "#B8BEC6",  # grey for positions past k
+    "text": "#111827",
+    "grid": "#E5E7EB",
+}
+FONT = {"size": 15, "color": PALETTE["text"], "family": "Source Sans Pro, Source Sans 3, Helvetica, Arial, sans-serif"}
+TITLE_FONT = {"size": 18}
+HOVER_FONT = {"size": 15}
+AXIS = {"gridcolor": PALETTE["grid"], "zerolinecolor": PALETTE["grid"], "linecolor": "#9CA3AF", "ticks": "outside"}
+MARGIN = {"l": 60, "r": 30, "t": 60, "b": 50}
+LEGEND_ABOVE = {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0}
+HEIGHT = 360
+
+
+def base_layout(
+    *, title: str, x_title: str, y_title: str, height: int = HEIGHT, margin: dict | None = None,
+    legend: dict | None = None, xaxis: dict | None = None, yaxis: dict | None = None,
+) -> dict:
+    """The layout every chart starts from: title, fonts, white background, grid, axis titles.
+
+    ``margin`` and ``legend`` replace the defaults; ``xaxis`` and ``yaxis`` add to the shared axis style.
+    """
+    return {
+        "title": {"text": title, "font": TITLE_FONT},
+        "font": FONT,
+        "template": {},
+        "paper_bgcolor": "#FFFFFF",
+        "plot_bgcolor": "#FFFFFF",
+        "height": height,
+        "margin": margin or MARGIN,
+        "legend": legend or LEGEND_ABOVE,
+        "hoverlabel": {"font": HOVER_FONT},
+        "xaxis": {**AXIS, "title": {"text": x_title}, **(xaxis or {})},
+        "yaxis": {**AXIS, "title": {"text": y_title}, **(yaxis or {})},
+    }
+
+
+def apply_style(fig: go.Figure, **layout) -> go.Figure:
+    """Give a figure built with graph_objects the base layout (keywords as for :func:`base_layout`)."""
+    style = base_layout(**layout)
+    del style["template"]  # update_layout merges: an empty template would leave plotly's default in place
+    fig.update_layout(style)
+    fig.layout.template = None  # so drop it outright (the figure then carries no template at all)
+    return fig

@@ -1,0 +1,149 @@
+"""The Compare page's charts (plotly graph_objects, in the app's one style from ``ui.chart_style``).
+
+Per-position differences of two rankings; per-query differences of two runs, their bootstrap, and the one
+chart of the slide view with its PNG export. Names can come from users: they are escaped for plotly's HTML.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+import ndcg_core
+from ui.chart_style import PALETTE, apply_style
+from ui.formatting import percent, signed
+
+MARGIN = {"l": 70, "r": 30, "t": 60, "b": 60}  # room for the signed tick labels
+WIN_COLOUR, LOSS_COLOUR, TIE_COLOUR = PALETTE["ndcg"], PALETTE["discount"], PALETTE["muted"]
+
+
+def html_text(text: object) -> str:
+    """Escape text for plotly titles and hover labels, which understand a little HTML."""
+    return html.escape(str(text), quote=False)
+
+
+def difference_chart(frame: pd.DataFrame) -> go.Figure:
+    """Per position: B's contribution minus A's (positive = B gains there)."""
+    colours = [WIN_COLOUR if d > 1e-12 else LOSS_COLOUR if d < -1e-12 else TIE_COLOUR for d in frame["difference"]]
+    fig = go.Figure()
+    fig.add_bar(
+        x=frame["rank"], y=frame["difference"], marker={"color": colours}, name="B − A",
+        customdata=np.column_stack([frame["document_a"].map(html_text), frame["grade_a"], frame["contribution_a"],
+                                    frame["document_b"].map(html_text), frame["grade_b"], frame["contribution_b"]]),
+        hovertemplate=(
+            "Rank %{x}<br>A: %{customdata[0]} (grade %{customdata[1]:g}) → %{customdata[2]:.4f}<br>"
+            "B: %{customdata[3]} (grade %{customdata[4]:g}) → %{customdata[5]:.4f}<br>"
+            "<b>B − A = %{y:+.4f}</b><extra></extra>"
+        ),
+    )
+    fig.add_hline(y=0, line={"color": PALETTE["text"], "width": 1})
+    _layout(fig, title="Which positions make the difference: contribution of B − contribution of A",
+            x_title="Rank i", y_title="B − A")
+    fig.update_xaxes(dtick=1 if len(frame) <= 30 else None)
+    return fig
+
+
+def differences_histogram(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metric: str) -> go.Figure:
+    """Distribution of per-query differences B − A, with 0 and the mean marked."""
+    name_a, name_b = html_text(name_a), html_text(name_b)
+    values = comparison.differences.to_numpy(dtype=float)
+    limit = max(0.05, float(np.abs(values).max()) if values.size else 0.05)
+    edges = np.linspace(-limit, limit, 22)
+    counts, _ = np.histogram(values, bins=edges)
+    centres = (edges[:-1] + edges[1:]) / 2
+    # 21 bins symmetric around 0: the middle bin holds the ties (and near-ties) and is grey
+    colours = [TIE_COLOUR if low < 0 < high else WIN_COLOUR if low >= 0 else LOSS_COLOUR
+               for low, high in zip(edges[:-1], edges[1:], strict=True)]
+    fig = go.Figure()
+    fig.add_bar(
+        x=centres, y=counts, width=(edges[1] - edges[0]) * 0.95, marker={"color": colours}, name="queries",
+        customdata=np.column_stack([edges[:-1], edges[1:]]),
+        hovertemplate="difference %{customdata[0]:+.3f} to %{customdata[1]:+.3f}<br><b>%{y} queries</b><extra></extra>",
+    )
+    fig.add_vline(x=0, line={"color": PALETTE["text"], "width": 1})
+    fig.add_vline(x=comparison.mean_difference, line={"color": PALETTE["actual"], "dash": "dash", "width": 3})
+    fig.add_annotation(x=comparison.mean_difference, y=1.0, yref="paper", showarrow=False, yanchor="bottom",
+                       text=f"mean {signed(comparison.mean_difference, 3)}", font={"color": PALETTE["actual"]})
+    return _layout(fig, title=f"Per-query {metric} difference ({name_b} − {name_a})",
+                   x_title=f"{metric} of {name_b} − {metric} of {name_a}", y_title="number of queries")
+
+
+def bootstrap_chart(comparison: ndcg_core.Comparison) -> go.Figure:
+    """Bootstrap distribution of the mean difference with the confidence interval shaded."""
+    c = comparison
+    fig = go.Figure()
+    fig.add_histogram(x=c.bootstrap_means, nbinsx=60, marker={"color": PALETTE["gain"]}, name="resampled means",
+                      hovertemplate="mean difference %{x}<br>%{y} resamples<extra></extra>")
+    fig.add_vrect(x0=c.ci_low, x1=c.ci_high, fillcolor=PALETTE["ideal"], opacity=0.18, line_width=0)
+    fig.add_vline(x=0, line={"color": PALETTE["text"], "width": 1})
+    fig.add_annotation(x=(c.ci_low + c.ci_high) / 2, y=1.0, yref="paper", yanchor="bottom", showarrow=False,
+                       text=f"{percent(c.confidence)} CI {signed(c.ci_low, 3)} to {signed(c.ci_high, 3)}")
+    return _layout(fig, title=f"Bootstrap: {c.n_boot:,} resamples of the queries",
+                   x_title="mean difference (B − A) in a resample", y_title="resamples")
+
+
+def slide_chart(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metric: str) -> go.Figure:
+    """One chart for a slide: every query's difference, sorted, coloured by who wins, with the mean and CI."""
+    name_a, name_b = html_text(name_a), html_text(name_b)
+    c = comparison
+    ordered = c.differences.sort_values(kind="stable")
+    values = ordered.to_numpy(dtype=float)
+    colours = [WIN_COLOUR if v > 1e-9 else LOSS_COLOUR if v < -1e-9 else TIE_COLOUR for v in values]
+    fig = go.Figure()
+    fig.add_bar(
+        x=np.arange(1, values.size + 1), y=values, marker={"color": colours, "line": {"width": 0}},
+        customdata=np.array([html_text(q) for q in ordered.index], dtype=object),
+        hovertemplate="query %{customdata}<br><b>%{y:+.4f}</b><extra></extra>", name="per query",
+    )
+    fig.add_hrect(y0=c.ci_low, y1=c.ci_high, fillcolor=PALETTE["ideal"], opacity=0.25, line_width=0)
+    fig.add_hline(y=c.mean_difference, line={"color": PALETTE["actual"], "dash": "dash", "width": 3})
+    fig.add_annotation(  # top left: the sorted bars are lowest there, so the label hides nothing
+        x=0.01, xref="paper", xanchor="left", y=1.0, yref="paper", yanchor="top", showarrow=False, align="left",
+        text=(f"<b>mean difference {signed(c.mean_difference, 3)}</b> (dashed line)<br>"
+              f"{percent(c.confidence)} CI {signed(c.ci_low, 3)} to {signed(c.ci_high, 3)} (shaded band)"),
+        font={"size": 16, "color": PALETTE["actual"]}, bgcolor="rgba(255,255,255,0.9)",
+    )
+    fig.add_hline(y=0, line={"color": PALETTE["text"], "width": 1})
+    _layout(fig, title=f"{name_b} vs {name_a}: {metric} difference on each of {c.n_queries} queries",
+            x_title=f"queries, sorted ({name_b} better on {c.wins}, {name_a} better on {c.losses}, {c.ties} tied)",
+            y_title=f"{metric}: {name_b} − {name_a}", height=430)
+    fig.update_xaxes(showticklabels=False)
+    fig.update_layout(showlegend=False)
+    return fig
+
+
+@st.cache_resource(show_spinner=False)
+def png_export_available() -> bool:
+    """Whether plotly can render PNG here (kaleido 1.x drives a headless Chromium); probed once per server."""
+    try:
+        go.Figure().to_image(format="png", width=50, height=50)
+    except Exception:  # noqa: BLE001 - no Chrome, or kaleido missing: fall back to the chart's own toolbar
+        return False
+    return True
+
+
+def png_bytes(fig: go.Figure) -> bytes:
+    """The chart as a 1600x900 PNG (kaleido starts a headless Chromium: ~3 s, so results are cached)."""
+    return _render_png(fig.to_json())
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _render_png(figure_json: str) -> bytes:
+    return go.Figure(json.loads(figure_json)).to_image(format="png", width=1600, height=900, scale=1)
+
+
+def modebar_config(filename: str) -> dict:
+    """Plotly config: the toolbar's camera button downloads a 2x PNG with a useful file name."""
+    return {"toImageButtonOptions": {"format": "png", "filename": filename, "scale": 2, "width": 1600, "height": 900},
+            "displaylogo": False}
+
+
+def _layout(fig: go.Figure, *, title: str, x_title: str, y_title: str, height: int = 360) -> go.Figure:
+    apply_style(fig, title=title, x_title=x_title, y_title=y_title, height=height, margin=MARGIN)
+    fig.update_layout(showlegend=False)
+    return fig

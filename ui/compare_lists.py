@@ -1,0 +1,271 @@
+"""Compare, mode 1: two rankings of the same judged documents, side by side.
+
+Canonical state: ``compare_docs_base`` (the judged documents as a DataFrame, the editor's base) and
+``compare_order_a`` / ``compare_order_b`` (each ranking as a list of document names). Buttons act through
+callbacks, so every element of the next run already shows their result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import ndcg_core
+from ui import session
+from ui.charts import contribution_chart
+from ui.compare_charts import difference_chart
+from ui.formatting import compact, fixed, signed
+from ui.messages import user_message
+from ui.ranked_list import pending_order, ranked_list
+from ui.settings import MetricSettings
+from ui.state import open_in_playground, playground_list
+from ui.widgets import metric_cards, plain
+
+DOCS_KEY = "compare_docs_base"
+ORDER_KEYS = {"A": "compare_order_a", "B": "compare_order_b"}
+EXAMPLE_DOCS = pd.DataFrame({"document": [f"D{i}" for i in range(1, 9)], "grade": [3.0, 2.0, 3.0, 0.0, 1.0, 2.0, 0.0, 1.0]})
+EXAMPLE_ORDERS = {
+    "A": ["D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8"],
+    "B": ["D3", "D4", "D1", "D6", "D2", "D8", "D5", "D7"],
+}
+
+
+def reset_documents(names: Sequence[str], grades: Sequence[float], orders: dict[str, list[str]] | None = None) -> None:
+    """Replace the judged documents (and both rankings) and reset the editor."""
+    session.set_widget(DOCS_KEY, pd.DataFrame({"document": [str(n) for n in names], "grade": [float(g) for g in grades]}))
+    for side, key in ORDER_KEYS.items():
+        session.set_widget(key, list(orders[side]) if orders else [str(n) for n in names])
+    session.forget(EDITOR_KEY)
+    session.forget(BASE_NAMES_KEY)
+
+
+BASE_NAMES_KEY = "compare_base_names"
+EDITOR_KEY = "compare_docs_editor"
+EDITOR_COLUMNS = ("document", "grade")
+
+
+def base_row_names(base: pd.DataFrame, editor_state: dict | None) -> list[str | None]:
+    """The current name of each row of the editor's base table (None: deleted), from the editor's edit state.
+
+    The editor reports edits by base row, so comparing these lists between runs tells a rename (same row,
+    new name) apart from a deleted row plus an added one.
+    """
+    names: list[str | None] = base["document"].astype(str).tolist()
+    state = editor_state if session.editor_state_is_usable(editor_state, rows=len(names), columns=EDITOR_COLUMNS) else {}
+    state = state or {}
+    for row, changes in (state.get("edited_rows") or {}).items():
+        if "document" in changes:
+            names[int(row)] = None if changes["document"] is None else str(changes["document"])
+    for row in state.get("deleted_rows") or []:
+        names[int(row)] = None
+    return names
+
+
+def renamed_documents(current: list[str | None]) -> dict[str, str]:
+    """{old name: new name} for the base rows renamed since the last valid edit; remembers ``current``.
+
+    Call only with a valid edit: renames then always go from one valid set of unique names to the next.
+    """
+    previous = session.widget(BASE_NAMES_KEY)
+    session.set_widget(BASE_NAMES_KEY, current)
+    if previous is None or len(previous) != len(current):
+        return {}
+    return {old: new for old, new in zip(previous, current, strict=True) if old and new and old != new}
+
+
+def set_order(side: str, order: list[str]) -> None:
+    """Button callback: put ranking ``side`` in ``order``."""
+    session.set_widget(ORDER_KEYS[side], list(order))
+
+
+def swap_orders() -> None:
+    """Button callback: ranking A becomes B and B becomes A."""
+    a, b = session.widget(ORDER_KEYS["A"]), session.widget(ORDER_KEYS["B"])
+    session.set_widget(ORDER_KEYS["A"], b)
+    session.set_widget(ORDER_KEYS["B"], a)
+
+
+OPEN_KEY = "compare_open_request"
+
+
+def request_open(side: str) -> None:
+    """Button callback: open ranking ``side`` in the Playground (done by the page's next run)."""
+    session.set_widget(OPEN_KEY, side)
+
+
+def take_open_request() -> str | None:
+    return session.forget(OPEN_KEY)
+
+
+def ensure_documents() -> None:
+    if not session.has(DOCS_KEY):
+        reset_documents(EXAMPLE_DOCS["document"], EXAMPLE_DOCS["grade"], EXAMPLE_ORDERS)
+
+
+def checked_documents(edited: pd.DataFrame, *, gain) -> pd.DataFrame:
+    """The edited judged documents, or InvalidInput saying what is wrong (the caller keeps the last valid set).
+
+    Grades are checked by ``ndcg_core.check_grades`` under ``gain`` (the sidebar's), never a default gain.
+    """
+    rows = edited.dropna(how="all").copy()
+    if rows.empty:
+        raise ndcg_core.InvalidInput("Add at least one document to compare rankings.")
+    if rows["document"].isna().any() or (rows["document"].astype(str).str.strip() == "").any():
+        raise ndcg_core.InvalidInput("Every row needs a document name.")
+    rows["document"] = rows["document"].astype(str)
+    duplicated = rows["document"][rows["document"].duplicated()].tolist()
+    if duplicated:
+        raise ndcg_core.InvalidInput(f"Document names must be unique; repeated: {', '.join(duplicated[:5])}.")
+    ndcg_core.check_grades(rows["grade"].tolist(), gain=gain)  # missing, negative, non-numeric, too large for gain
+    rows["grade"] = rows["grade"].astype(float)
+    return rows.reset_index(drop=True)
+
+
+def synced_order(order: list[str], names: list[str], renamed: dict[str, str] | None = None) -> list[str]:
+    """Keep a ranking in step with edited documents: a renamed document keeps its place, removed names are
+    dropped, new ones are appended at the bottom."""
+    present = set(names)
+    renamed = renamed or {}
+    kept = [renamed.get(name, name) for name in order]
+    kept = [name for name in kept if name in present]
+    seen = set(kept)
+    return kept + [name for name in names if name not in seen]
+
+
+def ideal_order(documents: pd.DataFrame) -> list[str]:
+    """Document names in ndcg_core's ideal order (grade descending, ties in table order)."""
+    names = documents["document"].tolist()
+    return [names[j] for j in ndcg_core.ideal_order(documents["grade"].to_numpy(dtype=float))]
+
+
+def position_differences(result_a: ndcg_core.ListResult, result_b: ndcg_core.ListResult,
+                         names_a: list[str], names_b: list[str]) -> pd.DataFrame:
+    """Per rank: each ranking's document, grade and contribution (counted positions only), and B − A."""
+    table_a, table_b = result_a.table, result_b.table
+    frame = pd.DataFrame({
+        "rank": table_a["rank"].to_numpy(),
+        "document_a": names_a,
+        "grade_a": table_a["relevance"].to_numpy(),
+        "contribution_a": np.where(table_a["in_cutoff"], table_a["contribution"], 0.0),
+        "document_b": names_b,
+        "grade_b": table_b["relevance"].to_numpy(),
+        "contribution_b": np.where(table_b["in_cutoff"], table_b["contribution"], 0.0),
+    })
+    frame["difference"] = frame["contribution_b"] - frame["contribution_a"]
+    return frame
+
+
+def difference_sentence(frame: pd.DataFrame, result_a: ndcg_core.ListResult, result_b: ndcg_core.ListResult) -> str:
+    """Plain words: which ranking wins on DCG and the positions that account for it."""
+    gap = result_b.dcg - result_a.dcg
+    if abs(gap) < 1e-12 and (frame["difference"].abs() < 1e-12).all():
+        return "Both rankings give every counted position the same contribution, so their DCG and NDCG are equal."
+    leader, other = ("B", "A") if gap > 0 else ("A", "B")
+    lead = (f"Ranking {leader} has the higher DCG by {fixed(abs(gap))} (NDCG {fixed(max(result_a.ndcg, result_b.ndcg))} vs "
+            f"{fixed(min(result_a.ndcg, result_b.ndcg))}).") if abs(gap) >= 1e-12 else "Both rankings have the same DCG."
+    biggest = frame.reindex(frame["difference"].abs().sort_values(ascending=False).index).head(3)
+    biggest = biggest[biggest["difference"].abs() > 1e-12]
+    parts = []
+    for row in biggest.itertuples(index=False):
+        parts.append(
+            f"rank {row.rank}: A has {row.document_a} (grade {compact(row.grade_a)}), B has {row.document_b} "
+            f"(grade {compact(row.grade_b)}), {signed(row.difference)} for B"
+        )
+    if not parts:
+        return lead
+    return f"{lead} The largest differences: " + "; ".join(parts) + "."
+
+
+def two_rankings(settings: MetricSettings) -> None:
+    """The documents editor, both rankings (drag to reorder), their cards and charts, and what differs."""
+    ensure_documents()
+    names_now, grades_now, _, _ = playground_list()
+    # Buttons act through callbacks: they change the state before the next run starts, so every element of
+    # that run already shows the result (and a rerun in between cannot lose the click).
+    buttons = st.container(horizontal=True)  # filled in call order: two here, three once the ideal is known
+    buttons.button("Playground list", key="compare_from_playground", disabled=not names_now,
+                   help="Load the Playground's documents and grades into both rankings.",
+                   on_click=reset_documents, args=(names_now, grades_now))
+    buttons.button("Example", key="compare_example", help="Back to the example of eight documents.",
+                   on_click=reset_documents,
+                   args=(EXAMPLE_DOCS["document"], EXAMPLE_DOCS["grade"], EXAMPLE_ORDERS))
+
+    if refused := session.guard_editor(EDITOR_KEY, rows=len(session.widget(DOCS_KEY)), columns=EDITOR_COLUMNS):
+        st.error(refused, icon=":material/warning:")
+    with st.expander("Judged documents (shared by both rankings): edit names and grades, add or delete rows", expanded=False):
+        edited = st.data_editor(
+            session.widget(DOCS_KEY), num_rows="dynamic", hide_index=True, key=EDITOR_KEY,
+            column_config={
+                "document": st.column_config.TextColumn("Document", required=True),
+                "grade": st.column_config.NumberColumn("Grade", min_value=0, required=True),
+            },
+            width="stretch",
+        )
+    renamed: dict[str, str] = {}
+    try:
+        documents = checked_documents(edited, gain=settings.gain_spec())
+        renamed = renamed_documents(
+            base_row_names(session.widget(DOCS_KEY), session.widget(EDITOR_KEY))
+        )
+    except ndcg_core.InvalidInput as error:
+        st.error(f"Edit not applied: {plain(user_message(error))}", icon=":material/warning:")
+        documents = checked_documents(session.widget(DOCS_KEY), gain=settings.gain_spec())
+    names = documents["document"].tolist()
+    grade_of = dict(zip(names, documents["grade"], strict=True))
+
+    # Apply drags first (before anything is drawn), so every element of this run shows the new orders.
+    orders = {}
+    for side, key in ORDER_KEYS.items():
+        order = synced_order(session.widget(key), names, renamed)
+        perm = pending_order(f"compare_list_{side}", len(order))
+        if perm is not None:
+            order = [order[i] for i in perm]
+        session.set_widget(key, order)
+        orders[side] = order
+
+    ideal = ideal_order(documents)
+    buttons.button("A: ideal", key="compare_ideal_a", help="Put ranking A in the ideal order.",
+                   on_click=set_order, args=("A", ideal))
+    buttons.button("B: ideal", key="compare_ideal_b", help="Put ranking B in the ideal order.",
+                   on_click=set_order, args=("B", ideal))
+    buttons.button("Swap A ↔ B", key="compare_swap", on_click=swap_orders)
+
+    options = settings.kwargs()
+    all_grades = documents["grade"].tolist()
+    try:
+        results = {
+            side: ndcg_core.evaluate([grade_of[n] for n in order], ideal_relevances=all_grades, **options)
+            for side, order in orders.items()
+        }
+    except ndcg_core.InvalidInput as error:
+        st.error(f"These rankings cannot be evaluated with the current settings: {plain(user_message(error))}",
+                 icon=":material/warning:")
+        return
+
+    # Full-width card rows (four cards in half a page would truncate the numbers)
+    st.markdown("**Ranking A**")
+    metric_cards(results["A"])
+    st.markdown("**Ranking B** (deltas are B − A)")
+    metric_cards(results["B"], previous=results["A"])
+    columns = st.columns(2)
+    for column, side in zip(columns, ("A", "B"), strict=True):
+        with column:
+            st.subheader(f"Ranking {side}")
+            order = orders[side]
+            ranked_list(order, [grade_of[n] for n in order], results[side].table["contribution"].tolist(),
+                        key=f"compare_list_{side}", k=settings.k)
+            st.plotly_chart(contribution_chart(results[side].table, k=settings.k), key=f"compare_chart_{side}")
+            st.button(f"Open ranking {side} in the Playground", key=f"compare_open_{side}",
+                      on_click=request_open, args=(side,))
+    requested = take_open_request()
+    if requested in orders:
+        order = orders[requested]
+        open_in_playground(order, [grade_of[n] for n in order], settings=settings)
+    st.caption("The ideal list is all judged documents sorted by grade: the same for A and B, so IDCG is equal.")
+    st.subheader("Which positions make the difference")
+    frame = position_differences(results["A"], results["B"], orders["A"], orders["B"])
+    st.text(difference_sentence(frame, results["A"], results["B"]))
+    st.plotly_chart(difference_chart(frame), key="compare_difference_chart")

@@ -1,0 +1,160 @@
+"""Compare, mode 2: two runs on the Dataset page's data set, per query, with a bootstrap verdict.
+
+The run pickers and bootstrap options keep their keys in the session; the slide view hides them and reads
+the saved choices instead. The data set, its tie and missing-query rules come from the Dataset page.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import ndcg_core
+from ui import compare_charts as charts
+from ui import dataset_view, session
+from ui.formatting import fixed, percent, signed
+from ui.messages import user_message
+from ui.settings import MetricSettings
+from ui.state import dataset_run_choices
+from ui.widgets import plain
+
+
+def verdict(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metric: str) -> str:
+    """The stakeholder sentence, e.g. 'B is better on 31 of 50 queries; the mean gain is 0.04, 95% CI 0.01–0.07'."""
+    c = comparison
+    level = percent(c.confidence)
+    if c.wins >= c.losses:
+        better, worse, better_count, worse_count, sign = name_b, name_a, c.wins, c.losses, 1.0
+    else:
+        better, worse, better_count, worse_count, sign = name_a, name_b, c.losses, c.wins, -1.0
+    low, high = sorted((sign * c.ci_low, sign * c.ci_high))
+    gain = sign * c.mean_difference
+    word = "gain" if gain >= 0 else "change"
+    sentence = (
+        f"{better} is better on {better_count} of {c.n_queries} queries ({worse} on {worse_count}, {c.ties} tied); "
+        f"the mean {metric} {word} is {fixed(gain, 2)}, {level} CI {fixed(low, 2)}–{fixed(high, 2)}."
+    )
+    if c.ci_low > 0 or c.ci_high < 0:
+        winner = name_b if c.ci_low > 0 else name_a
+        sentence += (f" The interval excludes 0, so {winner}'s advantage is unlikely to be a fluke of which queries "
+                     "were sampled.")
+    else:
+        sentence += " The interval includes 0, so these queries do not show a reliable difference in the mean."
+    return sentence
+
+
+def run_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
+    """The run pickers and bootstrap options (drawn only outside the slide view; their keys persist)."""
+    pick = st.columns([2, 2, 1, 1, 1])
+    name_a = pick[0].selectbox("System A (baseline)", run_names, index=0, key="compare_run_a")
+    name_b = pick[1].selectbox("System B (challenger)", run_names, index=1, key="compare_run_b")
+    n_boot = pick[2].number_input("Resamples", 1_000, 100_000, 10_000, step=1_000, key="compare_n_boot",
+                                  help="Bootstrap resamples of the queries.")
+    seed = pick[3].number_input("Seed", 0, 2**31 - 1, 0, key="compare_seed", help="Seed of the bootstrap (numpy).")
+    confidence = pick[4].selectbox("Confidence", [0.90, 0.95, 0.99], index=1, format_func=percent,
+                                   key="compare_confidence")
+    return name_a, name_b, int(n_boot), int(seed), float(confidence)
+
+
+def saved_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
+    name_a = session.widget("compare_run_a", run_names[0])
+    name_b = session.widget("compare_run_b", run_names[1])
+    return (name_a, name_b, int(session.widget("compare_n_boot", 10_000)), int(session.widget("compare_seed", 0)),
+            float(session.widget("compare_confidence", 0.95)))
+
+
+def two_runs(settings: MetricSettings, *, slide_view: bool, heading=None) -> None:
+    """Pick two runs, compare them per query; the full details, or one slide (under ``heading``)."""
+    dataset = dataset_view.current_dataset()
+    run_names = list(dataset.runs)
+    if len(run_names) < 2:
+        st.info(
+            "The current data set has a single run. Upload two or more runs on the Dataset page, or switch back to "
+            "the bundled sample (BM25 and neural runs).", icon=":material/info:",
+        )
+        st.button("Use the bundled sample", key="compare_use_sample", on_click=dataset_view.use_sample)
+        return
+    if slide_view:
+        name_a, name_b, n_boot, seed, confidence = saved_choices(run_names)
+    else:
+        st.text(f"Data: {dataset.label}")
+        name_a, name_b, n_boot, seed, confidence = run_choices(run_names)
+    if name_a == name_b or name_a not in run_names or name_b not in run_names:
+        st.warning("Pick two different runs.", icon=":material/balance:")
+        return
+    ties, missing = dataset_run_choices()  # the Dataset page's choices, read through a state function
+    options = dataset_view.run_options(settings, ties=ties, missing=missing)
+    try:
+        with st.spinner("Evaluating both runs…"):
+            result_a = dataset_view.evaluate(dataset, name_a, options)
+            result_b = dataset_view.evaluate(dataset, name_b, options)
+            comparison = ndcg_core.compare_runs(result_a.per_query["ndcg"], result_b.per_query["ndcg"],
+                                                n_boot=n_boot, seed=seed, confidence=confidence)
+    except ndcg_core.InvalidInput as error:
+        st.error(f"These runs cannot be compared with the current settings: {plain(user_message(error))}",
+                 icon=":material/warning:")
+        return
+    except Exception as error:  # noqa: BLE001 - never a traceback on screen; say what happened instead
+        st.error(f"Unexpected problem while comparing ({plain(type(error).__name__)}: {plain(error)}).",
+                 icon=":material/error:")
+        return
+    metric = "NDCG" if settings.k is None else f"NDCG@{settings.k}"
+    sentence = verdict(comparison, name_a=name_a, name_b=name_b, metric=metric)
+    if slide_view:
+        slide_summary(comparison, heading, name_a=name_a, name_b=name_b, metric=metric, sentence=sentence)
+    else:
+        details(comparison, result_a, result_b, name_a=name_a, name_b=name_b, metric=metric, sentence=sentence,
+                ties=ties, missing=missing, settings=settings)
+
+
+def details(comparison, result_a, result_b, *, name_a, name_b, metric, sentence, ties, missing, settings) -> None:
+    """The verdict, five cards, both charts and the per-query table (with a CSV download)."""
+    with st.container(border=True):
+        st.text(sentence)
+    cards = st.columns(5)
+    cards[0].metric(f"Mean {metric}: A", fixed(comparison.mean_a))
+    cards[1].metric(f"Mean {metric}: B", fixed(comparison.mean_b), delta=signed(comparison.mean_difference))
+    cards[2].metric("B better", comparison.wins)
+    cards[3].metric("Tied", comparison.ties)
+    cards[4].metric("A better", comparison.losses)
+    st.text(
+        f"A = {name_a}, B = {name_b}. Compared on the {comparison.n_queries} queries both runs were evaluated on "
+        f"(settings: {settings.describe()}; tied scores: {ties}; missing queries: {missing})."
+    )
+    left, right = st.columns(2)
+    left.plotly_chart(charts.differences_histogram(comparison, name_a=name_a, name_b=name_b, metric=metric),
+                      key="compare_differences")
+    right.plotly_chart(charts.bootstrap_chart(comparison), key="compare_bootstrap")
+    table = (
+        result_a.per_query[["ndcg"]].rename(columns={"ndcg": "A"})
+        .join(result_b.per_query[["ndcg"]].rename(columns={"ndcg": "B"}), how="inner")
+        .assign(difference=lambda frame: frame["B"] - frame["A"])
+        .rename_axis("query").reset_index()
+    )
+    st.dataframe(table, hide_index=True, key="compare_table", column_config={
+        "query": st.column_config.TextColumn("Query"),
+        "A": st.column_config.NumberColumn(f"A: {metric}", format="%.4f"),
+        "B": st.column_config.NumberColumn(f"B: {metric}", format="%.4f"),
+        "difference": st.column_config.NumberColumn("B − A", format="%+.4f"),
+    })
+    st.download_button("Download per-query comparison (CSV)", table.to_csv(index=False).encode(),
+                       file_name="per_query_comparison.csv", mime="text/csv", key="compare_download")
+
+
+def slide_summary(comparison, heading, *, name_a, name_b, metric, sentence) -> None:
+    """One screen for a slide: three large numbers and one chart, with a PNG of the chart."""
+    heading.header(f"{plain(name_b)} vs {plain(name_a)}: {metric}")
+    big = st.columns(3)
+    big[0].metric(f"Mean {metric} of {plain(name_b)}", fixed(comparison.mean_b, 3),
+                  delta=f"{signed(comparison.mean_difference, 3)} vs {plain(name_a)}")
+    big[1].metric(f"Queries where {plain(name_b)} is better", f"{comparison.wins} of {comparison.n_queries}")
+    big[2].metric(f"{percent(comparison.confidence)} CI of the mean gain",
+                  f"{signed(comparison.ci_low, 3)} to {signed(comparison.ci_high, 3)}")
+    slide = charts.slide_chart(comparison, name_a=name_a, name_b=name_b, metric=metric)
+    st.plotly_chart(slide, key="compare_slide_chart", config=charts.modebar_config("ndcg_comparison"))
+    st.text(sentence)
+    if charts.png_export_available():
+        st.download_button("Download the chart as PNG (1600×900)", data=lambda: charts.png_bytes(slide),
+                           file_name="ndcg_comparison.png", mime="image/png", key="compare_png", on_click="ignore")
+    else:
+        st.caption("PNG export needs Chrome/Chromium for kaleido, which is not available on this server: use the "
+                   "camera icon in the chart's toolbar (Download plot as PNG, 1600×900 at 2x).")

@@ -1,0 +1,134 @@
+"""How numbers, formulas and conventions are written on every page: the one place for display formats.
+
+Pure functions (no Streamlit): each takes a value or a setting and returns text.
+
+Numbers
+    * :func:`fixed`: a figure to a fixed number of decimals (metric cards, verdicts, "why" lines).
+    * :func:`signed`: the same with an explicit sign, for differences and deltas.
+    * :func:`num`: whole numbers without decimals, others to ``digits`` places (prose and the step-by-step
+      formulas, where a grade of 3 reads better than 3.000).
+    * :func:`compact`: up to four significant digits, for grades and the terms of a long formula.
+    * :func:`percent`: a share as a whole percentage (confidence levels).
+
+    ``None`` and NaN (an NDCG left out by the zero-IDCG rule "skip") print as a word, never as "nan";
+    a value that rounds to zero never prints as "-0.00".
+
+LaTeX
+    :func:`log_latex` (the discount's logarithm), :func:`gain_latex` (one grade's gain with the numbers in),
+    :func:`gain_term_latex` (a grade's gain as a formula term) and :func:`gain_formula_latex` (the gain of a
+    symbolic grade such as ``rel_i``).
+
+Convention words
+    :func:`gain_words`, :func:`discount_words`, :func:`cutoff_words`: the same phrases on every page.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+MISSING = "n/a"  # a figure that does not exist (NaN, None)
+
+# Gain conventions: the words used in captions and cards, and the LaTeX of a symbolic grade's gain.
+GAIN_WORDS = {
+    "exponential": "exponential gain 2^grade − 1",
+    "linear": "linear gain: gain = grade",
+    "custom": "the custom gain table",
+}
+GAIN_FORMULAS = {"exponential": "2^grade − 1", "linear": "gain = grade"}
+LOG_LATEX = {"2": r"\log_2", "e": r"\ln", "10": r"\log_{10}"}
+DISCOUNT_WORDS = {"2": "log₂(i + 1)", "e": "ln(i + 1)", "10": "log₁₀(i + 1)"}
+
+
+def _missing(value: float | None) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def fixed(value: float | None, digits: int = 4, *, missing: str = MISSING) -> str:
+    """``value`` with ``digits`` decimals: ``fixed(0.88131, 3) == "0.881"``; ``missing`` for None/NaN.
+
+    A value that rounds to zero prints unsigned (``fixed(-1e-9, 2) == "0.00"``): "-0.00" reads as a loss.
+    """
+    if _missing(value):
+        return missing
+    text = f"{float(value):.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def signed(value: float | None, digits: int = 4, *, missing: str = MISSING) -> str:
+    """``value`` with an explicit sign and ``digits`` decimals: ``signed(0.04, 3) == "+0.040"``."""
+    if _missing(value):
+        return missing
+    return f"{float(value):+.{digits}f}"
+
+
+def num(value: float | None, digits: int = 3, *, missing: str = "undefined") -> str:
+    """A figure for prose: whole numbers without decimals (``num(3.0) == "3"``), others to ``digits`` places."""
+    if _missing(value):
+        return missing
+    if float(value).is_integer():
+        return f"{int(value)}"
+    return fixed(value, digits)
+
+
+def compact(value: float) -> str:
+    """Short: ``3`` for a whole number, else four significant digits (``compact(2.5237) == "2.524"``).
+
+    For grades and the terms of a long formula.
+    """
+    return f"{value:g}" if float(value).is_integer() else f"{value:.4g}"
+
+
+def percent(value: float) -> str:
+    """A share as a whole percentage: ``percent(0.95) == "95%"``."""
+    return f"{value:.0%}"
+
+
+# --- LaTeX ---------------------------------------------------------------------------------------------------
+
+def log_latex(log_base: str) -> str:
+    r"""LaTeX for the discount's logarithm: ``\log_2``, ``\ln`` or ``\log_{10}`` (``\log`` for anything else)."""
+    return LOG_LATEX.get(log_base, r"\log")
+
+
+def gain_latex(grade: float, gain_value: float, gain: str) -> str:
+    """How ``grade`` became ``gain_value`` under ``gain`` ("exponential", "linear" or "custom"), numbers in."""
+    if gain == "exponential":
+        return rf"2^{{{num(grade)}}} - 1 = {num(gain_value)}"
+    if gain == "linear":
+        return rf"\text{{grade}} = {num(grade)}"
+    return rf"\text{{table}}({num(grade)}) = {num(gain_value)}"
+
+
+def gain_term_latex(grade: float, gain: str, gain_table: Mapping[float, float] | None = None) -> str:
+    """A grade's gain as the numerator of a formula term: ``2^{3}-1``, ``3``, or the table's value."""
+    if gain == "exponential":
+        return f"2^{{{compact(grade)}}}-1"
+    if gain == "linear":
+        return compact(grade)
+    table = dict(gain_table or {})
+    return compact(table[grade]) if grade in table else rf"g({compact(grade)})"
+
+
+def gain_formula_latex(gain: str, grade: str = "rel_i") -> str:
+    """The gain of a symbolic grade: ``2^{rel_i}-1``, ``rel_i`` or ``g(rel_i)``."""
+    return {"exponential": f"2^{{{grade}}}-1", "linear": grade}.get(gain, f"g({grade})")
+
+
+# --- convention words -----------------------------------------------------------------------------------------
+
+def gain_words(gain: str | Mapping[float, float]) -> str:
+    """'exponential gain 2^grade − 1', 'linear gain: gain = grade', or the custom table's pairs in words."""
+    if isinstance(gain, Mapping):
+        return "custom gain table " + ", ".join(f"{num(g)}→{num(v)}" for g, v in sorted(gain.items()))
+    return GAIN_WORDS.get(gain, str(gain))
+
+
+def discount_words(log_base: str) -> str:
+    """'log₂(i + 1)', 'ln(i + 1)' or 'log₁₀(i + 1)'."""
+    return DISCOUNT_WORDS[log_base]
+
+
+def cutoff_words(k: int | None) -> str:
+    """'whole list' or 'k = 5'."""
+    return "whole list" if k is None else f"k = {k}"

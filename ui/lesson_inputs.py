@@ -1,0 +1,64 @@
+"""What the short lessons share: their metric options and the small grade lists readers type in."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import streamlit as st
+
+import ndcg_core
+from ui.formatting import num
+from ui.settings import MetricSettings
+from ui.widgets import plain
+
+MAX_LESSON_LIST = 20
+# The list of 003_f44d929bf8cc7fa4.txt, used by lessons 1 and 6, and its two judged documents it did not rank.
+DOCUMENT_003_NAMES = ("D1", "D2", "D3", "D4", "D5", "D6")
+DOCUMENT_003_GRADES = (3.0, 2.0, 3.0, 0.0, 1.0, 2.0)
+DOCUMENT_003_EXTRA = {"D7": 3.0, "D8": 2.0}
+
+
+def lesson_kwargs(settings: MetricSettings, **overrides) -> dict:
+    """The sidebar's gain, base and zero-IDCG rule; lessons choose their own cutoff (whole list by default)."""
+    return {**settings.kwargs(), "k": None, **overrides}
+
+
+def grades_field(label: str, default: tuple[float, ...], key: str, *, help: str | None = None) -> list[float] | None:
+    """A comma-separated list of grades typed by the reader; None (with a message) when it cannot be read."""
+    text = st.text_input(label, ", ".join(num(g) for g in default), key=key, help=help)
+    pieces = [piece for piece in re.split(r"[,;\s]+", text.strip()) if piece]
+    if not pieces:
+        st.error("Type at least one grade, e.g. 3, 2, 0, 1.", icon=":material/warning:")
+        return None
+    if len(pieces) > MAX_LESSON_LIST:
+        st.error(f"Keep lesson lists short: at most {MAX_LESSON_LIST} grades (the Playground takes longer ones).")
+        return None
+    try:
+        return [float(piece) for piece in pieces]
+    except ValueError:
+        bad = next(piece for piece in pieces if not _is_number(piece))
+        st.error(f"'{plain(bad)}' is not a number. Separate grades with commas, e.g. 3, 2, 0, 1.", icon=":material/warning:")
+        return None
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def list_frame(names, result: ndcg_core.ListResult) -> pd.DataFrame:
+    table = result.table
+    return pd.DataFrame(
+        {
+            "Rank": table["rank"].astype(int),
+            "Document": list(names),
+            "Grade": table["relevance"],
+            "Gain": table["gain"].round(3),
+            "Discount": table["discount"].round(3),
+            "Contribution": table["contribution"].round(3),
+        }
+    )

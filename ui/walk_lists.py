@@ -1,0 +1,135 @@
+"""Which list the Step by step page walks: the Playground's current list or a worked example's.
+
+A worked example brings its convention along: :func:`example_settings` gives the sidebar settings that
+reproduce it, and :func:`open_walkthrough` loads it (list and convention) into the Step by step page.
+Document names can come from users, so they are shown as plain text (tables, escaped markdown), never
+interpreted as markdown or HTML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import streamlit as st
+
+import ndcg_core
+from ui import session, url_state
+from ui.messages import document_title
+from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings
+from ui.state import playground_list
+
+PLAYGROUND_SOURCE = "playground"
+SOURCE_KEY = "step_source"
+POSITION_KEY = "step_position"
+PLAYING_KEY = "step_playing"
+SCOPE = "step_by_step"  # the page's link warnings in ui.url_state
+
+
+@dataclass(frozen=True)
+class WalkList:
+    """A ranked list to walk through: names and grades in ranked order, plus judged-but-unranked documents."""
+
+    label: str
+    names: tuple[str, ...]
+    grades: tuple[float, ...]
+    extra_names: tuple[str, ...] = ()
+    extra_grades: tuple[float, ...] = ()
+
+
+def worked_examples() -> tuple:
+    return tuple(getattr(ndcg_core, "WORKED_EXAMPLES", ()))
+
+
+def example_by_key(key: str):
+    return next((example for example in worked_examples() if example.key == key), None)
+
+
+def example_ranked(example) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """An example's documents and grades in ranked order (ranked by its scores when it has them)."""
+    names, grades = tuple(example.documents), tuple(float(g) for g in example.grades)
+    if getattr(example, "scores", None):
+        order = example.result().table["item"].to_numpy()
+        names, grades = tuple(names[j] for j in order), tuple(grades[j] for j in order)
+    return names, grades
+
+
+def example_settings(example, base: MetricSettings | None = None) -> MetricSettings:
+    """The sidebar settings that reproduce an example's convention (keeping the zero-IDCG rule)."""
+    base = base or current_settings()
+    gain = example.gain
+    zero_idcg = getattr(example, "zero_idcg", base.zero_idcg)
+    common = {"log_base": _log_base_key(example.log_base), "k": example.k, "zero_idcg": zero_idcg}
+    if isinstance(gain, dict):
+        table = tuple(sorted((float(g), float(v)) for g, v in gain.items()))
+        return replace(base, gain="custom", gain_table=table, **common)
+    return replace(base, gain=gain, **common)
+
+
+def _log_base_key(log_base: float) -> str:
+    return min(LOG_BASES, key=lambda key: abs(LOG_BASES[key] - float(log_base)))
+
+
+def walk_list_for(source: str) -> WalkList:
+    """The list for a source key: the Playground's current list or a worked example."""
+    example = example_by_key(source) if source != PLAYGROUND_SOURCE else None
+    if example is not None:
+        names, grades = example_ranked(example)
+        return WalkList(
+            label=f"{example.title} ({document_title(example.source)})",
+            names=names,
+            grades=grades,
+            extra_names=tuple(example.extra_documents),
+            extra_grades=tuple(float(g) for g in example.extra_grades),
+        )
+    names, grades, extra_names, extra_grades = playground_list()
+    return WalkList("the Playground's current list", tuple(names), tuple(grades), tuple(extra_names), tuple(extra_grades))
+
+
+def source_label(source: str) -> str:
+    if source == PLAYGROUND_SOURCE:
+        return "The Playground's current list"
+    example = example_by_key(source)
+    return f"{example.source[:3]} · {example.title}" if example is not None else source
+
+
+def open_walkthrough(example) -> None:
+    """Load a worked example (list and convention) into the step-by-step page and go there."""
+    set_settings(example_settings(example), reason=f"Walking the worked example “{example.title}”")
+    session.set_widget(SOURCE_KEY, example.key)
+    session.set_widget(POSITION_KEY, 1)
+    session.set_widget(PLAYING_KEY, False)
+    st.switch_page("pages/step_by_step.py")
+
+
+def choose_source() -> str:
+    """The 'which list' selector; when a worked example is picked its convention goes to the sidebar."""
+    options = [PLAYGROUND_SOURCE, *(example.key for example in worked_examples())]
+    if session.widget(SOURCE_KEY) not in options:
+        session.set_widget(SOURCE_KEY, _source_from_url(options))
+
+    def picked() -> None:
+        url_state.warn(SCOPE, None)
+        session.set_widget(POSITION_KEY, 1)
+        session.set_widget(PLAYING_KEY, False)
+        example = example_by_key(session.widget(SOURCE_KEY))
+        if example is not None:
+            set_settings(example_settings(example), reason=f"Walking the worked example “{example.title}”")
+
+    source = st.selectbox(
+        "List to walk through",
+        options,
+        format_func=source_label,
+        key=SOURCE_KEY,
+        on_change=picked,
+        help="The Playground's list (edit it there), or one of the documents' worked examples. Picking an example "
+        "also sets the sidebar to the example's convention.",
+    )
+    url_state.publish({"list": None if source == PLAYGROUND_SOURCE else source})
+    return source
+
+
+def _source_from_url(options: list[str]) -> str:
+    wanted = url_state.params().get("list")
+    if wanted is not None and wanted not in options:
+        url_state.warn(SCOPE, "The link's list (a worked example) was not found, so the Playground's list is walked.")
+    return wanted if wanted in options else PLAYGROUND_SOURCE

@@ -1,0 +1,249 @@
+"""The step-by-step walkthrough: one position at a time (previous / next / slider / autoplay).
+
+Every figure shown is read from an ``ndcg_core`` result (its per-position ``table`` or its totals); this
+module only formats and arranges them. Document names can come from users, so they are shown as plain text (tables, escaped markdown), never
+interpreted as markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import ndcg_core
+from ui import charts, session, url_state
+from ui.formatting import gain_latex, gain_words, log_latex, num
+from ui.messages import user_message
+from ui.settings import MetricSettings
+from ui.walk_lists import PLAYING_KEY, POSITION_KEY, SCOPE, WalkList
+from ui.widgets import formula, metric_cards, plain
+
+USER_MOVED_KEY = "step_user_moved"
+AUTOPLAY_SECONDS = 1.5
+
+
+def evaluate_walk(walk: WalkList, settings: MetricSettings) -> ndcg_core.ListResult:
+    ideal = list(walk.grades) + list(walk.extra_grades) if walk.extra_grades else None
+    return ndcg_core.evaluate(list(walk.grades), ideal_relevances=ideal, **settings.kwargs())
+
+
+def ideal_names(walk: WalkList) -> list[str]:
+    """Document names in the ideal order (grades descending, ties in list order): display only."""
+    names = list(walk.names) + list(walk.extra_names)
+    return [names[j] for j in ndcg_core.ideal_order(list(walk.grades) + list(walk.extra_grades))]
+
+
+def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
+    """Previous / next / slider / autoplay over the positions of ``walk``, with the numbers of position i."""
+    try:
+        result = evaluate_walk(walk, settings)
+    except ndcg_core.InvalidInput as error:
+        st.error(f"This list cannot be evaluated with the current settings: {user_message(error)}",
+                 icon=":material/warning:")
+        return
+    size = len(result.table)
+    _clamp_position(size)
+    url_state.show_warning(SCOPE)
+    playing = bool(session.widget(PLAYING_KEY, False))
+
+    @st.fragment(run_every=AUTOPLAY_SECONDS if playing else None)
+    def stepper() -> None:
+        # The timer exists only while playing; when play/pause flips inside the fragment,
+        # a full rerun re-declares the fragment with (or without) its timer.
+        if bool(session.widget(PLAYING_KEY, False)) != playing:
+            st.rerun()
+        if playing and not session.forget(USER_MOVED_KEY):
+            if session.widget(POSITION_KEY) < size:
+                session.set_widget(POSITION_KEY, session.widget(POSITION_KEY) + 1)
+            if session.widget(POSITION_KEY) >= size:
+                session.set_widget(PLAYING_KEY, False)  # stop at the last position
+                st.rerun()
+        _controls(size, playing)
+        position = int(session.widget(POSITION_KEY))
+        url_state.publish({"pos": str(position)})
+        url_state.flush(partial=True)  # a fragment run: app.py's end-of-run write does not happen
+        _position_view(walk, result, settings, position)
+
+    stepper()
+    cutoff = "" if settings.k is None else f"@{settings.k}"
+    with st.expander(f"Where the walk ends: CG{cutoff}, DCG{cutoff}, IDCG{cutoff} and NDCG{cutoff} of the whole list"):
+        metric_cards(result)
+        formula(result, settings)
+
+
+def _clamp_position(size: int) -> None:
+    if not session.has(POSITION_KEY):
+        wanted = url_state.params().get("pos")
+        position = url_state.parse_int(wanted, low=1, high=size) if wanted is not None else 1
+        if position is None:
+            url_state.warn(SCOPE, f"The link's position could not be read (a whole number from 1 to {size}), so the "
+                                  "walk starts at position 1.")
+        session.set_widget(POSITION_KEY, position or 1)
+    session.set_widget(POSITION_KEY, min(max(int(session.widget(POSITION_KEY)), 1), size))
+
+
+def _move(step: int, size: int) -> None:
+    url_state.warn(SCOPE, None)  # the user moved on from what the link asked for
+    session.set_widget(POSITION_KEY, min(max(int(session.widget(POSITION_KEY)) + step, 1), size))
+    session.set_widget(USER_MOVED_KEY, True)
+
+
+def _toggle_play(size: int) -> None:
+    starting = not session.widget(PLAYING_KEY, False)
+    session.set_widget(PLAYING_KEY, starting)
+    if starting and int(session.widget(POSITION_KEY)) >= size:
+        session.set_widget(POSITION_KEY, 1)  # play again from the top
+    session.set_widget(USER_MOVED_KEY, True)
+
+
+def _controls(size: int, playing: bool) -> None:
+    position = int(session.widget(POSITION_KEY))
+    # A row that wraps on narrow screens (projectors are often 1024 px wide), then the slider below it.
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.button(
+            "Previous", icon=":material/arrow_back:", key="step_previous", on_click=_move, args=(-1, size),
+            disabled=position <= 1,
+        )
+        st.button(
+            "Next", icon=":material/arrow_forward:", icon_position="right", key="step_next", on_click=_move,
+            args=(1, size), disabled=position >= size, type="primary",
+        )
+        st.button(
+            "Pause" if playing else "Autoplay", icon=":material/pause:" if playing else ":material/play_arrow:",
+            key="step_play", on_click=_toggle_play, args=(size,),
+            help=f"Advance one position every {AUTOPLAY_SECONDS:g} s; stops at the last position.",
+        )
+    if size > 1:
+        st.slider(
+            "Position i", min_value=1, max_value=size, key=POSITION_KEY,
+            on_change=session.set_widget, args=(USER_MOVED_KEY, True),
+        )
+    else:
+        st.caption("The list has a single position.")
+
+
+def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: MetricSettings, position: int) -> None:
+    table = result.table
+    row = table.iloc[position - 1]
+    previous_row = table.iloc[position - 2] if position > 1 else None
+    log = log_latex(settings.log_base)
+    name = walk.names[position - 1]
+    ideal_name = ideal_names(walk)[position - 1]
+    ideal_note = " (judged, but not in the ranking)" if ideal_name in walk.extra_names else ""
+
+    st.subheader(f"Position i = {position} of {len(table)}")
+    if not bool(row["in_cutoff"]):
+        st.warning(
+            f"Position {position} is past the cutoff k = {settings.k}: it does not count towards NDCG@{settings.k}. "
+            "The running sums below continue so you can see what it would add.",
+            icon=":material/content_cut:",
+        )
+    ranking, ideal = st.columns(2, border=True)
+    with ranking:
+        _side_view(
+            "Your ranking", name, row["relevance"], row["gain"], row["discount"], row["contribution"],
+            row["cumulative_dcg"], None if previous_row is None else previous_row["cumulative_dcg"],
+            "DCG", position, settings, log,
+        )
+    with ideal:
+        _side_view(
+            "Ideal ranking", ideal_name, row["ideal_relevance"], row["ideal_gain"], row["discount"],
+            row["ideal_contribution"], row["cumulative_idcg"],
+            None if previous_row is None else previous_row["cumulative_idcg"], "IDCG", position, settings, log,
+            note=ideal_note,
+        )
+    ndcg_value = row["ndcg_at_rank"]
+    st.markdown(
+        f"**NDCG@{position}** divides the running DCG by the running IDCG: how much of the best possible "
+        f"discounted gain the ranking has collected by position {position}."
+    )
+    if row["cumulative_idcg"] > 0:
+        st.latex(
+            rf"NDCG@{position} = \frac{{DCG@{position}}}{{IDCG@{position}}} = "
+            rf"\frac{{{num(row['cumulative_dcg'])}}}{{{num(row['cumulative_idcg'])}}} = {num(ndcg_value)}"
+        )
+    else:
+        st.latex(
+            rf"NDCG@{position} = \frac{{{num(row['cumulative_dcg'])}}}{{0}} \Rightarrow {num(ndcg_value)}"
+            r"\ \text{(IDCG = 0: the sidebar's zero-IDCG rule decides)}"
+        )
+
+    # Full width: legible on a projector, and the charts' legends need the room.
+    st.plotly_chart(
+        charts.contribution_chart(table, k=settings.k, highlight=position), width="stretch",
+        key="step_contribution_chart",
+    )
+    st.plotly_chart(
+        charts.cumulative_chart(table, k=settings.k, highlight=position), width="stretch",
+        key="step_cumulative_chart",
+    )
+    if len(table) > 2 * PROGRESS_WINDOW + 1:
+        st.markdown(f"**The table around position {position}** (the highlighted row is position i)")
+    else:
+        st.markdown("**The whole table so far** (the highlighted row is position i)")
+    st.dataframe(_progress_frame(walk, result, position), hide_index=True, width="stretch",
+                 column_config=PROGRESS_COLUMNS)
+
+
+def _side_view(
+    heading: str, name: str, grade: float, gain_value: float, discount: float, contribution: float,
+    running: float, previous_running: float | None, metric: str, position: int, settings: MetricSettings, log: str,
+    note: str = "",
+) -> None:
+    st.markdown(f"**{heading}** · position {position}: document **{plain(name)}**{note}")
+    st.markdown(
+        f"Grade **{num(grade)}** → gain **{num(gain_value)}** ({gain_words(settings.gain)}). "
+        f"Divided by the discount log{settings.log_base}({position} + 1) = **{num(discount)}**, it contributes "
+        f"**{num(contribution)}**. Running {metric}@{position} = **{num(running)}**."
+    )
+    st.latex(rf"\text{{gain}} = {gain_latex(grade, gain_value, settings.gain)}")
+    st.latex(rf"\text{{discount}} = {log}({position} + 1) = {num(discount)}")
+    st.latex(rf"\text{{contribution}} = \frac{{{num(gain_value)}}}{{{num(discount)}}} = {num(contribution)}")
+    if previous_running is None:
+        st.latex(rf"{metric}@1 = {num(running)}")
+    else:
+        st.latex(
+            rf"{metric}@{position} = {metric}@{position - 1} + {num(contribution)} = "
+            rf"{num(previous_running)} + {num(contribution)} = {num(running)}"
+        )
+
+
+PROGRESS_WINDOW = 25  # rows shown either side of position i in long lists
+
+
+def _progress_frame(walk: WalkList, result: ndcg_core.ListResult, position: int):
+    table = result.table
+    # Long lists: only the rows around position i (a 10,000-row styled table would be slow to send).
+    start = max(0, position - 1 - PROGRESS_WINDOW)
+    stop = min(len(table), position + PROGRESS_WINDOW)
+    table = table.iloc[start:stop]
+    frame = pd.DataFrame(
+        {
+            "i": table["rank"].astype(int),
+            "Document": list(walk.names[start:stop]),
+            "Grade": [num(g) for g in table["relevance"]],
+            "Gain": table["gain"],
+            "Discount": table["discount"],
+            "Contribution": table["contribution"],
+            "DCG@i": table["cumulative_dcg"],
+            "Ideal grade": [num(g) for g in table["ideal_relevance"]],
+            "Ideal contribution": table["ideal_contribution"],
+            "IDCG@i": table["cumulative_idcg"],
+            "NDCG@i": table["ndcg_at_rank"],
+        }
+    )
+
+    def shade(row: pd.Series) -> list[str]:
+        if row["i"] == position:
+            return ["background-color: rgba(204, 121, 167, 0.30); font-weight: bold"] * len(row)
+        if row["i"] > position:
+            return ["color: #9CA3AF"] * len(row)
+        return [""] * len(row)
+
+    return frame.style.apply(shade, axis=1)
+
+
+PROGRESS_COLUMNS = {
+    column: st.column_config.NumberColumn(format="%.3f")
+    for column in ("Gain", "Discount", "Contribution", "DCG@i", "Ideal contribution", "IDCG@i", "NDCG@i")
+}
