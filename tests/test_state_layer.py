@@ -223,3 +223,14 @@ def test_opening_a_worked_example_says_which_settings_it_changed():
     assert "Gain: Exponential: 2^grade − 1 → Linear: gain = grade" in notice
     at.sidebar.radio(key="settings_log_base").set_value("e").run()
     assert not at.sidebar.info  # gone once the user changes a setting
+
+
+def test_tie_groups_of_a_list_opened_from_a_run_are_in_its_share_link():
+    """A list opened from the Dataset page under "average" ties reopens with the same averaged figure."""
+    tied = state.make_ranking(["a", "b", "c"], [3, 0, 1], tie_groups=[0, 0, 1])
+    at = open_playground(dict(parse_qsl(urlsplit(state.url_state.playground_link(tied, state.MetricSettings())).query)))
+    assert ranking(at) == tied
+    expected = ndcg_core.evaluate([3, 0, 1], tie_groups=[0, 0, 1])
+    assert next(m.value for m in at.metric if m.label == "NDCG") == f"{expected.ndcg:.4f}"
+    broken = open_playground({"docs": "a:3,b:0", "tg": "0,²"})
+    assert "tie groups" in texts(broken) and ranking(broken) == state.DEFAULT_RANKING
