@@ -4,6 +4,12 @@ Pure computation (numpy and pandas only). Public API:
 
 * :func:`evaluate` - one ranked list of grades.
 * :func:`evaluate_scores` - one list ranked by scores, with a tie rule.
+* :func:`tie_band` - lowest, expected and highest NDCG over every order of tied scores.
+* :func:`diagnose` - which conventions reproduce the NDCG numbers you got.
+* :data:`BATTERY`, :func:`battery_json`, :func:`battery_csv`, :func:`check_implementation` - the conformance
+  battery and the check of a user's outputs against it.
+* :func:`incomplete_judgments` - condensed-list NDCG (Sakai 2007), judged@k and bounds for unjudged documents.
+* :func:`winner_grid` - does a convention flip which of two rankers wins?
 * :func:`evaluate_run` - many queries at once (a TREC run), vectorised;
   :func:`encode_run` prepares a run once (an :class:`EncodedRun` the caller
   keeps) for several evaluations; :func:`ranked_query` gives one query of a
@@ -19,17 +25,23 @@ over every judged grade.
 * :class:`InvalidInput` - raised for every refused input.
 """
 
+from ._battery import BATTERY, TestVector, battery_csv, battery_expected, battery_json, read_outputs
+from ._battery_check import ImplementationCheck, Mismatch, check_implementation
 from ._compare import AggregateGap, Comparison, aggregate_gap, compare_runs
 from ._conventions import CONVENTIONS, Convention
+from ._diagnose import Diagnosis, Finding, Match, calculation_table, diagnose
 from ._discounts import discounts
 from ._encoded_run import EncodedRun, encode_run
 from ._examples import WORKED_EXAMPLES, WorkedExample
+from ._flips import winner_grid
 from ._gains import check_gain, check_grades, gains_of
 from ._ideal import ideal_order
+from ._incomplete import IncompleteJudgments, incomplete_judgments
 from ._io import read_qrels, read_run, read_table
 from ._list import ListResult, evaluate, evaluate_scores
 from ._ranked_query import RankedQuery, ranked_query
 from ._runs import RunResult, evaluate_run, ndcg_curve
+from ._tie_band import TieBand, tie_band
 from ._ties import TIE_RULES
 from ._validation import InvalidInput
 
@@ -43,6 +55,25 @@ __all__ = [
     "discounts",
     "evaluate",
     "evaluate_scores",
+    "TieBand",
+    "tie_band",
+    "Diagnosis",
+    "Finding",
+    "Match",
+    "calculation_table",
+    "diagnose",
+    "winner_grid",
+    "IncompleteJudgments",
+    "incomplete_judgments",
+    "BATTERY",
+    "TestVector",
+    "battery_csv",
+    "battery_expected",
+    "battery_json",
+    "read_outputs",
+    "ImplementationCheck",
+    "Mismatch",
+    "check_implementation",
     "evaluate_run",
     "RunResult",
     "EncodedRun",

@@ -24,7 +24,7 @@ preset with the library it names on random inputs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -70,6 +70,14 @@ class Convention:
     default_k : int or None
         The cutoff the library uses when the metric names none; ``k=None``
         then means this cutoff for this preset (XGBoost: 32).
+    ideal_depth : {"cutoff", "ranking_length", "uncut"}
+        Places of the ideal list that count: k (``"cutoff"``, trec_eval),
+        min(k, ranking length) (``"ranking_length"``: Elasticsearch cuts the
+        ideal at the number of hits returned) or all of them (``"uncut"``:
+        Quepid's nDCG@10 sums the ideal over every rated document). With
+        ``"uncut"`` the result's table holds the top k only.
+    source : str
+        Where the settings were read, and the version ("as of ...").
     """
 
     key: str
@@ -86,6 +94,8 @@ class Convention:
     max_grade: int | None = None
     score_precision: str = "double"
     default_k: int | None = None
+    ideal_depth: str = "cutoff"
+    source: str = ""
 
     def evaluate(self, relevances, scores=None, *, k=None, ideal_relevances=None, doc_ids=None) -> ListResult:
         """NDCG of one list as this library computes it.
@@ -118,6 +128,18 @@ class Convention:
         grades = as_grades(relevances, what="relevances")
         ideal = ideal_relevances if self.ideal == "all_judged" else None
         self._check_library_accepts(grades if ideal is None else np.concatenate([grades, as_grades(ideal, what="ideal_relevances")]))
+        if self.ideal_depth == "ranking_length":  # the ideal list is cut where the ranking ends (as the DCG is)
+            settings["k"] = grades.size if settings["k"] is None else min(settings["k"], grades.size)
+        if self.ideal_depth == "uncut" and settings["k"] is not None:
+            # Quepid: DCG over the top k, IDCG over every judged grade (not cut at k) = the top k with no cutoff
+            order = np.arange(grades.size)
+            if scores is not None:
+                ranked = evaluate_scores(grades, scores, ties=self.ties, gain=self.gain,
+                                         doc_ids=doc_ids if self.ties == "trec_eval" else None)
+                order = ranked.table["item"].to_numpy()
+            pool = grades if ideal is None else ideal
+            return replace(evaluate(grades[order[: settings["k"]]], ideal_relevances=pool, **{**settings, "k": None}),
+                           k=settings["k"])
         if scores is None:
             return evaluate(grades, ideal_relevances=ideal, **settings)
         if self.score_precision == "float32":  # rounded as the library stores them: near scores tie
@@ -284,6 +306,103 @@ _LIST = [
     ),
 ]
 
+# Presets added with the diagnosis (issue 13): each cites the source it follows and its version.
+_LIST += [
+    Convention(
+        key="ir_measures",
+        label="ir_measures nDCG",
+        library="ir-measures",
+        gain="linear",
+        ties="trec_eval",
+        ideal="all_judged",
+        zero_idcg="zero",
+        reason="ir_measures evaluates nDCG and nDCG@k with its pytrec_eval provider, so it is trec_eval's ndcg / "
+        "ndcg_cut: gain = grade, ties by document id descending, ideal from every judged document.",
+        call="ir_measures.calc_aggregate([ir_measures.nDCG @ k], qrels, run)",
+        caveat="nDCG(judged_only=True) removes unjudged documents first (the condensed list, "
+        "ndcg_core.incomplete_judgments); nDCG(gains={...}) maps grades to custom gains.",
+        whole_grades=True,
+        source="ir_measures 0.4.3 (PyPI), default provider pytrec_eval; tested against the installed package.",
+    ),
+    Convention(
+        key="trec_gdeval",
+        label="TREC Web Track gdeval.pl",
+        library="gdeval.pl (Perl script from the TREC 2010-2014 Web Track; not on PyPI)",
+        gain="exponential",
+        ties="trec_eval",
+        ideal="all_judged",
+        zero_idcg="skip",
+        reason="gdeval's sub dcg adds (2^judgment - 1) / log(rank + 1), its run order is score descending then "
+        "docno descending, the ideal comes from every positive judgment in the qrels, and a topic with no "
+        "relevant document is left out of the mean.",
+        call="perl gdeval.pl qrels run   (ndcg@20; version 1.3 takes -k)",
+        caveat="It reports @20 unless told otherwise; judgments above 4 are refused and negative ones count as 0; "
+        "natural-log discount (the same NDCG as log2).",
+        whole_grades=True,
+        max_grade=4,
+        source="gdeval.pl version 1.2 (12 Oct 2010) and 1.3 (29 Apr 2013): sub dcg, sub runOrder, qrels reading.",
+    ),
+    Convention(
+        key="es_rank_eval",
+        label="Elasticsearch / OpenSearch rank_eval dcg (normalize: true)",
+        library="elasticsearch (server); opensearch (fork)",
+        gain="exponential",
+        ties="stable",
+        ideal="all_judged",
+        zero_idcg="zero",
+        ideal_depth="ranking_length",
+        reason="DiscountedCumulativeGain.computeDCG adds (2^rating - 1) / log2(rank + 1) over the hits in the "
+        "order the search returned them; with normalize the ideal is every rated document of the request, "
+        "sorted and cut at the number of hits; IDCG = 0 gives 0.",
+        call='POST /index/_rank_eval {"metric": {"dcg": {"k": k, "normalize": true}}, "requests": [...]}',
+        caveat="Unrated hits count 0 unless unknown_doc_rating is set; k defaults to 10 and the search returns at "
+        "most k hits, so the ideal is cut at min(k, hits returned).",
+        whole_grades=True,
+        source="elasticsearch modules/rank-eval/src/main/java/org/elasticsearch/index/rankeval/"
+        "DiscountedCumulativeGain.java, evaluate() and computeDCG(), as of Elasticsearch 7.x-8.x "
+        "(OpenSearch 1.x-2.x keeps the same code).",
+    ),
+    Convention(
+        key="keras_rs",
+        label="Keras-RS nDCG / TF-Ranking NDCGMetric",
+        library="keras-rs; tensorflow-ranking",
+        gain="exponential",
+        ties="stable",
+        ideal="ranking",
+        zero_idcg="zero",
+        reason="default_gain_fn is 2^label - 1 and default_rank_discount_fn 1 / log2(rank + 1); the ideal comes "
+        "from the same list's labels and a list with no relevant item scores 0 (divide_no_nan).",
+        call="keras_rs.metrics.NDCG(k=k)(y_true, y_pred)  /  tfr.keras.metrics.NDCGMetric(topn=k)",
+        caveat="Score ties are broken at random by default (shuffle_ties=True): with tied scores expect any value "
+        "of the tie band (ndcg_core.tie_band); with shuffle_ties=False the input order is kept, as here.",
+        source="keras-rs keras_rs/src/metrics/ranking_metrics_utils.py (sort_by_scores, default_gain_fn, "
+        "default_rank_discount_fn), as of keras-rs 0.2 (2025); TF-Ranking 0.5 utils.py has the same defaults.",
+    ),
+]
+
+_LIST.append(
+    Convention(
+        key="quepid",
+        label="Quepid nDCG@10",
+        library="Quepid (web application; scorer db/scorers/ndcg@10.js)",
+        gain="exponential",
+        ties="stable",
+        ideal="all_judged",
+        zero_idcg="zero",
+        ideal_depth="uncut",
+        default_k=10,
+        reason="The nDCG@10 scorer adds (2^rating - 1) / log2(rank + 1) over the first 10 results (an unrated one "
+        "counts 0), builds the ideal from every rated document of the query and sums it over all of them, not "
+        "only 10; a query with nothing rated relevant scores 0.",
+        call="Quepid case -> Select scorer 'nDCG@10' (the @Rank line sets k)",
+        caveat="Before its fix the scorer took the ideal from the top 10 results' own ratings with gain = rating; "
+        "cases scored then show the older figure.",
+        whole_grades=True,
+        source="o19s/quepid db/scorers/ndcg@10.js, the version with eachDocWithRating and "
+        "DCG(ideal, ideal.length) (2025); the earlier version used topRatings(k) and linear gain.",
+    )
+)
+
 CONVENTIONS: dict[str, Convention] = {convention.key: convention for convention in _LIST}
 """Library presets by key: "sklearn", "trec_eval", "pytrec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm",
-"xgboost", "xgboost_minus", "torchmetrics"."""
+"xgboost", "xgboost_minus", "torchmetrics", and (issue 13) "ir_measures", "trec_gdeval", "es_rank_eval", "keras_rs", "quepid"."""

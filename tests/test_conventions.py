@@ -48,7 +48,7 @@ def test_contract_keys_and_fields():
         assert convention.gain in ("linear", "exponential")
         assert convention.ties in ("average", "stable", "trec_eval")
         assert convention.ideal in ("ranking", "all_judged")
-        assert convention.zero_idcg in ("zero", "one")
+        assert convention.zero_idcg in ("zero", "one", "skip")  # "skip": gdeval leaves such a topic out
         assert convention.label and convention.library and convention.reason
         assert "\n" not in convention.reason
 
@@ -156,7 +156,10 @@ LIBRARIES = {
 
 
 def test_every_preset_has_a_library_check():
-    assert set(LIBRARIES) == set(CONVENTIONS)
+    # presets whose library is not installable here are checked against their sources' figures in
+    # tests/test_more_conventions.py (ir_measures there too, against the installed package)
+    assert set(LIBRARIES) == set(CONVENTIONS) - {"ir_measures", "trec_gdeval", "es_rank_eval", "keras_rs",
+                                                   "quepid"}
 
 
 @pytest.mark.parametrize("seed", CASES)

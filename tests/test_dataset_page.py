@@ -40,7 +40,7 @@ def assert_headline(at, expected: ndcg_core.RunResult, label: str = "NDCG") -> N
     shown = headline(at)
     assert shown[f"Mean of per-query {label}"] == f"{expected.mean_ndcg:.4f}"
     assert shown["Ratio of sums ΣDCG / ΣIDCG"] == f"{expected.ratio_of_sums:.4f}"
-    assert shown["Queries evaluated"] == str(len(expected.per_query))
+    assert shown["Queries in the mean"] == str(int(expected.per_query["ndcg"].notna().sum()))
     assert shown["Unjudged retrieved"] == f"{expected.unjudged_share:.1%}"
 
 
@@ -115,7 +115,7 @@ def test_switching_run_and_rules(page):
     page.selectbox(key="dataset_missing").set_value("zero").run()
     expected = reference(BM25, missing="zero")
     assert_headline(page, expected)
-    assert headline(page)["Queries evaluated"] == "60"
+    assert headline(page)["Queries in the mean"] == "60"
 
 
 def test_zero_idcg_rule_from_the_sidebar_settings():
@@ -192,7 +192,7 @@ def test_csv_with_wrong_columns_is_refused(page):
     page.run()
     assert not page.exception
     assert page.error and "wrong.csv" in unescaped(page.error[0].value)
-    assert headline(page)["Queries evaluated"] == "59"
+    assert headline(page)["Queries in the mean"] == "59"
 
 
 def test_file_over_the_upload_cap_is_refused(page):
@@ -201,7 +201,7 @@ def test_file_over_the_upload_cap_is_refused(page):
         big = BM25.read_bytes() * 12  # ~1.3 MB
         at = upload_trec(page, QRELS.read_bytes(), ("huge.txt", big))
         assert at.error and "over the 1 MB upload limit" in at.error[0].value
-        assert headline(at)["Queries evaluated"] == "59"
+        assert headline(at)["Queries in the mean"] == "59"
     finally:
         config.set_option("server.maxUploadSize", 200)
 
@@ -288,3 +288,104 @@ def test_per_query_notes_flag_zero_idcg_and_missing_queries():
     assert table.loc["417", "note"] == table.loc["452", "note"] == "IDCG = 0: no relevant judged document"
     assert table.loc["433", "note"] == "not in the run: counted as 0" and table.loc["433", "ndcg"] == 0
     assert (table.drop(index=["417", "452", "433"])["note"] == "").all()
+
+
+# --- issue 16 item 2, issue 12: what the cards count, and no raw nan ----------------------------------------
+
+ALL_ZERO_QRELS = b"q1 0 A 0\nq1 0 B 0\nq2 0 C 0\n"
+ALL_ZERO_RUN = b"q1 Q0 A 1 2.0 t\nq1 Q0 B 2 1.0 t\nq2 Q0 C 1 1.0 t\n"
+
+
+def everything_shown(at) -> str:
+    parts = [m.value for m in at.markdown] + [t.value for t in at.text] + [c.value for c in at.caption]
+    parts += [f"{m.label} {m.value}" for m in at.metric] + [w.value for w in at.warning] + [i.value for i in at.info]
+    return "\n".join(parts)
+
+
+def test_skip_with_no_relevant_judgment_says_so_in_words():
+    at = upload_trec(run_page("dataset", query_params={"z": "skip"}), ALL_ZERO_QRELS, ("zero.txt", ALL_ZERO_RUN))
+    shown = headline(at)
+    assert shown["Mean of per-query NDCG"] == "n/a" and shown["Ratio of sums ΣDCG / ΣIDCG"] == "n/a"
+    assert shown["Queries in the mean"] == "0"
+    words = everything_shown(at)
+    assert "Neither figure is defined: no query has a relevant judged document" in words
+    assert "Only one of the two figures" not in words
+    assert "NDCG = n/a (no value: IDCG = 0 and the zero-IDCG rule leaves it out)" in words
+    assert not re.search(r"\bnan\b", words, flags=re.IGNORECASE), words
+
+
+@pytest.mark.parametrize(("rule", "value"), [("zero", "0.0000"), ("one", "1.0000")])
+def test_other_rules_with_no_relevant_judgment_show_their_value(rule, value):
+    at = upload_trec(run_page("dataset", query_params={"z": rule}), ALL_ZERO_QRELS, ("zero.txt", ALL_ZERO_RUN))
+    expected = ndcg_core.evaluate_run(ndcg_core.read_run(ALL_ZERO_RUN), ndcg_core.read_qrels(ALL_ZERO_QRELS),
+                                      zero_idcg=rule)
+    assert headline(at)["Mean of per-query NDCG"] == value == f"{expected.mean_ndcg:.4f}"
+    assert headline(at)["Ratio of sums ΣDCG / ΣIDCG"] == f"{expected.ratio_of_sums:.4f}"
+    assert headline(at)["Queries in the mean"] == "2"
+    assert not re.search(r"\bnan\b", everything_shown(at), flags=re.IGNORECASE)
+
+
+@pytest.mark.parametrize("rule", ["zero", "one", "skip"])
+def test_queries_card_counts_what_the_mean_is_over(rule):
+    at = run_page("dataset", query_params={"z": rule})
+    expected = reference(BM25, zero_idcg=rule)
+    in_mean = expected.per_query["ndcg"].dropna()
+    assert headline(at)["Queries in the mean"] == str(len(in_mean))
+    assert np.isclose(in_mean.mean(), expected.mean_ndcg)
+    captions = " ".join(c.value for c in at.caption)
+    if rule == "skip":  # 59 evaluated, 417 and 452 have IDCG = 0
+        assert len(in_mean) == 57
+        assert "59 queries evaluated; the mean is over 57: 2 queries with IDCG = 0 are left out" in captions
+    else:
+        assert len(in_mean) == 59 and "the mean is over" not in captions
+
+
+# --- issue 11 item 4: the page says where trec_eval reads the files otherwise ----------------------------------
+
+def test_trec_eval_reading_is_named_with_its_figure():
+    at = run_page("dataset", query_params={"k": "10", "gain": "linear"})
+    at = upload_trec(at, b"q1 0 A 1.5\nq1 0 B 1e1\nq1 0 C 2\n", ("frac.txt", b"q1 Q0 B 1 3 r\nq1 Q0 A 2 2 r\nq1 Q0 C 3 1 r\n"))
+    note = unescaped(at.warning[0].value)
+    assert "C atol" in note and "2 judgments read differently there (e.g. '1.5' is 1.5 here, 1 in trec_eval)" in note
+    assert "trec_eval (ndcg_cut.10: linear gain" in note and "would report 0.8403" in note  # trec_eval 10.0's figure
+    log3 = np.log2(3)
+    assert f"gives {(10 + 1.5 / log3 + 1) / (10 + 2 / log3 + 1.5 / 2):.4f}" in note
+    plain_files = upload_trec(at, QRELS.read_bytes(), ("bm25.txt", BM25.read_bytes()))
+    assert not plain_files.warning  # both readings agree: nothing to say
+
+
+# --- issue 11 item 3: usable with a very large number of queries -------------------------------------------
+
+def many_queries(n: int) -> tuple[bytes, bytes]:
+    qrels = "".join(f"q{i} 0 d{i} {i % 3}\n" for i in range(n)).encode()
+    run = "".join(f"q{i} Q0 d{i} 1 1.0 t\nq{i} Q0 x{i} 2 0.5 t\n" for i in range(n)).encode()
+    return qrels, run
+
+
+def test_many_queries_page_search_and_reruns_recompute_nothing(monkeypatch):
+    calls = {"evaluate_run": 0, "read_run": 0, "ndcg_curve": 0}
+    for name in calls:
+        original = getattr(ndcg_core, name)
+
+        def counted(*args, _name=name, _original=original, **kwargs):
+            calls[_name] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(ndcg_core, name, counted)
+    qrels, run = many_queries(200_000)
+    at = upload_trec(run_page("dataset", timeout=120), qrels, ("many.txt", run))
+    assert headline(at)["Queries in the mean"] == "200000"  # IDCG 0 on every third query: counted as 0
+    assert len(per_query_table(at)) == 100
+    assert len(at.selectbox(key="dataset_query").options) == 100
+    assert "Rows 1–100 of 200,000 queries (page 1 of 2,000)" in " ".join(c.value for c in at.caption)
+    before = dict(calls)
+    at.run()  # a rerun that changes nothing
+    assert calls == before
+    at.number_input(key="dataset_page").set_value(1500).run()  # paging: nothing evaluated again
+    in_text_order = sorted(f"q{i}" for i in range(200_000))  # the table's default order: query id, as text
+    assert calls == before and per_query_table(at)["query"].tolist() == in_text_order[149_900:150_000]
+    at.text_input(key="dataset_search").input("q19999").run()
+    table = per_query_table(at)
+    assert table["query"].tolist()[:2] == ["q19999", "q199990"] and len(table) == 11
+    assert at.selectbox(key="dataset_query").options[0] == "q19999"  # the exact id is offered first
+    assert calls == before

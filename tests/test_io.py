@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
+import re
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -176,7 +180,7 @@ def test_read_table_feeds_evaluate_run_without_qrels():
         (b"q1 0 A 1\nq1 0 B\n", r"line 2: found 3 field\(s\), expected 4"),
         (b"q1 0 A 1\nq1 0 B 1 7\n", r"line 2: found 5 field\(s\), expected 4"),
         (b"q1 Q0 A 1 0.5 run\n", r"line 1: found 6 field\(s\).*run file"),
-        (b"q1 0 A 1\nq1 0 B -1\n", r"line 2: the relevance -1 is negative"),
+        (b"q1 0 A 1\nq1 0 B -1\n", r"line 2: the relevance '-1' is negative"),
         (b"q1 0 A 1\nq1  0 B -2\n", r"line 2: the relevance '-2' is negative"),
         (b"q1 0 A inf\n", r"line 1: the relevance 'inf' is infinite"),
         (b"q1 0 A nan\n", r"line 1: the relevance 'nan' is not a number"),
@@ -221,7 +225,7 @@ def test_malformed_run(content, message):
         (b'query,doc,relevance,score\nq1,"d1",1,0.5\nq1,d2,,\n', r"line 3: the score and the relevance are empty"),
         (b"query,doc,relevance,score\n\nq1,d1,1,0.5\nq1,,1,0.4\n", r"line 4: the doc cell is empty"),
         (b"query,doc,relevance,score\nq1,d1,1,0.5,9\n", r"line 2: the line has more cells than the header"),
-        (b"query,doc,relevance,score\nq1,d1,1,0.5\nq1,d2,1,0.4,9,9\n", r"line 3 has 6 cells, expected 4"),
+        (b"query,doc,relevance,score\nq1,d1,1,0.5\nq1,d2,1,0.4,9,9\n", r"line 3: the line has more cells than the header \(6 cells; the header has 4 columns"),
         (b"query,doc,relevance,rank\nq1,d1,1,1\nq1,d1,2,2\n", r"line 3: query 'q1' listed document 'd1' a second"),
         (b'query,doc,relevance,score\nq1,"d 1",1,nan\n', r"line 2: the score 'nan' is not a number"),
         (b"query,doc,relevance,score\nq1,d1\x00,1,0.5\n", r"line 2: .*binary"),
@@ -269,3 +273,171 @@ def test_files_agree_with_pytrec_eval_parsers_and_scores():
     result = evaluate_run(run, qrels, k=10, gain="linear")
     for query, values in reference.items():
         assert result.per_query.loc[query, "ndcg"] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
+
+
+# --------------------------------------------------------------------------- files as real tools write them
+
+
+@pytest.mark.parametrize(
+    ("reader", "content"),
+    [
+        (read_run, b"q1 Q0 A 1 0.5 r\rq1 Q0 B 2 0.4 r\rq1 Q0 C 3 0.3 r\r"),  # old Mac OS: CR only
+        (read_run, b"q1 Q0 A 1 0.5 r\r\nq1 Q0 B 2 0.4 r\rq1 Q0 C 3 0.3 r\n"),  # CRLF, CR and LF in one file
+        (read_table, b"query,doc,relevance,score\rq1,A,1,0.5\rq1,B,0,0.4\rq1,C,2,0.3"),
+        (read_table, b"query,doc,relevance,score\r\nq1,A,1,0.5\rq1,B,0,0.4\nq1,C,2,0.3\r\n"),
+    ],
+)
+def test_every_line_end_ends_a_line(reader, content):
+    frame = reader(content)
+    assert frame["doc"].tolist() == ["A", "B", "C"]
+    assert frame["query"].tolist() == ["q1"] * 3
+
+
+def test_line_numbers_count_cr_only_lines():
+    with pytest.raises(InvalidInput, match=r"line 3: the score 'x' is not a number"):
+        read_run(b"q1 Q0 A 1 0.5 r\rq1 Q0 B 2 0.4 r\rq1 Q0 C 3 x r\r")
+
+
+def test_utf8_bom_in_front_of_latin1_text_is_dropped():
+    qrels = read_qrels(b"\xef\xbb\xbfq\xe9 0 caf\xe9 1\n")  # the BOM's bytes must not become "ï»¿"
+    assert qrels["query"].tolist() == ["qé"]
+    assert qrels["doc"].tolist() == ["café"]
+
+
+def test_utf16_with_bom_is_read():
+    qrels = read_qrels("q1 0 café 2\nq1 0 naïve 1\n".encode("utf-16"))
+    assert qrels["doc"].tolist() == ["café", "naïve"] and qrels["relevance"].tolist() == [2.0, 1.0]
+
+
+def test_mixed_utf8_and_latin1_lines_read_as_meant():
+    # Line 1 written in UTF-8, line 2 appended by a Latin-1 tool: both mean "café".
+    qrels = read_qrels("q1 0 café 1\n".encode() + b"q2 0 caf\xe9 1\nq3 0 na\xc3\xafve 1\n")
+    assert qrels["doc"].tolist() == ["café", "café", "naïve"]
+    assert list(qrels["doc"].cat.categories) == ["café", "naïve"]
+
+
+def test_bom_at_the_start_of_a_later_line_is_dropped():
+    qrels = read_qrels(b"\xef\xbb\xbfq1 0 A 1\n\xef\xbb\xbfq2 0 B 1\n")  # two files with BOMs, concatenated
+    assert qrels["query"].tolist() == ["q1", "q2"]
+
+
+def test_a_rank_too_large_is_refused_not_overflowed():
+    with pytest.raises(InvalidInput, match=r"line 2: the rank '99999999999999999999999' is too large"):
+        read_run(b"q1 Q0 A 1 0.5 r\nq1 Q0 B 99999999999999999999999 0.4 r\n")
+    run = read_run(b"q1 Q0 A 9007199254740992 0.5 r\n")  # 2**53: the largest rank kept exactly
+    assert run["rank"].tolist() == [2**53]
+
+
+@pytest.mark.parametrize("length", [131_073, 5 * 2**20])
+def test_long_csv_fields_are_read(length):
+    long_id = "x" * length  # Python's csv module stops at 131,072; pyarrow blocks at 4 MB
+    table = read_table(f"query,doc,relevance,score\nq1,{long_id},1,0.5\nq1,B,0,0.4\n".encode())
+    assert table["doc"].tolist() == [long_id, "B"]
+    header = read_table(f"query,doc,relevance,score,{long_id}\nq1,A,1,0.5,n\n".encode())
+    assert list(header.columns)[-1] == long_id
+
+
+def test_a_doubled_space_never_shifts_fields():
+    with pytest.raises(InvalidInput, match=r"line 2: found 5 field\(s\), expected 6"):
+        read_run(b"q1 Q0 A 1 0.5 r\nq1 Q0  B 2 0.4\n")
+
+
+def test_unclosed_quote_in_a_table_names_its_line():
+    with pytest.raises(InvalidInput, match=r'line 3: a quote \(\"\) opens a cell that is never closed'):
+        read_table(b'query,doc,relevance,score\nq1,A,1,0.5\nq1,"B,1,0.4\nq1,C,0,0.3\n')
+
+
+def test_a_bad_line_in_a_million_line_file_is_named():
+    lines = [f"q{i // 100} Q0 d{i} {i % 100 + 1} {1 - i % 100 / 100:.2f} run" for i in range(1_000_000)]
+    lines[987_653] = "q9876 Q0 d987653 54 high run"
+    with pytest.raises(InvalidInput, match=r"run file, line 987654: the score 'high' is not a number"):
+        read_run("\n".join(lines).encode())
+    lines[987_653] = "q9876 Q0 d987653 54 0.5"
+    with pytest.raises(InvalidInput, match=r"run file, line 987654: found 5 field\(s\), expected 6"):
+        read_run("\n".join(lines).encode())
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"query,doc,relevance,score\rq1,d1,1,0.5\rq1,d2,x,0.4\r",
+        b'query,doc,relevance,score\nq1,"d1\n',
+        b"query,doc,relevance,score\n" + b"q1,d1,1,0.5" * 20_000 + b"\n",
+        b"q1 Q0 A 1 0.5 r\n" * 3 + b"\x85\xff 0 1\n",
+    ],
+)
+def test_no_parser_message_reaches_the_user(content):
+    for reader in (read_table, read_run):
+        with pytest.raises(InvalidInput) as caught:
+            reader(content)
+        message = str(caught.value)
+        assert re.search(r"line \d+|header|empty", message), message
+        for raw in ("CSV parse error", "Expected", "new-line character", "field larger", "straddl", "ArrowInvalid"):
+            assert raw not in message
+
+
+# --------------------------------------------------------------------------- reading as trec_eval reads
+
+# trec_eval 10.0's own figures for the files below (built from usnistgov/trec_eval by bench/bench_files.py, run as
+# `trec_eval -q -m ndcg_cut.10 qrels run`): 0.8403 and 0.3869. The oracle test re-runs it when the program is there.
+TREC_EVAL = Path(os.environ.get("TREC_EVAL", Path.home() / ".cache" / "ndcg-explained" / "trec_eval" / "trec_eval"))
+ATOL_QRELS = b"q1 0 A 1.5\nq1 0 B 1e1\nq1 0 C 2\n"
+ATOL_RUN = b"q1 Q0 B 1 3 r\nq1 Q0 A 2 2 r\nq1 Q0 C 3 1 r\n"
+BYTES_QRELS = b"q1 0 caf\xe9 1\nq1 0 x\xff 1\n"  # Latin-1 bytes
+BYTES_RUN = b"q1 Q0 caf\xc3\xa9 1 2 r\nq1 Q0 x\xff 2 1 r\n"  # cafe-acute in UTF-8, then the same byte 0xFF
+
+
+def test_trec_eval_reading_parses_relevance_with_c_atol():
+    text = b"q1 0 A 1.5\nq1 0 B 1e1\nq1 0 C 2.9\nq1 0 D -1\nq1 0 E +3\nq1 0 F 07\nq1 0 G abc\nq1 0 H 0x10\n"
+    assert read_qrels(text, reading="trec_eval")["relevance"].tolist() == [1, 1, 2, 0, 3, 7, 0, 0]
+    assert read_qrels(ATOL_QRELS)["relevance"].tolist() == [1.5, 10.0, 2.0]  # ndcg_core's own reading
+
+
+def test_trec_eval_reading_gives_trec_eval_figures():
+    log3 = np.log2(3)
+    trec = evaluate_run(read_run(ATOL_RUN), read_qrels(ATOL_QRELS, reading="trec_eval"), k=10, gain="linear")
+    assert trec.per_query.loc["q1", "ndcg"] == pytest.approx((1 + 1 / log3 + 2 / 2) / (2 + 1 / log3 + 1 / 2), abs=1e-12)
+    assert round(trec.per_query.loc["q1", "ndcg"], 4) == 0.8403  # what trec_eval printed
+    ours = evaluate_run(read_run(ATOL_RUN), read_qrels(ATOL_QRELS), k=10, gain="linear")
+    assert ours.per_query.loc["q1", "ndcg"] == pytest.approx((10 + 1.5 / log3 + 1) / (10 + 2 / log3 + 1.5 / 2), abs=1e-12)
+
+
+def test_trec_eval_reading_matches_ids_as_bytes():
+    # Default: an id that is not UTF-8 is Latin-1 text, so caf\xe9 (Latin-1) and caf\xc3\xa9 (UTF-8) are one id.
+    ours = evaluate_run(read_run(BYTES_RUN), read_qrels(BYTES_QRELS), k=10, gain="linear")
+    assert ours.per_query.loc["q1", "ndcg"] == pytest.approx(1.0)
+    # trec_eval compares bytes: only x\xff matches (rank 2); caf\xe9 is judged but not retrieved.
+    run, qrels = read_run(BYTES_RUN, reading="trec_eval"), read_qrels(BYTES_QRELS, reading="trec_eval")
+    assert run["doc"].tolist() == ["café", "x\\xff"] and qrels["doc"].tolist() == ["caf\\xe9", "x\\xff"]
+    trec = evaluate_run(run, qrels, k=10, gain="linear")
+    assert trec.per_query.loc["q1", "ndcg"] == pytest.approx((1 / np.log2(3)) / (1 + 1 / np.log2(3)), abs=1e-12)
+    assert round(trec.per_query.loc["q1", "ndcg"], 4) == 0.3869  # what trec_eval printed
+
+
+def test_reading_must_be_known():
+    with pytest.raises(InvalidInput, match="reading must be one of 'ndcg_core', 'trec_eval'"):
+        read_qrels(QRELS_TEXT.encode(), reading="pytrec_eval")
+
+
+@pytest.mark.oracle
+@pytest.mark.skipif(not TREC_EVAL.exists(), reason="trec_eval not built (python bench/bench_files.py builds it)")
+@pytest.mark.parametrize(("qrels", "run"), [(ATOL_QRELS, ATOL_RUN), (BYTES_QRELS, BYTES_RUN)])
+def test_trec_eval_reading_against_the_trec_eval_program(tmp_path, qrels, run):
+    (tmp_path / "qrels").write_bytes(qrels)
+    (tmp_path / "run").write_bytes(run)
+    output = subprocess.run([str(TREC_EVAL), "-q", "-m", "ndcg_cut.10", str(tmp_path / "qrels"), str(tmp_path / "run")],
+                            capture_output=True, check=True, text=True).stdout
+    printed = float(next(line.split()[2] for line in output.splitlines() if line.split()[1] == "q1"))
+    ours = evaluate_run(read_run(run, reading="trec_eval"), read_qrels(qrels, reading="trec_eval"), k=10,
+                        gain="linear")
+    assert round(ours.per_query.loc["q1", "ndcg"], 4) == printed
+
+
+def test_readers_record_where_trec_eval_would_read_otherwise():
+    qrels = read_qrels(b"q1 0 A 1.5\nq1 0 B 1e1\nq1 0 C 2\nq2 0 D 1.5\nq2 0 E 2.0\n")
+    assert qrels.attrs["trec_eval_differences"] == {"relevance": (3, "1.5", 1.5, 1.0)}  # 1.5 twice and 1e1
+    assert read_qrels(QRELS_TEXT.encode()).attrs["trec_eval_differences"] == {}
+    assert read_qrels(ATOL_QRELS, reading="trec_eval").attrs["trec_eval_differences"] == {}
+    assert read_run(BYTES_RUN).attrs["trec_eval_differences"] == {"ids": 1}  # x\xff
+    assert read_qrels(BYTES_QRELS).attrs["trec_eval_differences"] == {"ids": 2}
+    assert read_run(RUN_TEXT.encode()).attrs["trec_eval_differences"] == {}

@@ -23,5 +23,7 @@ def app_pages() -> dict[str, list[st.Page]]:
             st.Page("pages/compare.py", title="Compare rankers", icon=":material/compare_arrows:", url_path="compare"),
             st.Page("pages/conventions.py", title="Library conventions", icon=":material/straighten:",
                     url_path="conventions"),
+            st.Page("pages/why_differ.py", title="Why do my numbers differ?", icon=":material/troubleshoot:",
+                    url_path="why_differ"),
         ],
     }

@@ -1,0 +1,181 @@
+"""Check an implementation against the battery: which preset it matches, and the bug each mismatch fits.
+
+:func:`check_implementation` takes a user's outputs (one NDCG per battery
+case), finds the preset that agrees on the most cases, and for every case
+where it disagrees asks :func:`diagnose` which fewest changes to that preset
+reproduce the user's number; each change is named as a known bug pattern
+(``BUG_PATTERNS``): off-by-one discount, ideal from the ranking only, gain
+mismatch, ties broken by input order, IDCG = 0 handling, truncation of the
+ideal at k, and the rest of the search space.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._battery import BATTERY, TRUNCATING, expected_ndcg, library_grades
+from ._conventions import CONVENTIONS
+from ._diagnose import diagnose
+from ._validation import InvalidInput
+
+_UNEXPLAINED = 9  # more changes than the search space has dimensions
+_NOT_TRUNCATED = "fractional grades kept (trec_eval and ranx read 1.5 as 1)"
+
+BUG_PATTERNS = {
+    ("discount", "log2_shifted"): "off-by-one discount (log2(rank + 2))",
+    ("discount", "jk_b2"): "first two ranks undiscounted (Järvelin–Kekäläinen, b = 2)",
+    ("discount", "jk_b10"): "first nine ranks undiscounted (Järvelin–Kekäläinen, b = 10)",
+    ("ideal", "ranking"): "ideal from the ranking only (judged documents it missed left out)",
+    ("ideal", "all_judged"): "ideal from every judgment (the library sees the ranking only)",
+    ("gain", "linear"): "gain mismatch (the grade itself used as the gain)",
+    ("gain", "exponential"): "gain mismatch (2^grade − 1 used as the gain)",
+    ("gain", "pow2"): "gain mismatch (2^grade, the −1 forgotten)",
+    ("ties", "stable"): "ties broken by input order",
+    ("ties", "average"): "ties averaged",
+    ("ties", "trec_eval"): "ties broken by document id, Z to A",
+    ("ties", "optimistic"): "ties broken with the better grades first",
+    ("ties", "pessimistic"): "ties broken with the worse grades first",
+    ("zero_idcg", "zero"): "IDCG = 0 handling (0 for no relevant document)",
+    ("zero_idcg", "one"): "IDCG = 0 handling (1 for no relevant document)",
+    ("zero_idcg", "skip"): "IDCG = 0 handling (no value)",
+    ("ideal_depth", "uncut"): "truncation of the ideal at k (the ideal not cut at k)",
+    ("ideal_depth", "ranking_length"): "truncation of the ideal at k (cut at the ranking's length)",
+    ("ideal_depth", "cutoff"): "truncation of the ideal at k (cut at k)",
+    ("precision", "float32"): "scores rounded to float32",
+    ("precision", "double"): "scores kept in double precision",
+}
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One battery case where the outputs differ from the chosen preset."""
+
+    case: str
+    yours: float
+    expected: float | None
+    fits: tuple[tuple[str, ...], ...]  # each: the bug patterns of one explanation (fewest changes first)
+
+
+@dataclass(frozen=True)
+class ImplementationCheck:
+    """Agreement with every preset and the diagnosis of each mismatch with the best one."""
+
+    preset: str
+    agreement: dict[str, tuple[int, int]]  # preset -> (cases agreeing, cases compared)
+    mismatches: tuple[Mismatch, ...]
+    summary: str
+
+
+def pattern_name(dimension: str, value: object) -> str:
+    """The bug pattern a departure to ``value`` in ``dimension`` stands for."""
+    if dimension == "k":
+        return "a different cutoff" if value != "whole" else "the cutoff ignored"
+    return BUG_PATTERNS.get((dimension, value), f"{dimension}: {value}")
+
+
+def check_implementation(outputs: Mapping[str, float], *, tolerance: float = 5e-5) -> ImplementationCheck:
+    """Which preset ``outputs`` (battery case -> NDCG, NaN for no value) match, and what each mismatch fits."""
+    cases = {vector.key: vector for vector in BATTERY}
+    unknown = sorted(set(outputs) - set(cases))
+    if unknown:
+        raise InvalidInput(f"Unknown battery case {unknown[0][:40]!r}.")
+    agreement, cost = {}, dict.fromkeys(CONVENTIONS, 0)
+    for key in CONVENTIONS:
+        compared = agreed = 0
+        for case, value in outputs.items():
+            expected = expected_ndcg(key, cases[case])
+            if expected is None:
+                continue
+            compared += 1
+            agreed += _agrees(value, expected, tolerance)
+        agreement[key] = (agreed, compared)
+    for case, value in outputs.items():
+        # the fewest changes to each preset that reproduce this output (an unexplained case costs the most)
+        readings = {reading: _finding(cases[case], value, tolerance, reading=reading, baseline=None)
+                    for reading in ("as_given", "truncated")}
+        for key in CONVENTIONS:
+            if expected_ndcg(key, cases[case]) is None:
+                continue
+            steps = _steps(readings["truncated" if key in TRUNCATING else "as_given"], key)
+            if key in TRUNCATING:  # or the implementation kept the grades the library truncates: one more change
+                steps = min(steps, 1 + _steps(readings["as_given"], key))
+            cost[key] += steps
+    # the preset the outputs are closest to: fewest changes in all, then most cases agreeing
+    best = min(CONVENTIONS, key=lambda key: (cost[key], -agreement[key][0], list(CONVENTIONS).index(key)))
+    mismatches = []
+    for case, value in outputs.items():
+        expected = expected_ndcg(best, cases[case])
+        if expected is None or _agrees(value, expected, tolerance):
+            continue
+        reading = "truncated" if best in TRUNCATING else "as_given"
+        fits = _fits(_finding(cases[case], value, tolerance, reading=reading, baseline=best))
+        if not fits and reading == "truncated":
+            # the implementation kept the fractional (or negative) grades that the library reads otherwise
+            raw = _finding(cases[case], value, tolerance, reading="as_given", baseline=best)
+            if raw is not None and raw.matches:
+                fits = tuple((_NOT_TRUNCATED, *fit) for fit in (_fits(raw) or ((),)))
+        mismatches.append(Mismatch(case=case, yours=value, expected=expected, fits=fits))
+    return ImplementationCheck(preset=best, agreement=agreement, mismatches=tuple(mismatches),
+                               summary=_summary(best, agreement[best], mismatches))
+
+
+def _finding(vector, value: float, tolerance: float, *, reading: str, baseline: str | None):
+    """diagnose() of one battery case and one output, with the grades as given or as trec_eval and ranx read
+    them; None when the input is outside ndcg_core's domain (negative grades)."""
+    grades, extra = library_grades("trec_eval" if reading == "truncated" else "sklearn", vector)
+    try:
+        return diagnose(grades, list(vector.scores), reported={"yours": value},
+                        ideal_relevances=np.r_[grades, extra], k=vector.k,
+                        doc_ids=list(vector.doc_ids), tolerance=tolerance, baseline=baseline).findings[0]
+    except InvalidInput:
+        return None
+
+
+def _agrees(value: float, expected: float, tolerance: float) -> bool:
+    """Within tolerance, or both "no value" (NaN)."""
+    if math.isnan(value) or math.isnan(expected):
+        return math.isnan(value) and math.isnan(expected)
+    return abs(value - expected) <= tolerance
+
+
+def _steps(finding, key: str) -> int:
+    """Fewest changes to preset ``key`` that reproduce the finding's number."""
+    if finding is None or not finding.matches:
+        return _UNEXPLAINED
+    return min(match.distances.get(key, _UNEXPLAINED) for match in finding.matches)
+
+
+def _fits(finding) -> tuple[tuple[str, ...], ...]:
+    """The explanations with the fewest changes from the baseline preset, as bug pattern names."""
+    changed = [match for match in finding.matches if match.departures] if finding else []
+    if not changed:
+        return ()
+    fewest = min(len(match.departures) for match in changed)
+    explanations = []
+    for match in changed:
+        if len(match.departures) == fewest:
+            names = tuple(pattern_name(name, value) for name, _, value in match.departures)
+            if names not in explanations:
+                explanations.append(names)
+    return tuple(explanations)
+
+
+def _summary(best: str, agreement: tuple[int, int], mismatches: list[Mismatch]) -> str:
+    agreed, compared = agreement
+    label = CONVENTIONS[best].label
+    if not mismatches:
+        return f"Your outputs match {label} on all {compared} cases it computes."
+    text = f"Your outputs match {label} on {agreed} of {compared} cases."
+    counts = Counter(pattern for mismatch in mismatches for fit in mismatch.fits[:1] for pattern in fit)
+    if counts:
+        common = ", ".join(f"{name} ({count} case{'s' if count > 1 else ''})" for name, count in counts.most_common(3))
+        text += f" The differences fit: {common}."
+    unexplained = sum(1 for mismatch in mismatches if not mismatch.fits)
+    if unexplained:
+        text += f" {unexplained} case{'s' if unexplained > 1 else ''} fit{'' if unexplained > 1 else 's'} no known pattern."
+    return text

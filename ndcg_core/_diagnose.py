@@ -1,0 +1,375 @@
+r"""From reported NDCG numbers back to the conventions that produce them.
+
+:func:`diagnose` evaluates one query under every combination of the choices
+in :mod:`ndcg_core._search_space` (tie rule x score precision x gain x
+discount x cutoff x ideal source x ideal depth x IDCG = 0 rule, about 20,000
+combinations) and keeps those within ``tolerance`` of each reported number.
+
+How it stays fast (a 100-document list takes a few milliseconds, see
+``bench/bench_diagnose.py``):
+
+* Rankings are computed once per tie rule x precision (10 sorts), gains once
+  per ranking x gain; nothing is computed per combination in Python.
+* DCG at every depth is one cumulative sum per ranking x gain x discount
+  (shape 10 x G x 4 x n); a cutoff is then an index into it. IDCG likewise,
+  per ideal source x gain x discount. The NDCG of every combination is one
+  broadcast division of the two arrays.
+* The log base is not searched: NDCG is the same for every base of a pure
+  log2(i + 1) discount (log_b x = ln x / ln b cancels in DCG / IDCG), so
+  natural log and log10 are covered by the log2 value (the sentences say so).
+* Combinations that give bit-identical DCG and IDCG on this query are one
+  *calculation* (e.g. every tie rule when no scores tie): each match lists
+  which other values of each choice would give the same figures.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+
+from ._conventions import CONVENTIONS
+from ._search_space import (
+    DIMENSIONS,
+    WORDS,
+    SearchSpace,
+    build_space,
+    calculation_table,
+    describe,
+    preset_settings,
+)
+from ._validation import InvalidInput
+
+_ALIASES = {"sklearn": ("sklearn", "scikit"), "trec_eval": ("trec_eval", "trec-eval", "treceval", "pytrec"),
+            "ranx_ndcg": ("ranx",), "ranx_ndcg_burges": ("ranx",), "lightgbm": ("lightgbm", "lgbm", "lgb"),
+            "xgboost": ("xgboost", "xgb"), "xgboost_minus": ("xgboost", "xgb"), "torchmetrics": ("torchmetrics",),
+            "ir_measures": ("ir_measures", "ir-measures", "ir measures"), "trec_gdeval": ("gdeval",),
+            "es_rank_eval": ("elasticsearch", "opensearch", "rank_eval", "elastic"),
+            "keras_rs": ("keras", "tf-ranking", "tfr", "tensorflow ranking", "tensorflow_ranking"),
+            "quepid": ("quepid",)}
+
+
+@dataclass(frozen=True)
+class Match:
+    """One calculation that reproduces a reported number.
+
+    ``setting`` maps each dimension to its value (the member of the
+    calculation nearest to a preset); ``alternatives`` lists, per dimension,
+    every value that gives the same figures when changed alone (all values:
+    the choice does not matter here). ``presets`` are the library presets that
+    are exactly this calculation; otherwise ``nearest`` is the closest preset
+    and ``departures`` the (dimension, preset's value, this value) triples.
+    ``distances`` gives, for every preset, the fewest choices to change in it
+    to get this calculation.
+    """
+
+    setting: dict[str, object]
+    ndcg: float
+    dcg: float
+    idcg: float
+    presets: tuple[str, ...]
+    nearest: str
+    departures: tuple[tuple[str, object, object], ...]
+    alternatives: dict[str, tuple]
+    sentence: str
+    distances: dict[str, int] = field(default_factory=dict, repr=False)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Every calculation reproducing one reported number, presets first, then fewest departures."""
+
+    label: str
+    reported: float
+    matches: tuple[Match, ...]
+    named_presets: tuple[str, ...]
+    summary: str
+    preset_values: dict[str, float] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """The findings for each reported number and, for two or more, why they differ."""
+
+    findings: tuple[Finding, ...]
+    comparison: str
+    space: SearchSpace = field(repr=False)
+
+    def table(self, match: Match) -> pd.DataFrame:
+        """Position-by-position calculation of ``match`` (see :func:`calculation_table`)."""
+        return calculation_table(self.space, match.setting)
+
+
+def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None, tolerance: float = 5e-5,
+             doc_ids=None, gain_tables: Mapping[str, Mapping[float, float]] | None = None,
+             baseline: str | None = None) -> Diagnosis:
+    """Find every NDCG convention that reproduces each reported number for one query.
+
+    Parameters
+    ----------
+    relevances : sequence of non-negative numbers
+        Grades, in ranked order when ``scores`` is None, else one per document.
+    scores : sequence of numbers, optional
+        Model scores (the documents are ranked by descending score; how ties
+        are broken is one of the choices searched).
+    reported : number, sequence of numbers, mapping label -> number, or sequence of (label, number)
+        The NDCG figure(s) obtained, optionally labelled with where they came
+        from ("LightGBM", "by hand"); a label naming a library puts its preset
+        first. NaN stands for "the library gave no value" (a skipped query).
+    ideal_relevances : sequence of non-negative numbers, optional
+        Every judged grade of the query (ranked or not), for the "ideal from
+        all judged documents" choice. Defaults to ``relevances``.
+    k : positive int, optional
+        The cutoff used, if any (other cutoffs are searched as departures).
+    tolerance : float
+        How close a calculation must come to a reported number (absolute).
+    doc_ids : sequence of str, optional
+        Document ids, for trec_eval's tie rule (id descending).
+    gain_tables : mapping name -> (mapping grade -> gain), optional
+        More gain tables to search, e.g. a custom LightGBM ``label_gain``.
+    baseline : preset key, optional
+        Measure every match's departures from this preset (instead of from
+        the nearest one), e.g. to ask "which mistake turns trec_eval's number
+        into mine?".
+
+    Returns
+    -------
+    Diagnosis
+        One :class:`Finding` per reported number, each with every matching
+        calculation (presets first, then fewest departures from a preset),
+        and a sentence comparing the numbers' conventions.
+
+    >>> d = diagnose([3, 2, 0, 1], [4, 3, 2, 1], reported={"scikit-learn": 0.9854, "LightGBM": 0.9752})
+    >>> d.findings[0].matches[0].presets[:1], d.findings[1].matches[0].presets[:1]
+    (('sklearn',), ('lightgbm',))
+    """
+    numbers = _reported_numbers(reported)
+    if baseline is not None and baseline not in CONVENTIONS:
+        raise InvalidInput(f"Unknown baseline preset {baseline!r}. Choose one of: {', '.join(CONVENTIONS)}.")
+    if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance) and tolerance >= 0):
+        raise InvalidInput(f"tolerance must be a number 0 or more, got {tolerance!r}.")
+    space = build_space(relevances, scores, ideal_relevances=ideal_relevances, k=k, doc_ids=doc_ids,
+                        gain_tables=gain_tables)
+    grid = _evaluate_grid(space)
+    presets = {key: space.index(preset_settings(key, has_k=k is not None)) for key in CONVENTIONS}
+    findings = tuple(_finding(space, grid, presets, label, value, tolerance, baseline) for label, value in numbers)
+    return Diagnosis(findings=findings, comparison=_comparison(findings), space=space)
+
+
+def _reported_numbers(reported) -> list[tuple[str, float]]:
+    """Normalise ``reported`` to (label, value) pairs; refuse anything that is not a number in [0, 1] or NaN."""
+    if isinstance(reported, Mapping):
+        pairs = list(reported.items())
+    elif isinstance(reported, (int, float, np.number)) and not isinstance(reported, bool):
+        pairs = [("", reported)]
+    else:
+        try:
+            items = list(reported)
+        except TypeError:
+            raise InvalidInput(f"reported must be a number, a list of numbers or a mapping, got {reported!r}.") from None
+        pairs = [tuple(item) if isinstance(item, (tuple, list)) else ("", item) for item in items]
+    if not pairs:
+        raise InvalidInput("Give at least one reported NDCG number.")
+    checked = []
+    for position, pair in enumerate(pairs, start=1):
+        if len(pair) != 2:
+            raise InvalidInput(f"Reported number {position}: give (label, number) pairs.")
+        label, value = pair
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+            raise InvalidInput(f"Reported number {position} is {value!r}, not a number.")
+        value = float(value)
+        if not math.isnan(value) and not (-1e-9 <= value <= 1 + 1e-9):
+            raise InvalidInput(f"Reported number {position} is {value:g}; NDCG lies between 0 and 1.")
+        checked.append((str(label).strip() or f"Number {position}", value))
+    return checked
+
+
+@dataclass(frozen=True)
+class _Grid:
+    ndcg: np.ndarray  # flat, one entry per combination
+    dcg: np.ndarray
+    idcg: np.ndarray
+    valid: np.ndarray
+    group: np.ndarray  # calculation id: equal (DCG, IDCG, zero-rule-if-it-applies)
+    coords: np.ndarray  # (combinations, 8) index of each dimension's value
+
+
+def _evaluate_grid(space: SearchSpace) -> _Grid:
+    """NDCG of every combination by broadcasting DCG (rankings) against IDCG (ideal lists)."""
+    n = space.grades.size
+    width = space.ideal_gains.shape[-1]
+    # DCG at every depth: (ties, precision, gain, discount, depth)
+    running_dcg = np.cumsum(space.ranked_gains[:, :, :, None, :] * space.weights[None, None, None, :, :n], axis=-1)
+    running_idcg = np.cumsum(space.ideal_gains[:, :, None, :] * space.weights[None, None, :, :width], axis=-1)
+    cut = [n if c is None else min(c, n) for c in space.cutoffs]
+    dcg = running_dcg[..., np.array(cut) - 1]  # (T, P, G, D, K)
+    depth = np.array([[width if c is None else c, n if c is None else min(c, n), width] for c in space.cutoffs])
+    idcg = running_idcg[..., np.minimum(depth, width) - 1]  # (S, G, D, K, M)
+    idcg = np.moveaxis(idcg, 0, 3)  # (G, D, K, S, M)
+    shape = space.shape
+    dcg_full = np.broadcast_to(dcg[..., None, None, None], shape)
+    idcg_full = np.broadcast_to(idcg[None, None, ..., None], shape)
+    positive = idcg_full > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(positive, dcg_full / np.where(positive, idcg_full, 1.0), 0.0)
+    fill = np.array([0.0, 1.0, np.nan])[None, None, None, None, None, None, None, :]
+    ndcg = np.where(positive, ratio, np.broadcast_to(fill, shape)).reshape(-1)
+    dcg_flat, idcg_flat = dcg_full.reshape(-1), idcg_full.reshape(-1)
+    valid = np.isfinite(dcg_flat) & np.isfinite(idcg_flat)
+    zero_rule = np.where(idcg_flat > 0, -1, np.indices(shape)[-1].reshape(-1))
+    keys = np.stack([np.where(valid, dcg_flat, -1.0), np.where(valid, idcg_flat, -1.0), zero_rule.astype(float)], 1)
+    _, group = np.unique(keys, axis=0, return_inverse=True)
+    coords = np.indices(shape).reshape(len(shape), -1).T
+    return _Grid(ndcg=ndcg, dcg=dcg_flat, idcg=idcg_flat, valid=valid, group=group.reshape(-1), coords=coords)
+
+
+def _named(label: str) -> tuple[str, ...]:
+    """Presets a label names: by key ("ranx_ndcg_burges", the longest key wins), else by library alias."""
+    text = label.lower().replace("-", "_")
+    keys = [key for key in CONVENTIONS if key in text]
+    keys = [key for key in keys if not any(key != other and key in other for other in keys)]
+    if keys:
+        return tuple(keys)
+    text = label.lower()
+    return tuple(key for key, words in _ALIASES.items() if any(word in text for word in words))
+
+
+def _close(values: np.ndarray, target: float, tolerance: float) -> np.ndarray:
+    if math.isnan(target):
+        return np.isnan(values)
+    return np.abs(values - target) <= tolerance
+
+
+def _finding(space, grid: _Grid, presets: dict[str, tuple], label, value, tolerance, baseline=None) -> Finding:
+    named = _named(label)
+    keys = list(presets)
+    flat = {key: int(np.ravel_multi_index(point, space.shape)) for key, point in presets.items()}
+    preset_values = {key: float(grid.ndcg[index]) for key, index in flat.items() if grid.valid[index]}
+    rows = np.flatnonzero(grid.valid & _close(grid.ndcg, value, tolerance))
+    preset_coords = np.array([presets[key] for key in keys])
+    distance = (grid.coords[rows][:, None, :] != preset_coords[None, :, :]).sum(-1)  # (rows, presets)
+    groups = grid.group[rows]
+    matches = []
+    for group in np.unique(groups):
+        members = np.flatnonzero(groups == group)
+        best = distance[members].min(axis=0)  # per preset
+        exact = tuple(sorted((keys[j] for j in np.flatnonzero(best == 0)), key=lambda key: key not in named))
+        order = sorted(range(len(keys)), key=lambda j: (best[j], keys[j] not in named, j))
+        chosen = order[0] if baseline is None else keys.index(baseline)
+        nearest = keys[chosen]
+        row = rows[members[np.argmin(distance[members, chosen])]]
+        match = _match(space, grid, row, exact, nearest, presets[nearest], named)
+        matches.append(replace(match, distances={key: int(best[j]) for j, key in enumerate(keys)}))
+    matches.sort(key=lambda m: (not m.presets, not set(m.presets) & set(named), len(m.departures),
+                                keys.index(m.nearest)))
+    return Finding(label=label, reported=value, matches=tuple(matches), named_presets=named,
+                   summary=_summary(label, value, matches, named, preset_values), preset_values=preset_values)
+
+
+def _match(space, grid: _Grid, row: int, exact, nearest: str, preset_point, named) -> Match:
+    point = tuple(int(i) for i in grid.coords[row])
+    setting = space.setting(point)
+    alternatives = {}
+    for axis, name in enumerate(DIMENSIONS):
+        same = []
+        for value_index, value in enumerate(space.axes[name].values):
+            moved = list(point)
+            moved[axis] = value_index
+            other = int(np.ravel_multi_index(moved, space.shape))
+            if grid.valid[other] and grid.group[other] == grid.group[row]:
+                same.append(value)
+        alternatives[name] = tuple(same)
+    preset_setting = space.setting(preset_point)
+    departures = tuple((name, preset_setting[name], setting[name]) for name in DIMENSIONS
+                       if setting[name] != preset_setting[name])
+    sentence = _sentence(space, setting, alternatives, exact, nearest, departures)
+    return Match(setting=setting, ndcg=float(grid.ndcg[row]), dcg=float(grid.dcg[row]), idcg=float(grid.idcg[row]),
+                 presets=exact, nearest=nearest, departures=departures, alternatives=alternatives, sentence=sentence)
+
+
+def _mattering(space, setting, alternatives) -> list[str]:
+    """The dimensions whose value changes the figures on this query (the others are left unsaid)."""
+    return [name for name in DIMENSIONS if len(alternatives[name]) < len(space.axes[name].values)]
+
+
+def _sentence(space, setting, alternatives, exact, nearest, departures) -> str:
+    words = describe(space, setting)
+    if exact:
+        who = " = ".join(CONVENTIONS[key].label for key in exact)
+        said = [words[name] for name in _mattering(space, setting, alternatives)]
+        return f"{who}: " + ("; ".join(said) if said else "every choice gives the same figure here") + "."
+    preset_words = describe(space, space.setting(space.index(preset_settings(nearest, has_k="given" in
+                                                                                      space.axes["k"].values))))
+    changes = "; ".join(f"{words[name]} instead of {preset_words[name]}" for name, _, _ in departures)
+    count = len(departures)
+    return f"{CONVENTIONS[nearest].label} with {count} change{'s' if count > 1 else ''}: {changes}."
+
+
+def _summary(label, value, matches, named, preset_values) -> str:
+    shown = "no value" if math.isnan(value) else f"{value:.4f}"
+    head = f"{label} ({shown})"
+    if not matches:
+        closest = min(preset_values, key=lambda key: abs(preset_values[key] - value) if not math.isnan(value) else 0)
+        return (f"{head}: no convention searched reproduces it. The closest preset, "
+                f"{CONVENTIONS[closest].label}, gives {preset_values[closest]:.4f}; check the grades, their order "
+                "(or scores) and k.")
+    exact = [m for m in matches if m.presets]
+    text = []
+    if exact:
+        found = {key for m in exact for key in m.presets}
+        libraries = [CONVENTIONS[key].label for key in sorted(found, key=lambda key: (key not in named,
+                                                                                     list(CONVENTIONS).index(key)))]
+        text.append(f"{head} is what {_listing(libraries)} compute{'s' if len(libraries) == 1 else ''}.")
+    else:
+        text.append(f"{head} is no library preset's figure; the nearest reading: {matches[0].sentence}")
+    for key in named:
+        if not any(key in m.presets for m in matches) and key in preset_values:
+            text.append(f"{CONVENTIONS[key].label}'s own conventions give {preset_values[key]:.4f} on this input, "
+                        "so the number came from different settings or a different input.")
+    others = len(matches) - (len(exact) if exact else 1)
+    if others > 0:
+        text.append(f"{others} other calculation{'s' if others > 1 else ''} also give{'s' if others == 1 else ''} "
+                    "this number: the figure alone cannot tell them apart.")
+    return " ".join(text)
+
+
+def _listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _comparison(findings: tuple[Finding, ...]) -> str:
+    """Why the first reported number differs from each other one, in the conventions that matter."""
+    if len(findings) < 2:
+        return ""
+    first = findings[0]
+    sentences = []
+    for other in findings[1:]:
+        if not first.matches or not other.matches:
+            missing = first if not first.matches else other
+            sentences.append(f"{missing.label}: no convention reproduces it, so the difference cannot be explained.")
+            continue
+        a, b = first.matches[0], other.matches[0]
+        differ = [name for name in DIMENSIONS
+                  if a.setting[name] not in b.alternatives[name] and b.setting[name] not in a.alternatives[name]]
+        if not differ:
+            sentences.append(f"{first.label} and {other.label}: the same calculation reproduces both (they differ by "
+                             "less than the tolerance).")
+            continue
+        sentences.append(f"{_who(other)}: it uses {_listing([_word(b, n) for n in differ])}; "
+                         f"{_who(first)} used {_listing([_word(a, n) for n in differ])}.")
+    return " ".join(sentences)
+
+
+def _who(finding: Finding) -> str:
+    return f"{finding.label}'s number"
+
+
+def _word(match: Match, name: str) -> str:
+    value = match.setting[name]
+    if name == "k":
+        return "no cutoff" if value == "whole" else ("the given k" if value == "given" else
+                                                    f"a cutoff at {str(value).removeprefix('default_')}")
+    return WORDS[name].get(value, f"the gain table '{value}'")

@@ -1,0 +1,206 @@
+"""The conformance battery: every expected value against the real library, the downloads, the check."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from ndcg_core import (
+    BATTERY,
+    CONVENTIONS,
+    InvalidInput,
+    battery_csv,
+    battery_expected,
+    battery_json,
+    check_implementation,
+    read_outputs,
+)
+from tests.test_conventions import LIBRARIES
+from tests.test_diagnose import ir_measures_ndcg, reference_ndcg
+
+TREC_STYLE = ("trec_eval", "ranx_ndcg", "ranx_ndcg_burges")
+
+
+def torchmetrics_float(grades, scores, k, extra, ids):
+    """torchmetrics with a float target, so fractional grades reach it as they are."""
+    torch = pytest.importorskip("torch")
+    functional = pytest.importorskip("torchmetrics.functional.retrieval")
+    return float(functional.retrieval_normalized_dcg(torch.tensor(scores, dtype=torch.float32),
+                                                      torch.tensor(grades, dtype=torch.float32), top_k=k))
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("vector", BATTERY, ids=[vector.key for vector in BATTERY])
+@pytest.mark.parametrize("key", [key for key in CONVENTIONS if key in LIBRARIES])
+def test_expected_values_are_the_libraries_outputs(key, vector):
+    expected = battery_expected()[vector.key][key]
+    grades = vector.judged_grades()
+    extra = np.array(vector.unretrieved, dtype=float)
+    if key in TREC_STYLE:  # the dict APIs take whole numbers: the grade as trec_eval's atol / ranx's int read it
+        grades, extra = np.trunc(grades).astype(int), np.trunc(extra).astype(int)
+    call = torchmetrics_float if key == "torchmetrics" else LIBRARIES[key][0]
+    scores = np.array(vector.scores, dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if expected is None:
+            if key == "torchmetrics":  # it adds the negative gain: (-1 + 2/log2 3) / (2 - 1/2), outside ndcg_core
+                value = call(grades, scores, vector.k, extra, list(vector.doc_ids))
+                assert value == pytest.approx((-1 + 2 / math.log2(3)) / (2 - 1 / 2), abs=2e-6)
+                return
+            with pytest.raises(Exception):  # noqa: B017 - each library raises its own error type
+                call(grades, scores, vector.k, extra, list(vector.doc_ids))
+            return
+        value = call(grades, scores, vector.k, extra, list(vector.doc_ids))
+    tolerance = 2e-6 if key == "torchmetrics" else 1e-9
+    assert value == pytest.approx(expected, abs=tolerance)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("vector", BATTERY, ids=[vector.key for vector in BATTERY])
+def test_ir_measures_gives_the_trec_eval_column(vector):
+    grades = np.trunc(vector.judged_grades()).astype(int)
+    extra = np.trunc(np.array(vector.unretrieved, dtype=float)).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = ir_measures_ndcg(grades, np.array(vector.scores, dtype=float), vector.k, extra, list(vector.doc_ids))
+    assert value == pytest.approx(battery_expected()[vector.key]["trec_eval"], abs=1e-9)
+    assert battery_expected()[vector.key]["ir_measures"] == battery_expected()[vector.key]["trec_eval"]
+
+
+def test_battery_covers_the_listed_cases():
+    keys = {vector.key for vector in BATTERY}
+    assert {"ties", "tie_straddles_k", "idcg_zero", "k_beyond_list", "unjudged", "unretrieved", "grade_31",
+            "fractional", "negative", "single", "off_by_one"} <= keys
+    assert any(None in vector.grades for vector in BATTERY)
+    assert any(vector.k is not None and vector.k > len(vector.grades) for vector in BATTERY)
+
+
+def test_json_download_round_trips():
+    document = json.loads(battery_json())
+    expected = battery_expected()
+    assert [case["case"] for case in document["cases"]] == [vector.key for vector in BATTERY]
+    for case in document["cases"]:
+        for key, value in case["expected"].items():
+            wanted = expected[case["case"]][key]
+            if wanted is not None and math.isnan(wanted):
+                assert value is None and key in case["no_value"]  # gdeval: no value for a topic without relevance
+            else:
+                assert value == wanted and (value is None) == (key in case["refused"])
+    unjudged = next(case for case in document["cases"] if case["case"] == "unjudged")
+    assert unjudged["grades"][0] is None
+
+
+def test_csv_download_round_trips():
+    rows = list(csv.DictReader(io.StringIO(battery_csv())))
+    expected = battery_expected()
+    assert len(rows) == len(BATTERY)
+    for row in rows:
+        for key in CONVENTIONS:
+            cell = row[f"expected_{key}"]
+            value = expected[row["case"]][key]
+            assert (cell == "" and value is None) or float(cell) == value or (cell == "nan" and math.isnan(value))
+    assert next(row for row in rows if row["case"] == "unjudged")["grades"].startswith("- 2")
+
+
+def outputs_of(setting: dict, *, truncate: bool = False) -> dict[str, float]:
+    """What an implementation with these conventions prints for every battery case (reference formulas).
+
+    ``truncate``: it reads grades as trec_eval does (1.5 as 1, a negative grade as 0)."""
+    out = {}
+    for vector in BATTERY:
+        grades = [float(g) for g in vector.judged_grades()]
+        extra = [float(g) for g in vector.unretrieved]
+        if truncate:
+            grades, extra = [max(math.trunc(g), 0) for g in grades], [max(math.trunc(g), 0) for g in extra]
+        if min(grades) < 0:
+            continue  # the implementation refuses it
+        out[vector.key] = reference_ndcg(grades, list(vector.scores), list(vector.doc_ids), grades + extra, vector.k,
+                                         {**setting, "k": "given" if vector.k else "whole"})
+    return out
+
+
+TREC = {"ties": "trec_eval", "precision": "double", "gain": "linear", "discount": "log2",
+        "ideal": "all_judged", "ideal_depth": "cutoff", "zero_idcg": "zero"}
+SKLEARN = {**TREC, "ties": "average", "ideal": "ranking"}
+
+
+def test_each_library_output_is_matched_to_its_preset():
+    for key in ("sklearn", "trec_eval", "lightgbm"):
+        outputs = {case: value for case, value in
+                   ((case, battery_expected()[case][key]) for case in battery_expected()) if value is not None}
+        check = check_implementation(outputs)
+        assert not check.mismatches
+        # the chosen preset computes exactly these numbers (presets that agree everywhere are interchangeable)
+        assert all(abs(battery_expected()[case][check.preset] - value) < 1e-12 for case, value in outputs.items())
+
+
+def same_conventions(key: str) -> set[str]:
+    """Presets with the same gain, tie, ideal and zero-IDCG rules as ``key`` (they differ only in what they refuse)."""
+    def rules(name):
+        convention = CONVENTIONS[name]
+        return convention.gain, convention.ties, convention.ideal, convention.zero_idcg
+
+    return {name for name in CONVENTIONS if rules(name) == rules(key)}
+
+
+@pytest.mark.parametrize(
+    ("setting", "baseline", "pattern"),
+    [
+        ({**TREC, "discount": "log2_shifted"}, "trec_eval", "off-by-one discount"),
+        ({**TREC, "ideal": "ranking", "zero_idcg": "one", "gain": "exponential", "ties": "stable"}, "lightgbm", None),
+        ({**SKLEARN, "ideal_depth": "uncut"}, "sklearn", "truncation of the ideal at k"),
+        ({**SKLEARN, "ties": "stable"}, "sklearn", "ties broken by input order"),
+        ({**TREC, "ideal": "ranking"}, "trec_eval", "ideal from the ranking only"),
+        ({**TREC, "zero_idcg": "one"}, "trec_eval", "IDCG = 0 handling"),
+        ({**SKLEARN, "gain": "pow2"}, "xgboost", "gain mismatch"),  # closest: XGBoost's 2^g - 1, ties averaged
+    ],
+)
+def test_bug_patterns_are_named(setting, baseline, pattern):
+    check = check_implementation(outputs_of(setting, truncate=baseline == "trec_eval"))
+    assert check.preset in same_conventions(baseline)
+    if pattern is None:
+        assert not check.mismatches
+        return
+    assert check.mismatches and all(mismatch.fits for mismatch in check.mismatches)
+    assert any(pattern in name for mismatch in check.mismatches for fit in mismatch.fits for name in fit)
+    assert pattern in check.summary
+
+
+def test_fractional_grades_kept_against_trec_eval():
+    outputs = outputs_of(TREC)  # trec_eval's conventions, but 1.5 stays 1.5
+    check = check_implementation(outputs)
+    assert check.preset == "trec_eval"
+    assert [mismatch.case for mismatch in check.mismatches] == ["fractional"]
+    assert check.mismatches[0].fits == (("fractional grades kept (trec_eval and ranx read 1.5 as 1)",),)
+
+
+def test_read_outputs_csv_and_json():
+    assert read_outputs("case,ndcg\nplain,0.5\nties,\n") == {"plain": 0.5, "ties": pytest.approx(math.nan,
+                                                                                                   nan_ok=True)}
+    assert read_outputs(b'\xef\xbb\xbf{"plain": 0.25, "single": null}')["plain"] == 0.25
+    assert read_outputs("plain;0.5".replace(";", ",")) == {"plain": 0.5}
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ("nope,0.5", "Unknown case"),
+        ("plain,abc", "not a number"),
+        ("plain,0.5,1", "two columns"),
+        (b"\xff\xfe\x00", "UTF-8"),
+        ("[1, 2]", "Unknown case"),
+        ('{"plain": [1]}', "not a number"),
+        ('{"plain": 0.5', "JSON could not be read"),
+        ("plain,inf", "finite"),
+        ("", "No outputs"),
+    ],
+)
+def test_read_outputs_refuses_with_the_reason(data, words):
+    with pytest.raises(InvalidInput, match=words):
+        read_outputs(data)

@@ -1,0 +1,245 @@
+"""diagnose: finds each library's own preset from the library's number, and never claims a wrong convention.
+
+Soundness is checked against ``reference_ndcg`` below, a plain-Python
+calculation written from the formulas (sorted() with explicit keys, loops),
+sharing no code with ndcg_core.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from ndcg_core import CONVENTIONS, InvalidInput, diagnose
+from ndcg_core._search_space import DEFAULT_CUTOFFS, DIMENSIONS
+from tests.test_conventions import LIBRARIES
+
+pytestmark = pytest.mark.oracle
+
+
+def reference_ndcg(grades, scores, ids, judged, k, setting):
+    """NDCG of one setting of the search space, from the formulas (no ndcg_core code)."""
+    n = len(grades)
+    gain = {"linear": lambda x: x, "exponential": lambda x: 2.0 ** x - 1, "pow2": lambda x: 2.0 ** x}[setting["gain"]]
+    if scores is None:
+        order = list(range(n))
+    else:
+        values = [float(np.float32(s)) if setting["precision"] == "float32" else float(s) for s in scores]
+        rule = setting["ties"]
+        rank_of_id = {name: r for r, name in enumerate(sorted(ids, key=lambda x: x.encode()))} if ids else None
+
+        def key(j):
+            tie = {"stable": j, "average": j, "optimistic": (-grades[j], j), "pessimistic": (grades[j], j),
+                   "trec_eval": -(rank_of_id[ids[j]] if ids else j)}[rule]
+            return (-values[j], tie)
+
+        order = sorted(range(n), key=key)
+    ranked_gains = [gain(grades[j]) for j in order]
+    if scores is not None and setting["ties"] == "average":
+        for j in range(n):
+            group = [i for i in range(n) if values[order[i]] == values[order[j]]]
+            ranked_gains[j] = sum(gain(grades[order[i]]) for i in group) / len(group)
+
+    def weight(rank):
+        if setting["discount"] == "log2":
+            return 1 / math.log2(rank + 1)
+        if setting["discount"] == "log2_shifted":
+            return 1 / math.log2(rank + 2)
+        base = {"jk_b2": 2, "jk_b10": 10}[setting["discount"]]
+        return 1.0 if rank < base else math.log(base) / math.log(rank)
+
+    cutoff = {"given": k, "whole": None}.get(setting["k"])
+    if setting["k"].startswith("default_"):
+        cutoff = int(setting["k"].removeprefix("default_"))
+    depth = n if cutoff is None else min(cutoff, n)
+    dcg = sum(ranked_gains[i] * weight(i + 1) for i in range(depth))
+    ideal = sorted(grades if setting["ideal"] == "ranking" else judged, reverse=True)
+    ideal_depth = {"cutoff": len(ideal) if cutoff is None else cutoff, "ranking_length": depth,
+                   "uncut": len(ideal)}[setting["ideal_depth"]]
+    idcg = sum(gain(g) * weight(i + 1) for i, g in enumerate(ideal[:ideal_depth]))
+    if idcg > 0:
+        return dcg / idcg
+    return {"zero": 0.0, "one": 1.0, "skip": math.nan}[setting["zero_idcg"]]
+
+
+def random_case(seed: int, *, ties: bool):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 25))
+    grades = rng.integers(0, 5, n)
+    if seed % 11 == 5:
+        grades[:] = 0
+    scores = rng.integers(0, 6, n).astype(float) if ties else rng.permutation(n).astype(float) * 1.5
+    k = None if seed % 4 == 0 else int(rng.integers(1, n + 4))
+    extra = rng.integers(0, 5, int(rng.integers(0, 5)))
+    ids = [f"d{int(x)}" for x in rng.choice(1000, size=n, replace=False)]
+    return grades, scores, k, extra, ids
+
+
+def ir_measures_ndcg(grades, scores, k, extra, ids):
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels = [ir_measures.Qrel("q", d, int(g)) for d, g in zip(ids, grades, strict=True)]
+    qrels += [ir_measures.Qrel("q", f"x{j}", int(g)) for j, g in enumerate(extra)]
+    run = [ir_measures.ScoredDoc("q", d, float(s)) for d, s in zip(ids, scores, strict=True)]
+    measure = ir_measures.nDCG if k is None else ir_measures.nDCG @ k
+    return ir_measures.calc_aggregate([measure], qrels, run)[measure]
+
+
+ORACLES = {key: (call, deterministic) for key, (call, deterministic, _) in LIBRARIES.items()}
+ORACLES["ir_measures"] = (ir_measures_ndcg, True)
+PRESET_OF = {key: key for key in LIBRARIES} | {"ir_measures": "ir_measures"}
+
+
+@pytest.mark.parametrize("library", sorted(ORACLES))
+def test_finds_the_library_preset_from_the_library_number(library):
+    call, deterministic = ORACLES[library]
+    preset = PRESET_OF[library]
+    found_all = found_unique = unique = 0
+    misses = []
+    for seed in range(100):
+        grades, scores, k, extra, ids = random_case(seed, ties=deterministic)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = call(grades, scores, k, extra, ids)
+        finding = diagnose(grades, scores, reported={library: value}, ideal_relevances=[*grades, *extra], k=k,
+                           doc_ids=ids).findings[0]
+        own = finding.preset_values[preset]
+        # "unique to the preset": no preset of another library gives the same figure on this input
+        is_unique = not any(abs(v - own) <= 5e-5 for key, v in finding.preset_values.items()
+                            if CONVENTIONS[key].library != CONVENTIONS[preset].library)
+        exact = {key for match in finding.matches for key in match.presets}
+        unique += is_unique
+        found_all += preset in exact
+        found_unique += is_unique and preset in exact
+        if preset not in exact:
+            misses.append((seed, value, own))
+        # the library's name in the label puts its preset first
+        assert finding.matches and (preset in finding.matches[0].presets or preset not in exact)
+    assert found_all / 100 >= 0.99, misses
+    if unique:
+        assert found_unique / unique >= 0.99, misses
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_claimed_convention_reproduces_the_number(seed):
+    grades, scores, k, extra, ids = random_case(seed, ties=True)
+    judged = [*grades, *extra]
+    rng = np.random.default_rng(seed + 1000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        library_value = LIBRARIES["lightgbm"][0](grades, scores, k, extra, ids)
+    reported = {"LightGBM": library_value, "random": float(rng.uniform(0, 1)), "sklearn-ish": round(
+        LIBRARIES["sklearn"][0](grades, scores, k, extra, ids), 4)}
+    result = diagnose(grades, scores, reported=reported, ideal_relevances=judged, k=k, doc_ids=ids)
+    for finding in result.findings:
+        for match in finding.matches:
+            value = reference_ndcg(list(grades), list(scores), ids, judged, k, match.setting)
+            assert value == pytest.approx(finding.reported, abs=5e-5 + 1e-12), (match.setting, finding.label)
+            # and so does every alternative value listed for a dimension
+            for name in DIMENSIONS:
+                for alternative in match.alternatives[name][:2]:
+                    moved = {**match.setting, name: alternative}
+                    assert reference_ndcg(list(grades), list(scores), ids, judged, k, moved) == pytest.approx(
+                        match.ndcg, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_preset_values_equal_the_presets(seed):
+    grades, scores, k, extra, ids = random_case(seed, ties=True)
+    finding = diagnose(grades, scores, reported=0.5, ideal_relevances=[*grades, *extra], k=k,
+                       doc_ids=ids).findings[0]
+    for key, convention in CONVENTIONS.items():
+        scores_used = scores.astype(np.float32).astype(float) if key in ("xgboost", "xgboost_minus",
+                                                                         "torchmetrics") else scores
+        expected = convention.evaluate(grades, scores_used, k=k, ideal_relevances=[*grades, *extra], doc_ids=ids)
+        assert finding.preset_values[key] == pytest.approx(expected.ndcg, abs=1e-12)
+
+
+def test_lightgbm_against_scikit_learn_is_explained():
+    # grades 3, 2, 0, 1 ranked in that order: linear gain 0.9854, exponential gain 0.9926
+    result = diagnose([3, 2, 0, 1], [4, 3, 2, 1], reported={"scikit-learn": 0.9854, "LightGBM": 0.9926})
+    sklearn_finding, lightgbm_finding = result.findings
+    assert sklearn_finding.matches[0].presets[0] == "sklearn"
+    assert lightgbm_finding.matches[0].presets[0] == "lightgbm"
+    assert "2^grade − 1" in result.comparison and "the grade itself" in result.comparison
+
+
+def test_zero_idcg_rules():
+    assert "lightgbm" in diagnose([0, 0, 0], reported=1.0).findings[0].matches[0].presets
+    zero = diagnose([0, 0, 0], reported=0.0).findings[0].matches[0]
+    assert "sklearn" in zero.presets and zero.setting["zero_idcg"] == "zero"
+    skipped = diagnose([0, 0, 0], reported=float("nan")).findings[0].matches
+    assert skipped and all(match.setting["zero_idcg"] == "skip" for match in skipped)
+
+
+def test_off_by_one_discount_is_one_departure():
+    grades = [3, 2, 3, 0, 1, 2]
+    gains = [2 ** g - 1 for g in grades]
+    ideal = sorted(gains, reverse=True)
+    shifted = sum(g / math.log2(i + 3) for i, g in enumerate(gains)) / sum(
+        g / math.log2(i + 3) for i, g in enumerate(ideal))
+    match = diagnose(grades, reported={"mine": shifted}).findings[0].matches[0]
+    assert not match.presets
+    assert [name for name, _, _ in match.departures] == ["discount"] and match.setting["discount"] == "log2_shifted"
+    assert "off by one" in match.sentence
+
+
+def test_jarvelin_kekalainen_discount_by_hand():
+    # b = 2: ranks 1 and 2 undiscounted, rank 3 divided by log2(3); linear gain
+    grades = [1, 3, 2]
+    value = (1 + 3 + 2 / math.log2(3)) / (3 + 2 + 1 / math.log2(3))
+    match = diagnose(grades, reported=value).findings[0].matches[0]
+    assert match.setting["discount"] == "jk_b2" and match.setting["gain"] == "linear"
+
+
+def test_ideal_from_every_judgment_and_untruncated_ideal():
+    # ranked 2, 1 with an unretrieved grade-3 document; k = 1
+    everything = diagnose([2, 1], reported={"trec_eval": 2 / 3}, ideal_relevances=[2, 1, 3], k=1).findings[0]
+    assert "trec_eval" in everything.matches[0].presets
+    # ideal not cut at k: IDCG over [2, 1] whole = 2 + 1/log2(3)
+    uncut = diagnose([2, 1], reported=2 / (2 + 1 / math.log2(3)), k=1).findings[0].matches[0]
+    assert uncut.setting["ideal_depth"] == "uncut" and len(uncut.departures) == 1
+
+
+def test_float32_ties_are_searched():
+    # the two scores are one float32 value: XGBoost ties them (input order), double precision does not
+    grades, scores = [0, 3], [1.0, 1.0 + 1e-9]
+    value = CONVENTIONS["xgboost"].evaluate(grades, np.float32(scores).astype(float)).ndcg
+    match = diagnose(grades, scores, reported={"XGBoost": value}).findings[0].matches[0]
+    assert "xgboost" in match.presets and match.setting["precision"] == "float32"
+
+
+def test_default_cutoffs_are_searched():
+    rng = np.random.default_rng(3)
+    grades, scores = rng.integers(0, 4, 60), rng.permutation(60).astype(float)
+    value = CONVENTIONS["xgboost"].evaluate(grades, scores, k=32).ndcg  # XGBoost's "ndcg" without @k
+    match = diagnose(grades, scores, reported={"XGBoost ndcg": value}).findings[0].matches[0]
+    assert match.setting["k"] == "default_32" and 32 in DEFAULT_CUTOFFS
+
+
+def test_no_match_says_so():
+    finding = diagnose([3, 2, 1], reported=0.123).findings[0]
+    assert finding.matches == () and "no convention" in finding.summary
+
+
+def test_several_calculations_are_all_reported():
+    # grades 0/1: linear and exponential gain agree, so one calculation, both listed as alternatives
+    match = diagnose([1, 0, 1], reported=CONVENTIONS["sklearn"].evaluate([1, 0, 1]).ndcg).findings[0].matches[0]
+    assert {"linear", "exponential"} <= set(match.alternatives["gain"])
+
+
+@pytest.mark.parametrize("reported", ["0.5", 1.5, -0.2, [], [("a", "b")], True, None])
+def test_bad_reported_numbers_are_refused(reported):
+    with pytest.raises(InvalidInput):
+        diagnose([1, 0], reported=reported)
+
+
+def test_table_shows_both_calculations():
+    result = diagnose([0, 3, 1], [1.0, 1.0, 0.5], reported={"sklearn": 0.8115}, k=2)
+    match = result.findings[0].matches[0]
+    table = result.table(match)
+    assert table["cumulative_dcg"].iloc[-1] == pytest.approx(match.dcg)
+    assert table["cumulative_idcg"].iloc[-1] == pytest.approx(match.idcg)
+    assert table["ideal_grade"].tolist()[:3] == [3, 1, 0]

@@ -1,0 +1,101 @@
+"""tie_band against brute force over every order of every tie, and against scikit-learn."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndcg_core import InvalidInput, tie_band
+
+
+def brute_force_ndcgs(grades, scores, *, k, gain, ideal):
+    """NDCG of every order the ties allow, written from the formula (no ndcg_core code)."""
+    grades = np.asarray(grades, dtype=float)
+    scores = np.asarray(scores, dtype=float)
+    n = grades.size
+    values = sorted(set(scores.tolist()), reverse=True)
+    groups = [[j for j in range(n) if scores[j] == value] for value in values]
+    g = (lambda x: x) if gain == "linear" else (lambda x: 2.0 ** x - 1)
+    depth = n if k is None else min(k, n)
+    ideal_sorted = sorted(ideal, reverse=True)[: len(ideal) if k is None else k]  # k=None: no cutoff anywhere
+    idcg = sum(g(x) / math.log2(i + 2) for i, x in enumerate(ideal_sorted))
+    results = []
+    for choice in itertools.product(*(itertools.permutations(group) for group in groups)):
+        order = [j for block in choice for j in block]
+        dcg = sum(g(grades[j]) / math.log2(i + 2) for i, j in enumerate(order[:depth]))
+        results.append(dcg / idcg if idcg > 0 else 0.0)
+    return results
+
+
+lists = st.integers(1, 8).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(0, 4), min_size=n, max_size=n),
+        st.lists(st.integers(0, 3), min_size=n, max_size=n),  # few score values: many ties
+        st.one_of(st.none(), st.integers(1, n + 2)),
+        st.lists(st.integers(0, 4), max_size=3),
+        st.sampled_from(["linear", "exponential"]),
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lists)
+def test_band_equals_brute_force_over_every_tie_order(case):
+    grades, scores, k, extra, gain = case
+    ideal = [*grades, *extra]
+    band = tie_band(grades, [float(s) for s in scores], k=k, gain=gain, ideal_relevances=ideal)
+    every = brute_force_ndcgs(grades, scores, k=k, gain=gain, ideal=ideal)
+    assert band.low == pytest.approx(min(every), abs=1e-12)
+    assert band.high == pytest.approx(max(every), abs=1e-12)
+    assert band.expected == pytest.approx(sum(every) / len(every), abs=1e-12)
+    assert band.orders == len(every)
+    assert band.low <= band.expected <= band.high
+
+
+@settings(max_examples=200, deadline=None)
+@given(lists)
+def test_expected_equals_scikit_learn(case):
+    from sklearn.metrics import ndcg_score
+
+    grades, scores, k, _, _ = case
+    if len(grades) < 2:
+        return  # scikit-learn refuses single-document lists
+    band = tie_band(grades, [float(s) for s in scores], k=k, gain="linear")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = ndcg_score([grades], [scores], k=k)
+    assert band.expected == pytest.approx(expected, abs=1e-12)
+
+
+def test_group_straddling_the_cutoff_by_hand():
+    # scores 2 > 1 = 1 = 1; k = 2: position 2 holds one of the tied grades {3, 0, 0} (gains 3, 0, 0 linear)
+    band = tie_band([1, 3, 0, 0], [2.0, 1.0, 1.0, 1.0], k=2, gain="linear")
+    idcg = 3 + 1 / math.log2(3)
+    assert band.high == pytest.approx((1 + 3 / math.log2(3)) / idcg)
+    assert band.low == pytest.approx(1 / idcg)
+    assert band.expected == pytest.approx((1 + 1 / math.log2(3)) / idcg)  # mean gain 1 at position 2
+    assert (band.tied_groups, band.tied_documents, band.orders) == (1, 3, 6)
+
+
+def test_no_ties_is_a_point():
+    band = tie_band([3, 2, 0], [0.3, 0.2, 0.1])
+    assert band.low == band.expected == band.high
+    assert band.width == 0 and band.orders == 1 and band.tied_groups == 0
+
+
+def test_zero_idcg_rules_apply_to_all_three():
+    assert tie_band([0, 0], [1.0, 1.0], zero_idcg="one").expected == 1.0
+    assert np.isnan(tie_band([0, 0], [1.0, 1.0], zero_idcg="skip").high)
+
+
+def test_refuses_what_evaluate_scores_refuses():
+    with pytest.raises(InvalidInput):
+        tie_band([1, 2], [1.0])
+    with pytest.raises(InvalidInput):
+        tie_band([1, -2], [1.0, 2.0])

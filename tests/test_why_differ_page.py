@@ -1,0 +1,187 @@
+"""The "Why do my numbers differ?" page under AppTest: explanation, side-by-side table, share link, strict URLs."""
+
+from __future__ import annotations
+
+import pytest
+
+from ndcg_core import CONVENTIONS
+from tests.conftest import run_page
+
+PAGE = "why_differ"
+
+
+def texts(at) -> str:
+    """The page's messages as read on screen (markdown escapes removed)."""
+    shown = " ".join(str(element.value) for element in [*at.info, *at.markdown, *at.error, *at.warning])
+    return shown.replace("\\", "")
+
+
+def test_default_example_explains_lightgbm_against_scikit_learn():
+    at = run_page(PAGE)
+    assert not at.exception
+    grades, scores = [3, 2, 0, 1, 2], [0.9, 0.8, 0.7, 0.6, 0.5]
+    sklearn_value = CONVENTIONS["sklearn"].evaluate(grades, scores).ndcg
+    lightgbm_value = CONVENTIONS["lightgbm"].evaluate(grades, scores).ndcg
+    assert at.text_input(key="why_number_1").value == f"{sklearn_value:.4f}"
+    assert at.text_input(key="why_number_2").value == f"{lightgbm_value:.4f}"
+    comparison = at.info[0].value
+    assert "LightGBM's number" in comparison and "2^grade − 1" in comparison and "the grade itself" in comparison
+    frame = at.dataframe[0].value
+    # position 1 holds the grade-3 document in both; gains 3 (linear) and 7 (2^3 - 1)
+    assert frame["scikit-learn: gain"].iloc[0] == 3 and frame["LightGBM: gain"].iloc[0] == 7
+    assert frame["LightGBM: counted gain / discount"].sum() / frame["LightGBM: ideal gain / discount"].sum() == (
+        pytest.approx(lightgbm_value))
+    assert at.query_params["g"] == "3, 2, 0, 1, 2" and at.query_params["b"] == "LightGBM"
+
+
+def test_example_button_all_zero_query():
+    at = run_page(PAGE)
+    at.button(key="why_example_all_zero").click().run()
+    assert not at.exception
+    assert at.text_input(key="why_number_2").value == "1.0000"
+    assert "1 for a query with no relevant document" in at.info[0].value
+
+
+def test_typed_number_that_nothing_reproduces():
+    at = run_page(PAGE)
+    at.text_input(key="why_number_2").input("0.1234").run()
+    assert not at.exception
+    assert "no convention searched reproduces it" in texts(at)
+
+
+def test_typed_hand_calculation_with_an_off_by_one_discount():
+    at = run_page(PAGE)
+    # grades 3, 2, 0, 1, 2 in this order, linear gain, discount log2(rank + 2)
+    import math
+
+    gains = [3, 2, 0, 1, 2]
+    dcg = sum(g / math.log2(i + 3) for i, g in enumerate(gains))
+    idcg = sum(g / math.log2(i + 3) for i, g in enumerate(sorted(gains, reverse=True)))
+    at.text_input(key="why_from_2").input("my spreadsheet").run()
+    at.text_input(key="why_number_2").input(f"{dcg / idcg:.4f}").run()
+    assert not at.exception
+    assert "off by one" in texts(at)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [
+        ("why_grades", "3, x, 1", "item 2"),
+        ("why_grades", "", "at least one grade"),
+        ("why_scores", "1, 2", "5 grades but 2 scores"),
+        ("why_k", "0", "k must be"),
+        ("why_number_1", "1.7", "between 0 and 1"),
+        ("why_grades", "3, -1, 1, 0, 2", "negative"),
+    ],
+)
+def test_bad_input_shows_the_reason(key, value, words):
+    at = run_page(PAGE)
+    if key in ("why_grades", "why_scores"):
+        at.text_area(key=key).input(value).run()
+    else:
+        at.text_input(key=key).input(value).run()
+    assert not at.exception
+    assert words in " ".join(str(e.value) for e in at.error)
+
+
+def test_share_link_round_trip():
+    trec_eval = CONVENTIONS["trec_eval"].evaluate([2, 1, 0], [0.9, 0.5, 0.1], ideal_relevances=[2, 1, 0, 3]).ndcg
+    params = {"g": "2 1 0", "s": "0.9 0.5 0.1", "x": "3", "a": "trec_eval", "ra": f"{trec_eval:.4f}",
+              "b": "by hand", "rb": "1"}
+    at = run_page(PAGE, query_params=params)
+    assert not at.exception
+    assert at.text_area(key="why_grades").value == "2 1 0"
+    assert at.text_input(key="why_extra").value == "3"
+    assert "trec_eval ndcg_cut" in texts(at)
+    link = at.code[-1].value
+    assert "g=2+1+0" in link and "rb=1" in link and link.split("?")[0].endswith("why_differ")
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"g": "<script>alert(1)</script>"},
+        {"g": "1,2", "s": "1"},
+        {"g": "1,2", "cut": "-3"},
+        {"g": "1,2", "cut": "1e400"},
+        {"g": "1,2", "ra": "2"},
+        {"g": "1e400"},
+        {"g": "1," * 5000},
+        {"g": "1,2", "d": "a"},
+        {"g": "nan, 1"},
+        {"g": "1,2", "rb": "0.5; DROP"},
+        {"g": "9" * 400},
+    ],
+)
+def test_malformed_links_fall_back_with_a_warning(params):
+    at = run_page(PAGE, query_params=params)
+    assert not at.exception
+    assert "could not be used" in " ".join(str(w.value) for w in at.warning)
+    assert at.text_area(key="why_grades").value == "3, 2, 0, 1, 2"  # the default example
+    assert at.info  # and it is explained
+
+
+def test_page_is_in_the_navigation():
+    source = (run_page.__globals__["ROOT"] / "app.py").read_text()
+    assert 'url_path="why_differ"' in source and "pages/why_differ.py" in source
+
+
+def test_check_my_implementation_pasted_off_by_one():
+    from tests.test_battery import TREC, outputs_of
+
+    at = run_page(PAGE)
+    outputs = outputs_of({**TREC, "discount": "log2_shifted"}, truncate=True)
+    at.text_area(key="battery_paste").input("case,ndcg\n" + "\n".join(f"{k},{v!r}" for k, v in outputs.items())).run()
+    assert not at.exception
+    verdict = texts(at)
+    assert "match trec_eval ndcg_cut on 3 of 16 cases" in verdict
+    assert "off-by-one discount" in verdict
+    mismatches = at.dataframe[-2].value
+    assert set(mismatches["fits"]) == {"off-by-one discount (log2(rank + 2))"}
+    assert len(mismatches) == 13
+
+
+def test_check_my_implementation_exact_library_outputs():
+    from ndcg_core import battery_expected
+
+    at = run_page(PAGE)
+    lines = [f"{case},{values['sklearn']!r}" for case, values in battery_expected().items()
+             if values["sklearn"] is not None]
+    at.text_area(key="battery_paste").input("\n".join(lines)).run()
+    assert not at.exception
+    assert [s.value for s in at.success] and "on all" in at.success[0].value
+
+
+@pytest.mark.parametrize(("pasted", "words"), [("nope,0.5", "Unknown case"), ("plain,abc", "not a number"),
+                                                ('{"plain": 0.5', "JSON could not be read")])
+def test_check_my_implementation_bad_outputs(pasted, words):
+    at = run_page(PAGE)
+    at.text_area(key="battery_paste").input(pasted).run()
+    assert not at.exception
+    assert words in " ".join(str(e.value) for e in at.error).replace("\\", "")
+
+
+def test_tie_band_shown_for_tied_scores():
+    from ndcg_core import tie_band
+    from ui.tie_band_view import tie_band_rows
+
+    at = run_page(PAGE)
+    at.button(key="why_example_ties").click().run()
+    assert not at.exception
+    assert "The tie band" in texts(at)
+    grades, scores = [3, 0, 1, 2], [0.9, 0.9, 0.4, 0.4]
+    rows = tie_band_rows(grades, scores, judged=grades, doc_ids=["A12", "B07", "C33", "D01"])
+    linear = next(row for row in rows if row["setting"].startswith("gain = grade"))
+    band = tie_band(grades, scores, gain="linear")
+    assert (linear["band"].low, linear["band"].high) == (band.low, band.high)
+    # every library's own value lies inside its band, scikit-learn's on the average
+    for row in rows:
+        for value in row["markers"].values():
+            assert row["band"].low - 1e-12 <= value <= row["band"].high + 1e-12
+    assert linear["markers"]["scikit-learn ndcg_score"] == pytest.approx(band.expected)
+    assert linear["markers"]["trec_eval ndcg_cut"] < band.expected  # B07 (grade 0) outranks A12 (grade 3)
+
+
+def test_no_tie_band_without_ties():
+    at = run_page(PAGE)
+    assert "The tie band" not in texts(at)

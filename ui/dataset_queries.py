@@ -1,0 +1,154 @@
+"""Dataset page, query by query: a searchable, paged per-query table and the "open in the Playground" hand-off.
+
+Built for a million queries: the table shows one page (100 rows) of the queries that match the search box, in
+the chosen order; the picker offers that page's queries only. The prepared table, the orders and the search
+results are cached by content hash, run and settings, so paging or reopening the page recomputes nothing
+heavy; the CSV download is generated only when it is clicked.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import ndcg_core
+from ui import dataset_view as view
+from ui.dataset_report import figure, query_notes
+from ui.dataset_upload import LoadedDataset
+from ui.settings import MetricSettings
+from ui.state import open_in_playground
+from ui.widgets import plain
+
+PAGE_ROWS = 100
+ORDERS = {"query": "Query id", "worst": "Lowest NDCG first", "best": "Highest NDCG first"}
+COLUMNS = {
+    "query": st.column_config.TextColumn("Query"),
+    "dcg": st.column_config.NumberColumn("DCG", format="%.4f"),
+    "idcg": st.column_config.NumberColumn("IDCG", format="%.4f"),
+    "n_retrieved": st.column_config.NumberColumn("Retrieved"),
+    "n_judged_retrieved": st.column_config.NumberColumn("Judged & retrieved"),
+    "n_judged": st.column_config.NumberColumn("Judged", help="Judged documents of the query (the ideal list)."),
+    "n_relevant": st.column_config.NumberColumn("Relevant", help="Judged documents with a grade above 0."),
+    "note": st.column_config.TextColumn("Note", help="Why a query's figure needs a second look."),
+    "n_unjudged_in_cutoff": st.column_config.NumberColumn(
+        "Unjudged in cutoff", help="Retrieved documents within the cutoff without a judgment (counted as grade 0)."
+    ),
+}
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _table(digest: str, run_name: str, options: dict, _result: ndcg_core.RunResult) -> pd.DataFrame:
+    """The per-query figures with a query column and a note column (read-only, shared)."""
+    table = _result.per_query.reset_index().rename(columns={"index": "query"})
+    table["query"] = table["query"].astype(str)
+    table.insert(table.columns.get_loc("ndcg") + 1, "note",  # next to the figures it explains
+                 query_notes(table, zero_idcg=_result.zero_idcg_queries, missing=_result.missing_queries))
+    return table
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _rows(digest: str, run_name: str, options: dict, order: str, search: str, _table: pd.DataFrame) -> np.ndarray:
+    """Positions of the rows matching ``search`` (case-insensitive, part of the id), in ``order``."""
+    if order == "query":
+        positions = np.arange(len(_table))
+    else:  # queries without a figure (IDCG = 0 under Skip) go last either way
+        ndcg = _table["ndcg"].to_numpy(dtype=float)
+        key = np.where(np.isnan(ndcg), np.inf, ndcg if order == "worst" else -ndcg)
+        positions = np.argsort(key, kind="stable")
+    if search:
+        found = _table["query"].str.contains(search, case=False, regex=False).to_numpy()
+        positions = positions[found[positions]]
+    return positions
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _index(digest: str, run_name: str, options: dict, _table: pd.DataFrame) -> pd.Index:
+    return pd.Index(_table["query"])
+
+
+def _new_search() -> None:
+    st.session_state["dataset_page"] = 1
+
+
+def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core.RunResult, *,
+         settings: MetricSettings, label: str, ties: str) -> None:
+    """The per-query section: search, order, one page of the table, the picker and the Playground button."""
+    st.subheader("Per query")
+    table = _table(dataset.digest, run_name, options, result)
+    left, middle, right = st.columns([3, 2, 1])
+    search = left.text_input("Find a query", key="dataset_search", on_change=_new_search,
+                             placeholder="part of a query id", help="Case-insensitive; matches any part of the id.")
+    order = middle.selectbox("Order", list(ORDERS), format_func=ORDERS.get, key="dataset_order")
+    rows = _rows(dataset.digest, run_name, options, order, search.strip(), table)
+    pages = max(1, -(-len(rows) // PAGE_ROWS))
+    page = right.number_input("Page", min_value=1, max_value=pages, step=1, key="dataset_page")
+    shown = table.iloc[rows[(page - 1) * PAGE_ROWS: page * PAGE_ROWS]]
+    if len(rows) == 0:
+        st.info(f"No query id contains {plain(search)!r}.", icon=":material/search_off:")
+    else:
+        st.caption(f"Rows {(page - 1) * PAGE_ROWS + 1:,}–{(page - 1) * PAGE_ROWS + len(shown):,} of {len(rows):,} "
+                   f"{'matching ' if search else ''}queries (page {page:,} of {pages:,}).")
+    selection = st.dataframe(shown, hide_index=True, on_select="rerun", selection_mode="single-row",
+                             key="dataset_table", column_config={**COLUMNS, "ndcg": st.column_config.NumberColumn(
+                                 label, format="%.4f")})
+    st.download_button("Download per-query CSV", lambda: table.to_csv(index=False).encode(),
+                       file_name=f"per_query_{label.lower()}.csv", mime="text/csv", key="dataset_download")
+    query = _picked_query(dataset, run_name, options, table, shown, selection, search)
+    if query is None:
+        return
+    # Share links name the run, rules and query; they reproduce the page for the bundled sample (uploads stay private).
+    view.mirror_to_url({"run": run_name, "ties": ties, "missing": options["missing"], "query": query}
+                       if dataset.digest == "sample" else {"run": None, "ties": None, "missing": None, "query": None})
+    row = table.iloc[_index(dataset.digest, run_name, options, table).get_loc(query)]
+    undefined = "" if np.isfinite(row["ndcg"]) else " (no value: IDCG = 0 and the zero-IDCG rule leaves it out)"
+    st.text(f"Query {query}: {label} = {figure(row['ndcg'])}{undefined}, DCG = {row['dcg']:.4f}, "
+            f"IDCG = {row['idcg']:.4f}")
+    # The click is recorded by a callback and acted on here, so a rerun in between cannot lose it.
+    st.button(f"Open query {plain(query)} in the Playground", key="dataset_open", type="primary",
+              on_click=view.request_open, args=(query,))
+    requested = view.take_open_request()
+    if requested is not None and requested in _index(dataset.digest, run_name, options, table):
+        try:
+            listed = view.query_ranking(dataset, run_name, requested, ties=ties)
+        except ndcg_core.InvalidInput as error:  # e.g. a judged query the run did not retrieve anything for
+            st.warning(f"This query cannot be opened in the Playground: {plain(error)}", icon=":material/info:")
+        else:
+            open_in_playground(listed.docs, listed.grades, extra_names=listed.extra_docs,
+                               extra_grades=listed.extra_grades, settings=settings, tie_groups=listed.tie_groups)
+    st.caption(
+        f"The Playground gets the run's top {view.PLAYGROUND_MAX_DOCS} documents at most, in the order of the tie "
+        "rule; unjudged documents get grade 0 and judged documents not shown become extra judged documents, so IDCG "
+        "is the same. Under the tie rule “average” the tied documents' gains stay averaged there, so the figure is "
+        "the same."
+    )
+
+
+def _picked_query(dataset, run_name: str, options: dict, table: pd.DataFrame, shown: pd.DataFrame, selection,
+                  search: str) -> str | None:
+    """The query to open: a clicked row, a share link's query, the picker; only this page's queries are offered."""
+    index = _index(dataset.digest, run_name, options, table)
+    selected_rows = list(selection.selection.rows) if selection is not None else []
+    if selected_rows and selected_rows != st.session_state.get("dataset_table_applied") and \
+            selected_rows[0] < len(shown):
+        st.session_state["dataset_query"] = shown["query"].iloc[selected_rows[0]]  # a new row click picks that query
+    st.session_state["dataset_table_applied"] = selected_rows
+    linked = st.query_params.get("query")
+    if "dataset_query" not in st.session_state and linked is not None and linked in index:
+        st.session_state["dataset_query"] = linked
+    exact = search.strip()
+    if exact and exact in index and st.session_state.get("dataset_search_applied") != exact:
+        st.session_state["dataset_query"] = exact  # typing a whole query id picks that query
+    st.session_state["dataset_search_applied"] = exact
+    current = st.session_state.get("dataset_query")
+    if current is not None and current not in index:
+        st.session_state.pop("dataset_query", None)
+        current = None
+    options_shown = shown["query"].tolist()
+    if current is not None and current not in options_shown:
+        options_shown.insert(0, current)
+    if not options_shown:
+        return None
+    return st.selectbox("Open one query's ranking", options_shown, key="dataset_query",
+                        help="The queries of this page (and the one picked); search or page to reach others, "
+                             "or select a row of the table.")

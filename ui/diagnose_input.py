@@ -1,0 +1,208 @@
+"""The "Why do my numbers differ?" page's input: text fields, strict parsing, ready-made examples, the URL.
+
+Canonical state: the widget values under the keys in ``FIELDS`` (plain text), read into a
+:class:`Question` by :func:`read_question`. The URL holds the same texts under the short names in
+``FIELDS``; a link's value is used only if it passes the same checks as typed text (anything else is
+dropped with a warning naming the field), so no parameter value can reach a traceback.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import streamlit as st
+
+import ndcg_core
+
+# widget key -> URL parameter
+FIELDS = {"why_grades": "g", "why_scores": "s", "why_extra": "x", "why_ids": "d", "why_k": "cut",
+          "why_from_1": "a", "why_number_1": "ra", "why_from_2": "b", "why_number_2": "rb"}
+MAX_DOCUMENTS = 2_000
+MAX_TEXT = 40_000
+MAX_LABEL = 60
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_SPLIT = re.compile(r"[\s,;]+")
+LINK_READ_KEY = "why_link_read"
+WARNING_KEY = "why_link_warning"
+
+
+@dataclass(frozen=True)
+class Question:
+    """One query's input and the numbers the user got (validated)."""
+
+    grades: tuple[float, ...]
+    scores: tuple[float, ...] | None
+    extra: tuple[float, ...]
+    ids: tuple[str, ...] | None
+    k: int | None
+    reported: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
+class Example:
+    title: str
+    grades: str
+    scores: str = ""
+    extra: str = ""
+    ids: str = ""
+    k: str = ""
+    sources: tuple[str, str] = ("scikit-learn", "LightGBM")
+
+    def texts(self) -> dict[str, str]:
+        """The widget texts of this example; the numbers are each library preset's value (from ndcg_core)."""
+        question = read_question({"why_grades": self.grades, "why_scores": self.scores, "why_extra": self.extra,
+                                  "why_ids": self.ids, "why_k": self.k}, need_numbers=False)
+        numbers = [_preset_value(source, question) for source in self.sources]
+        return {"why_grades": self.grades, "why_scores": self.scores, "why_extra": self.extra, "why_ids": self.ids,
+                "why_k": self.k, "why_from_1": self.sources[0], "why_number_1": numbers[0],
+                "why_from_2": self.sources[1], "why_number_2": numbers[1]}
+
+
+PRESET_OF_SOURCE = {"scikit-learn": "sklearn", "LightGBM": "lightgbm", "trec_eval": "trec_eval", "XGBoost": "xgboost"}
+
+EXAMPLES = {
+    "lightgbm_sklearn": Example("LightGBM vs scikit-learn", "3, 2, 0, 1, 2",
+                                "0.9, 0.8, 0.7, 0.6, 0.5"),
+    "all_zero": Example("No relevant document", "0, 0, 0", "0.3, 0.2, 0.1"),
+    "unretrieved": Example("A judged document not retrieved", "2, 1, 0",
+                           "0.9, 0.5, 0.1", extra="3", sources=("scikit-learn", "trec_eval")),
+    "ties": Example("Tied scores", "3, 0, 1, 2", "0.9, 0.9, 0.4, 0.4",
+                    ids="A12, B07, C33, D01", sources=("scikit-learn", "trec_eval")),
+}
+DEFAULT_EXAMPLE = "lightgbm_sklearn"
+
+
+def _preset_value(source: str, question: Question) -> str:
+    convention = ndcg_core.CONVENTIONS[PRESET_OF_SOURCE[source]]
+    result = convention.evaluate(list(question.grades), None if question.scores is None else list(question.scores),
+                                 k=question.k, ideal_relevances=[*question.grades, *question.extra],
+                                 doc_ids=question.ids)
+    return f"{result.ndcg:.4f}"
+
+
+def numbers(text: str, *, what: str) -> tuple[float, ...]:
+    """Numbers separated by commas, spaces or semicolons; refuse anything else, naming the item."""
+    text = str(text)
+    if len(text) > MAX_TEXT:
+        raise ndcg_core.InvalidInput(f"{what}: the text is too long (more than {MAX_TEXT:,} characters).")
+    items = [item for item in _SPLIT.split(text.strip()) if item]
+    if len(items) > MAX_DOCUMENTS:
+        raise ndcg_core.InvalidInput(f"{what}: more than {MAX_DOCUMENTS:,} numbers; paste one query at a time.")
+    for position, item in enumerate(items, start=1):
+        if not _NUMBER.match(item):
+            raise ndcg_core.InvalidInput(f"{what}: item {position} ({item[:20]!r}) is not a number.")
+    values = tuple(float(item) for item in items)
+    if not all(math.isfinite(value) for value in values):
+        raise ndcg_core.InvalidInput(f"{what}: a number is too large.")
+    return values
+
+
+def _ids(text: str) -> tuple[str, ...] | None:
+    if len(str(text)) > MAX_TEXT:
+        raise ndcg_core.InvalidInput(f"Document ids: the text is too long (more than {MAX_TEXT:,} characters).")
+    items = [item.strip() for item in re.split(r"[,;\s]+", str(text).strip()) if item.strip()]
+    return tuple(items) or None
+
+
+def _k(text: str) -> int | None:
+    text = str(text).strip()
+    if not text:
+        return None
+    if not re.fullmatch(r"\d{1,6}", text) or int(text) < 1:
+        raise ndcg_core.InvalidInput(f"k must be a whole number from 1 to 999999, or empty for no cutoff; got {text[:20]!r}.")
+    return int(text)
+
+
+def _reported(text: str, *, what: str) -> float | None:
+    text = str(text).strip().lower()
+    if not text:
+        return None
+    if text in ("nan", "none", "no value", "skipped"):
+        return math.nan
+    if len(text) > 40 or not _NUMBER.match(text):
+        raise ndcg_core.InvalidInput(f"{what} must be a number such as 0.8123 (or 'no value'); got {text[:20]!r}.")
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise ndcg_core.InvalidInput(f"{what} is {value:g}, but NDCG lies between 0 and 1.")
+    return value
+
+
+def _label(text: str, fallback: str) -> str:
+    cleaned = "".join(ch for ch in str(text) if ch.isprintable()).strip()[:MAX_LABEL]
+    return cleaned or fallback
+
+
+def read_question(texts: dict[str, str], *, need_numbers: bool = True) -> Question:
+    """Validate the page's texts into a :class:`Question`; raise ``InvalidInput`` naming the field."""
+    grades = numbers(texts.get("why_grades", ""), what="Grades")
+    if not grades:
+        raise ndcg_core.InvalidInput("Grades: paste at least one grade, e.g. 3, 2, 0, 1.")
+    scores = numbers(texts.get("why_scores", ""), what="Scores") or None
+    if scores is not None and len(scores) != len(grades):
+        raise ndcg_core.InvalidInput(f"Got {len(grades)} grades but {len(scores)} scores: give one score per grade "
+                                     "(or no scores: the grades are then in ranked order).")
+    ids = _ids(texts.get("why_ids", ""))
+    if ids is not None and len(ids) != len(grades):
+        raise ndcg_core.InvalidInput(f"Got {len(grades)} grades but {len(ids)} document ids.")
+    extra = numbers(texts.get("why_extra", ""), what="Judged, not ranked")
+    reported = []
+    for index in (1, 2):
+        value = _reported(texts.get(f"why_number_{index}", ""), what=f"Number {index}")
+        if value is not None:
+            reported.append((_label(texts.get(f"why_from_{index}", ""), f"Number {index}"), value))
+    if need_numbers and not reported:
+        raise ndcg_core.InvalidInput("Type at least one NDCG number you got.")
+    return Question(grades=grades, scores=scores, extra=extra, ids=ids, k=_k(texts.get("why_k", "")),
+                    reported=tuple(reported))
+
+
+def current_texts() -> dict[str, str]:
+    return {key: str(st.session_state.get(key, "")) for key in FIELDS}
+
+
+def load_example(key: str) -> None:
+    """Button callback: put an example's texts into the widgets."""
+    st.session_state.update(EXAMPLES[key].texts())
+    st.session_state.pop(WARNING_KEY, None)
+
+
+def restore_from_link() -> None:
+    """On a session's first visit: the widgets from the URL when the link's texts pass the checks, else an example."""
+    if LINK_READ_KEY in st.session_state:
+        return
+    st.session_state[LINK_READ_KEY] = True
+    linked = {key: st.query_params.get(param) for key, param in FIELDS.items() if param in st.query_params}
+    if not linked:
+        st.session_state.update(EXAMPLES[DEFAULT_EXAMPLE].texts())
+        return
+    texts = {key: str(value)[:MAX_TEXT] for key, value in linked.items()}
+    try:
+        read_question({**dict.fromkeys(FIELDS, ""), **texts}, need_numbers=False)
+    except ndcg_core.InvalidInput as error:
+        st.session_state.update(EXAMPLES[DEFAULT_EXAMPLE].texts())
+        st.session_state[WARNING_KEY] = (f"The link's input could not be used ({str(error)[:160]}), so an example "
+                                         "is shown instead.")
+        return
+    st.session_state.update({key: texts.get(key, "") for key in FIELDS})
+
+
+def mirror_to_url(texts: dict[str, str]) -> None:
+    """Write the (valid) texts to the URL so the address bar is the share link; empty fields are left out."""
+    for key, param in FIELDS.items():
+        value = texts.get(key, "").strip()
+        if not value and param in st.query_params:
+            del st.query_params[param]
+        elif value and st.query_params.get(param) != value:
+            st.query_params[param] = value
+
+
+def share_link(texts: dict[str, str]) -> str:
+    """The page's address with these texts (absolute when the browser's URL is known)."""
+    from urllib.parse import urlencode
+
+    query = urlencode({param: texts[key].strip() for key, param in FIELDS.items() if texts.get(key, "").strip()})
+    url = getattr(st.context, "url", None) or ""
+    base = url.split("?", 1)[0] if url.startswith("http") else "/why_differ"
+    return f"{base}?{query}"

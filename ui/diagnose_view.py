@@ -1,0 +1,138 @@
+"""The "Why do my numbers differ?" page's output: the explanation, every matching calculation, side by side.
+
+Every figure comes from ``ndcg_core.diagnose`` and its ``Diagnosis.table``; this module only lays them out.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+import ndcg_core
+from ui import diagnose_input as inputs
+from ui.tie_band_view import show_tie_band
+from ui.widgets import plain
+
+SHOWN_MATCHES = 4
+
+
+def input_form() -> dict[str, str]:
+    """Examples, the text fields and the two numbers; returns the current texts."""
+    inputs.restore_from_link()
+    if inputs.WARNING_KEY in st.session_state:
+        st.warning(plain(st.session_state[inputs.WARNING_KEY]), icon=":material/link_off:")
+    st.caption("Start from an example:")
+    columns = st.columns(len(inputs.EXAMPLES))
+    for column, (key, example) in zip(columns, inputs.EXAMPLES.items(), strict=True):
+        column.button(example.title, key=f"why_example_{key}", on_click=inputs.load_example, args=(key,),
+                      width="stretch")
+    left, right = st.columns(2)
+    with left:
+        st.text_area("Grades", key="why_grades", height=80,
+                     help="One grade per document, separated by commas or spaces. Without scores: in ranked order.")
+        st.text_area("Scores (optional)", key="why_scores", height=80,
+                     help="One model score per grade; the documents are ranked by descending score.")
+    with right:
+        st.text_input("Judged but not ranked (optional)", key="why_extra",
+                      help="Grades of judged documents the ranking did not return (they only enter the ideal list).")
+        st.text_input("Document ids (optional)", key="why_ids", help="One per grade; trec_eval breaks ties by id.")
+        st.text_input("k (empty = no cutoff)", key="why_k")
+    first, second = st.columns(2)
+    with first:
+        st.text_input("First number: where from", key="why_from_1", max_chars=inputs.MAX_LABEL)
+        st.text_input("First number", key="why_number_1", placeholder="e.g. 0.8123")
+    with second:
+        st.text_input("Second number: where from", key="why_from_2", max_chars=inputs.MAX_LABEL)
+        st.text_input("Second number (optional)", key="why_number_2", placeholder="e.g. 0.8577")
+    return inputs.current_texts()
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _diagnose(question: inputs.Question) -> ndcg_core.Diagnosis:
+    return ndcg_core.diagnose(
+        list(question.grades), None if question.scores is None else list(question.scores),
+        reported=list(question.reported), ideal_relevances=[*question.grades, *question.extra], k=question.k,
+        doc_ids=None if question.ids is None else list(question.ids),
+    )
+
+
+def show(texts: dict[str, str]) -> None:
+    """Validate, diagnose and explain; an invalid input shows the reason and nothing else."""
+    try:
+        question = inputs.read_question(texts)
+    except ndcg_core.InvalidInput as error:
+        st.error(plain(error), icon=":material/warning:")
+        return
+    inputs.mirror_to_url(texts)
+    try:
+        diagnosis = _diagnose(question)
+    except ndcg_core.InvalidInput as error:
+        st.error(plain(error), icon=":material/warning:")
+        return
+    if diagnosis.comparison:
+        st.info(plain(diagnosis.comparison), icon=":material/lightbulb:")
+    for index, finding in enumerate(diagnosis.findings):
+        _finding(finding, index)
+    explained = [finding for finding in diagnosis.findings if finding.matches]
+    if explained:
+        _side_by_side(diagnosis, explained[:2], question)
+    if question.scores is not None:
+        show_tie_band(list(question.grades), list(question.scores), k=question.k,
+                      judged=[*question.grades, *question.extra],
+                      doc_ids=None if question.ids is None else list(question.ids), key="why_tie_band")
+    st.caption("Sidebar settings do not apply on this page: every convention is searched. NDCG is the same for any "
+               "log base of log(rank + 1), so log2, ln and log10 are one answer.")
+    st.markdown("**Share this diagnosis**")
+    st.code(inputs.share_link(texts), language=None, wrap_lines=True)
+
+
+def _finding(finding: ndcg_core.Finding, index: int) -> None:
+    st.markdown(f"#### {plain(finding.label)}: " + ("no value" if math.isnan(finding.reported)
+                                                      else f"{finding.reported:.4f}"))
+    st.markdown(plain(finding.summary))
+    if not finding.matches:
+        return
+    lines = [f"- {plain(match.sentence)}" for match in finding.matches[:SHOWN_MATCHES]]
+    st.markdown("\n".join(lines))
+    rest = finding.matches[SHOWN_MATCHES:]
+    if rest:
+        with st.expander(f"{len(rest)} more calculations that give this number"):
+            st.markdown("\n".join(f"- {plain(match.sentence)}" for match in rest))
+
+
+def side_by_side_frame(diagnosis: ndcg_core.Diagnosis, findings, ids) -> pd.DataFrame:
+    """Both findings' first calculations, position by position (columns from ``Diagnosis.table``)."""
+    frames = []
+    for finding in findings:
+        table = diagnosis.table(finding.matches[0])
+        counted = table["in_cutoff"]
+        ideal_counted = table["in_ideal_cut"]
+        label = finding.label
+        documents = [(ids[i] if ids else f"#{i + 1}") if i >= 0 else "" for i in table["item"]]
+        frames.append(pd.DataFrame({
+            f"{label}: document": documents,
+            f"{label}: grade": table["grade"],
+            f"{label}: gain": table["gain"],
+            f"{label}: discount": table["discount"],
+            f"{label}: counted gain / discount": table["contribution"].where(counted),
+            f"{label}: ideal gain / discount": table["ideal_contribution"].where(ideal_counted),
+        }))
+    rank = pd.DataFrame({"rank": range(1, max(len(frame) for frame in frames) + 1)})
+    return pd.concat([rank, *frames], axis=1)
+
+
+def _side_by_side(diagnosis: ndcg_core.Diagnosis, findings, question: inputs.Question) -> None:
+    st.markdown("#### The calculations side by side")
+    columns = st.columns(len(findings))
+    for column, finding in zip(columns, findings, strict=True):
+        match = finding.matches[0]
+        column.metric(plain(finding.label), f"{match.ndcg:.4f}",
+                      help=f"DCG {match.dcg:.4f} / IDCG {match.idcg:.4f}" if match.idcg > 0 else "IDCG = 0")
+        column.caption(f"DCG = {match.dcg:.4f}, IDCG = {match.idcg:.4f}")
+    frame = side_by_side_frame(diagnosis, findings, question.ids)
+    st.dataframe(frame, hide_index=True, key="why_side_by_side",
+                 column_config={name: st.column_config.NumberColumn(format="%.4f") for name in frame.columns
+                                if name != "rank" and not name.endswith(("document", "grade"))})
+    st.caption("Empty cells are past the cutoff (ranking) or past the ideal list's depth: they do not count.")

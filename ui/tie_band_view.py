@@ -1,0 +1,76 @@
+"""The tie band: how far tied scores alone can move NDCG, with each library's value marked inside it.
+
+``tie_band_rows`` gathers the figures from ``ndcg_core.tie_band`` and the presets; ``show_tie_band``
+draws them (one bar per gain x ideal-list setting). Any page with grades and scores can call
+``show_tie_band(grades, scores, k=..., judged=..., doc_ids=...)``.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import streamlit as st
+
+import ndcg_core
+from ui.widgets import plain
+
+GAIN_WORDS = {"linear": "gain = grade", "exponential": "gain = 2^grade − 1"}
+IDEAL_WORDS = {"ranking": "ideal from the ranked list", "all_judged": "ideal from every judgment"}
+
+
+def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[dict]:
+    """One row per (gain, ideal source): the band and the presets of that setting with their values."""
+    extra = judged is not None and len(judged) > len(grades)
+    rows = []
+    for ideal in ("ranking", "all_judged") if extra else ("ranking",):
+        pool = list(judged) if ideal == "all_judged" else None
+        # with no cutoff a library that sees every judgment keeps all of them in the ideal list
+        depth = max(len(grades), len(judged)) if (k is None and pool is not None) else k
+        for gain in ("linear", "exponential"):
+            band = ndcg_core.tie_band(grades, scores, k=depth, gain=gain, ideal_relevances=pool)
+            markers = {}
+            for convention in ndcg_core.CONVENTIONS.values():
+                # without extra judgments both ideal sources are the same list
+                same_ideal = not extra or (convention.ideal == "all_judged") == (ideal == "all_judged")
+                if convention.gain != gain or not same_ideal or convention.ideal_depth != "cutoff":
+                    continue  # its figure belongs to another band
+                try:
+                    result = convention.evaluate(grades, scores, k=k, ideal_relevances=judged, doc_ids=doc_ids)
+                except ndcg_core.InvalidInput:
+                    continue  # the library refuses these grades
+                if result.idcg > 0 or convention.zero_idcg == "zero":  # the band gives 0 when IDCG is 0
+                    markers[convention.label] = result.ndcg
+            rows.append({"setting": f"{GAIN_WORDS[gain]}, {IDEAL_WORDS[ideal]}", "band": band, "markers": markers})
+    return rows
+
+
+def show_tie_band(grades, scores, *, k=None, judged=None, doc_ids=None, key: str = "tie_band") -> None:
+    """The band chart and a one-line reading, or nothing when no scores tie."""
+    rows = tie_band_rows(grades, scores, k=k, judged=judged, doc_ids=doc_ids)
+    band = rows[0]["band"]
+    if band.tied_groups == 0:
+        return
+    st.markdown("#### The tie band")
+    st.caption(
+        f"{band.tied_documents} documents share a score with another ({band.tied_groups} tied group"
+        f"{'s' if band.tied_groups > 1 else ''}, {band.orders:,} possible orders). Each bar runs from the worst to the "
+        "best order of the ties; the diamond is the average over all orders (scikit-learn's value); dots mark each "
+        "library's own tie rule."
+    )
+    figure = go.Figure()
+    for row in rows:
+        b = row["band"]
+        figure.add_trace(go.Scatter(x=[b.low, b.high], y=[row["setting"]] * 2, mode="lines",
+                                    line={"width": 14, "color": "#BFD7EA"}, showlegend=False, hoverinfo="skip"))
+        figure.add_trace(go.Scatter(x=[b.expected], y=[row["setting"]], mode="markers", name="average over orders",
+                                    marker={"symbol": "diamond", "size": 12, "color": "#1f4e79"}, showlegend=False,
+                                    hovertemplate="expected %{x:.4f}<extra></extra>"))
+        labels = list(row["markers"])
+        figure.add_trace(go.Scatter(x=[row["markers"][name] for name in labels], y=[row["setting"]] * len(labels),
+                                    mode="markers", text=labels, marker={"size": 9, "color": "#E07B39"},
+                                    showlegend=False, hovertemplate="%{text}: %{x:.4f}<extra></extra>"))
+    figure.update_layout(height=90 + 45 * len(rows), margin={"l": 10, "r": 10, "t": 10, "b": 30},
+                         xaxis={"title": "NDCG", "range": [0, 1.02]})
+    st.plotly_chart(figure, key=key, config={"displayModeBar": False})
+    widest = max(rows, key=lambda row: row["band"].width)
+    st.caption(plain(f"With {widest['setting']}, the tie order alone moves NDCG from {widest['band'].low:.4f} to "
+                     f"{widest['band'].high:.4f}."))
