@@ -174,7 +174,7 @@ def test_hostile_playground_links_warn_instead_of_a_traceback(params):
 
 
 @pytest.mark.parametrize(("page", "params"), [
-    ("step_by_step", {"pos": "²"}), ("step_by_step", {"pos": "9" * 100_000}), ("step_by_step", {"list": "\u202e"}),
+    ("step_by_step", {"pos": "²"}), ("step_by_step", {"pos": "9" * 100_000}), ("why_differ", {"cut": "²", "g": "9" * 100_000}), ("step_by_step", {"list": "\u202e"}),
     ("quiz", {"seed": "²"}), ("quiz", {"seed": "1" * 100_000}), ("compare", {"compare": "²", "slide": "x"}),
     ("conventions", {"case": "\x00", "rows": "A:²:1::1"}),
 ])
