@@ -142,7 +142,7 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
         calculation (presets first, then fewest departures from a preset),
         and a sentence comparing the numbers' conventions.
 
-    >>> d = diagnose([3, 2, 0, 1], [4, 3, 2, 1], reported={"scikit-learn": 0.9854, "LightGBM": 0.9752})
+    >>> d = diagnose([3, 2, 0, 1], [4, 3, 2, 1], reported={"scikit-learn": 0.9854, "LightGBM": 0.9926})
     >>> d.findings[0].matches[0].presets[:1], d.findings[1].matches[0].presets[:1]
     (('sklearn',), ('lightgbm',))
     """

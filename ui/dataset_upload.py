@@ -139,7 +139,9 @@ def current_dataset() -> LoadedDataset:
 def set_dataset(dataset: LoadedDataset) -> None:
     st.session_state[STATE_KEY] = dataset
     st.session_state.pop(ERROR_KEY, None)
-    st.session_state.pop("dataset_run", None)  # the run picker's options changed
+    # The run picker's options changed: set its value (not just forget it), or the browser keeps showing the old
+    # run's name in the box while the page evaluates the new first run.
+    st.session_state["dataset_run"] = next(iter(dataset.runs))
 
 
 def use_sample() -> None:
