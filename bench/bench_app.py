@@ -58,7 +58,7 @@ def _steady_state_pages_mode() -> None:
 
     AppTest re-enters Streamlit's legacy ``pages/`` mode on every ``run()`` (a server leaves it for good on
     its first run), so each AppTest run of this app would also pay for a short extra run through app.py
-    (see ui.ensure_app_shell) plus a fresh bytecode compile. The bench measures the server's steady state.
+    (see ui.page_shell) plus a fresh bytecode compile. The bench measures the server's steady state.
     """
     from streamlit.runtime.pages_manager import PagesManager
 

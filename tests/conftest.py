@@ -16,7 +16,7 @@ def server_pages_mode(monkeypatch):
     """Make every AppTest run see the pages as a running server does (a test-harness fix, private on purpose).
 
     A server leaves Streamlit's legacy ``pages/`` mode for good once app.py's ``st.navigation`` has run
-    (``ui.ensure_app_shell`` does it on the very first visit; tests/browser/test_deep_links_browser.py proves
+    (``ui.page_shell`` does it on the very first visit; tests/browser/test_deep_links_browser.py proves
     that on a fresh server). AppTest re-enters that mode on every ``run()``, where a page requested by its
     url path (equal to its file stem) would run on its own, without app.py, and lose a ``st.switch_page``
     made in a button callback. AppTest resets Streamlit's private class flag itself, so only resetting that same

@@ -1,7 +1,7 @@
 """Deep links work for the very first visitor of a freshly started server.
 
 Streamlit serves an app with a ``pages/`` folder in its legacy mode until ``st.navigation`` has run once;
-that mode only knows pages by file stem. The url paths equal the file stems and ``ui.ensure_app_shell``
+that mode only knows pages by file stem. The url paths equal the file stems and ``ui.page_shell``
 switches to the app's navigation, so a first visit to ``/step_by_step?...`` shows that page, with the
 sidebar and its query parameters, never "Page not found".
 """
