@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui import app_shell_ran, url_state
 from ui.history import HISTORY_SCRIPT
+from ui.landing import top_on_page_change
 from ui.navigation import app_pages
 from ui.settings import settings_sidebar
 
@@ -21,6 +22,7 @@ app_shell_ran()
 page = st.navigation(app_pages())
 url_state.start()
 settings_sidebar()
+top_on_page_change(page)  # a newly opened page starts at its top
 page.run()
 # One write of the URL per run, after the page published its state: at most one browser history entry per
 # action (Streamlit pushes an entry for every query-string change it is sent), none when nothing changed.

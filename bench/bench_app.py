@@ -108,14 +108,14 @@ def _median_reorder(at, repeats: int) -> float:
     keys, a new ListResult; nothing about the previous run can be reused.
     """
     from ui import state
-    from ui.ranked_list import current_token
+    from ui.ranked_list import moves_to
 
     key = "playground_list"
     times = []
     for _ in range(repeats):
         before = at.session_state[state.RANKING_KEY].ranking
         n = len(before.names)  # 50: the list shows every row (it draws up to ui.ranked_list.VISIBLE_LIMIT)
-        at.session_state[key] = {"order": {"token": current_token(at.session_state, key), "perm": [*range(1, n), 0]}}
+        at.session_state[key] = moves_to(at.session_state, key, [*range(1, n), 0])
         start = time.perf_counter()
         at.run()
         times.append(time.perf_counter() - start)

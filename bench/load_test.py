@@ -294,10 +294,10 @@ class Session:
         return f"radio {label!r}", [WidgetState(id=widget_id, string_value=options[self.radio_values[widget_id]])]
 
     def _drag(self, widget_id: str):
-        """A drag in the ranked-list component (ui/ranked_list.py): its state ``order`` = {token, perm}.
+        """A drag in the ranked-list component (ui/ranked_list.py): its state ``moves`` = the queued moves.
 
-        The component's data (sent by the server) holds the names shown and the token a move must carry;
-        moving one row to another position gives the permutation the browser would report.
+        The component's data (sent by the server) holds the ids shown and the last move applied; one move
+        of a random row to another position, numbered after that, is what the browser would report.
         """
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -307,13 +307,12 @@ class Session:
             data = json.loads(payload) if payload else {}
         except ValueError:
             data = {}
-        size = len(data.get("names", [])) or self.args.list_length
-        perm = list(range(size))
-        if size > 1:
-            source, target = self.random.sample(range(size), 2)
-            perm.insert(target, perm.pop(source))
-        order: object = {"token": data["token"], "perm": perm} if "token" in data else perm
-        return WidgetState(id=widget_id, json_value=json.dumps({"order": order}))
+        ids = data.get("ids") or []
+        moves = []
+        if len(ids) > 1:
+            source, target = self.random.sample(range(len(ids)), 2)
+            moves.append({"seq": int(data.get("applied", 0)) + 1, "id": ids[source], "from": source, "to": target})
+        return WidgetState(id=widget_id, json_value=json.dumps({"moves": moves}))
 
     epoch: float = 0.0  # shared clock for --burst (set by drive)
 

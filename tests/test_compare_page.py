@@ -9,7 +9,7 @@ import pytest
 
 import ndcg_core
 from tests.conftest import run_page
-from ui.ranked_list import current_token
+from ui.ranked_list import moves_to
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GRADES = {"D1": 3, "D2": 2, "D3": 3, "D4": 0, "D5": 1, "D6": 2, "D7": 0, "D8": 1}
@@ -61,7 +61,7 @@ def test_dragging_ranking_b_updates_it(lists_page):
     key = "compare_list_B"
     # B is D3, D4, D1, ...; move D4 (position 2) to the bottom
     perm = [0, 2, 3, 4, 5, 6, 7, 1]
-    at.session_state[key] = {"order": {"token": current_token(at.session_state, key), "perm": perm}}
+    at.session_state[key] = moves_to(at.session_state, key, perm)
     at.run()
     assert not at.exception, at.exception
     new_b = ["D3", "D1", "D6", "D2", "D8", "D5", "D7", "D4"]

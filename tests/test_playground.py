@@ -15,7 +15,7 @@ import pytest
 import ndcg_core
 from tests.conftest import run_page
 from ui import state
-from ui.ranked_list import current_token
+from ui.ranked_list import moves_to
 from ui.settings import MetricSettings
 
 G = [3, 1, 2, 0, 2]  # 000_0bdd5abdb117b00b.txt
@@ -48,10 +48,9 @@ def edit(at, *, edited=None, added=None, deleted=None, prefix="playground_editor
     return at.run()
 
 
-def drag(at, perm, *, token=None):
-    """Send the message the browser sends after a drag: the new order as a permutation of the shown rows."""
-    token = current_token(at.session_state, "playground_list") if token is None else token
-    at.session_state["playground_list"] = {"order": {"token": token, "perm": list(perm)}}
+def drag(at, perm):
+    """Send the message the browser sends after drags: the queued moves that turn the shown list into ``perm``."""
+    at.session_state["playground_list"] = moves_to(at.session_state, "playground_list", perm)
     return at.run()
 
 
@@ -188,13 +187,16 @@ def test_reorder_through_the_component_state(at):
 
 
 def test_stale_or_malformed_component_messages_are_ignored(at):
-    token = current_token(at.session_state, "playground_list")
-    drag(at, [1, 0, 2, 3, 4], token=token - 1)  # a message about an older list
-    assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5")
-    for bad in ([0, 0, 1, 2, 3], [0, 1], ["a", 1, 2, 3, 4], [4, 3, 2, 1, 7]):
-        drag(at, bad)
+    stale = moves_to(at.session_state, "playground_list", [1, 0, 2, 3, 4])
+    drag(at, [4, 0, 1, 2, 3])  # D5 to the top: seq 1 ...
+    at.session_state["playground_list"] = stale  # ... so a message carrying seq 1 again is already applied
+    at.run()
+    assert ranking(at).names == ("D5", "D1", "D2", "D3", "D4")
+    for bad in ([{"seq": 9, "id": "D1", "to": 1}], {"seq": 9}, [{"seq": True, "id": 1, "to": "x"}], "moves", [7]):
+        at.session_state["playground_list"] = {"moves": bad}
+        at.run()
         assert not at.exception
-        assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5")
+        assert ranking(at).names == ("D5", "D1", "D2", "D3", "D4")
 
 
 def test_list_and_table_show_the_same_order_after_a_drag(at):

@@ -9,7 +9,7 @@ import pytest
 import ndcg_core
 from tests.conftest import run_page
 from ui import quiz, quiz_model
-from ui.ranked_list import current_token
+from ui.ranked_list import moves_to
 from ui.state import playground_link
 
 
@@ -116,7 +116,7 @@ def test_reorder_by_dragging_to_the_best_order_in_fewest_moves():
     question = next(q for q in quiz_model.generate_quiz(42) if q.kind == "reorder")
     fewest, winner = quiz_model.best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
     key = f"quiz_42_{question.number}_drag"
-    at.session_state[key] = {"order": {"token": current_token(at.session_state, key), "perm": list(winner)}}
+    at.session_state[key] = moves_to(at.session_state, key, list(winner))
     at.run()
     assert at.session_state[f"quiz_42_{question.number}_moves"] == fewest
     at.button(key=f"quiz_42_{question.number}_check").click().run()

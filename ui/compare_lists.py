@@ -220,7 +220,7 @@ def two_rankings(settings: MetricSettings) -> None:
     orders = {}
     for side, key in ORDER_KEYS.items():
         order = synced_order(session.widget(key), names, renamed)
-        perm = pending_order(f"compare_list_{side}", len(order))
+        perm = pending_order(f"compare_list_{side}", len(order), names=order, grades=[grade_of[n] for n in order])
         if perm is not None:
             order = [order[i] for i in perm]
         session.set_widget(key, order)

@@ -152,7 +152,7 @@ def apply_pending_changes(settings: MetricSettings) -> None:
     and stores a message for the page to show next to the editor.
     """
     ranking = state.current_ranking()
-    perm = pending_order(LIST_KEY, len(ranking.names))
+    perm = pending_order(LIST_KEY, len(ranking.names), names=ranking.names, grades=ranking.grades)  # the newest list
     if perm is not None:
         state.set_ranking(ranking.reordered(perm))
         return

@@ -277,7 +277,8 @@ def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
     order = current_order(seed, question)
     if answer is None:
         # Apply a drag before drawing, so the list and the move counter show it (ranked_list's protocol).
-        moved = pending_order(widget_key, len(order))
+        moved = pending_order(widget_key, len(order), names=question.ranked_names(order),
+                              grades=question.ranked_grades(order))
         if moved is not None:
             order = tuple(order[j] for j in moved)
             session.set_widget(_order_key(seed, question), order)

@@ -1,5 +1,8 @@
 """Real-browser fixtures: the app under `streamlit run`, driven by Playwright in Debian's Chromium.
 
+The helpers the tests share (waiting for the app, reading cards and the ranked list, moving rows, touch
+input, screenshots) are in tests/browser/helpers.py.
+
 Outside CI a missing browser skips these tests with the reason; with CI=true it fails the run.
 """
 
@@ -18,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.helpers import SCREENSHOTS, screenshot, wait_for_app  # noqa: F401 (shared helpers, re-exported)
+
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -112,19 +116,3 @@ def page(browser):
     tab = context.new_page()
     yield tab
     context.close()
-
-
-def wait_for_app(tab, timeout: float = 30_000) -> None:
-    """Wait until Streamlit has finished running the script (no 'running' status widget)."""
-    tab.wait_for_selector("[data-testid='stApp']", timeout=timeout)
-    tab.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout
-    )
-    tab.wait_for_timeout(300)
-
-
-def screenshot(tab, name: str) -> Path:
-    SCREENSHOTS.mkdir(exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    tab.screenshot(path=str(path), full_page=True)
-    return path

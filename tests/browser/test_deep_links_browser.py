@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import screenshot, serve_app, wait_for_app
+from tests.browser.conftest import serve_app
+from tests.browser.helpers import screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 

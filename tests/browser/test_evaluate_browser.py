@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import ndcg_core
-from tests.browser.conftest import screenshot, wait_for_app
+from tests.browser.helpers import screenshot, wait_for_app, wait_for_charts
 
 pytestmark = pytest.mark.browser
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -23,8 +23,7 @@ def tall_screenshot(tab, name: str, height: int = 2400) -> None:
     """Streamlit scrolls inside its main container, so a full-page shot needs a tall viewport."""
     size = tab.viewport_size
     tab.set_viewport_size({"width": size["width"], "height": height})
-    wait_for_app(tab)
-    tab.wait_for_timeout(3000)  # plotly charts draw after the script finishes
+    wait_for_charts(tab)  # plotly charts draw after the script finishes
     screenshot(tab, name)
     tab.set_viewport_size(size)
 
@@ -100,8 +99,7 @@ def test_compare_pages_render(page, app_url):
     wait_for_app(page)
     page.get_by_text("Queries where Neural is better").wait_for(timeout=20_000)
     page.get_by_text("Download the chart as PNG").wait_for(timeout=30_000)  # after the one-off kaleido probe
-    wait_for_app(page)
-    page.wait_for_timeout(1500)
+    wait_for_charts(page)
     screenshot(page, "compare_slide")  # the 1400x900 viewport: the slide must fit one screen
     chart = page.locator("[data-testid='stPlotlyChart']")
     assert chart.count() == 1

@@ -8,38 +8,28 @@ from __future__ import annotations
 import pytest
 
 import ndcg_core
-from tests.browser.conftest import screenshot, wait_for_app
+from tests.browser.helpers import (
+    SCREENSHOTS,
+    drag_row,
+    expect,
+    expect_ndcg,
+    focused_row,
+    list_names,
+    ndcg_card,
+    open_playground,
+    row,
+    screenshot,
+    wait_for_app,
+    wait_for_charts,
+    wait_until_settled,
+)
 
 pytestmark = pytest.mark.browser
 
 ROW = 35  # data editor row height (px), header included
 G = [3, 1, 2, 0, 2]
 NAMES = ["D1", "D2", "D3", "D4", "D5"]
-
-
-def expect():
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
-
-
-def open_playground(tab, app_url: str, query: str = "") -> None:
-    tab.goto(f"{app_url}/{query}")  # the Playground is the default page, served at the root
-    wait_for_app(tab)
-    tab.wait_for_selector(".rl-row", timeout=30_000)
-    tab.wait_for_selector("text=Metric settings", timeout=30_000)
-
-
-def ndcg_card(tab):
-    return tab.locator('[data-testid="stMetric"]').filter(has_text="NDCG").locator('[data-testid="stMetricValue"]')
-
-
-def expect_ndcg(tab, value: float) -> None:
-    expect()(ndcg_card(tab)).to_have_text(f"{value:.4f}", timeout=15_000)
-
-
-def list_names(tab) -> list[str]:
-    return tab.locator(".rl-row .rl-name").all_inner_texts()
+GRADES = dict(zip(NAMES, map(float, G), strict=True))
 
 
 def grade_editor(tab):
@@ -47,11 +37,28 @@ def grade_editor(tab):
     return tab.locator('[data-testid="stDataFrame"]').first
 
 
+def _stable_box(locator) -> dict:
+    """The element's box once it is the same in two successive animation frames (layout finished)."""
+    return locator.evaluate(
+        """(el) => new Promise((resolve) => {
+          let last = null;
+          const tick = () => {
+            const r = el.getBoundingClientRect();
+            const box = { x: r.x, y: r.y, width: r.width, height: r.height };
+            if (last && JSON.stringify(last) === JSON.stringify(box)) resolve(box);
+            else { last = box; requestAnimationFrame(tick); }
+          };
+          requestAnimationFrame(tick);
+        })"""
+    )
+
+
 def edit_grade(tab, row: int, text: str) -> None:
     """Double-click the Grade cell of ``row`` (0-based) on the canvas, type, Enter."""
-    grade_editor(tab).locator("canvas").first.wait_for(timeout=30_000)
-    tab.wait_for_timeout(500)  # the grid lays itself out after its canvas appears
-    box = grade_editor(tab).bounding_box()
+    editor = grade_editor(tab)
+    editor.locator("canvas").first.wait_for(timeout=30_000)
+    wait_for_app(tab)
+    box = _stable_box(editor)  # the grid lays itself out after its canvas appears
     x = box["x"] + box["width"] - 40  # Grade is the last column
     y = box["y"] + ROW * (row + 1) + ROW / 2
     tab.mouse.dblclick(x, y)
@@ -77,22 +84,6 @@ def edit_grade_until(tab, row: int, text: str, done) -> None:
             if attempt == 1:
                 raise
             tab.keyboard.press("Escape")
-
-
-def drag_row(tab, source: int, target: int) -> None:
-    """Pointer drag: press on row ``source`` and release over row ``target`` (0-based positions)."""
-    rows = tab.locator(".rl-row")
-    start = rows.nth(source).bounding_box()
-    end = rows.nth(target).bounding_box()
-    x = start["x"] + 80
-    y0 = start["y"] + start["height"] / 2
-    y1 = end["y"] + end["height"] * (0.8 if target > source else 0.2)
-    tab.mouse.move(x, y0)
-    tab.mouse.down()
-    for step in range(1, 13):
-        tab.mouse.move(x, y0 + (y1 - y0) * step / 12)
-        tab.wait_for_timeout(20)
-    tab.mouse.up()
 
 
 def test_edit_a_grade_in_the_data_editor(page, app_url):
@@ -126,16 +117,10 @@ def test_keyboard_reorder_and_focus_follows(page, app_url):
     open_playground(page, app_url)
     page.locator(".rl-row").nth(0).focus()
     page.keyboard.press("Alt+ArrowDown")
-    expect_ndcg(page, ndcg_core.evaluate([1, 3, 2, 0, 2]).ndcg)
-    page.wait_for_timeout(300)
+    wait_until_settled(page, ["D2", "D1", "D3", "D4", "D5"], GRADES)
     page.keyboard.press("Alt+ArrowDown")  # focus followed D1, so it moves again
-    expect_ndcg(page, ndcg_core.evaluate([1, 2, 3, 0, 2]).ndcg)
-    assert list_names(page) == ["D2", "D3", "D1", "D4", "D5"]
-    focused = page.evaluate(
-        "() => { const host = document.querySelector('[data-testid=stBidiComponentIsolated]');"
-        " const el = host.shadowRoot.activeElement; return el ? el.querySelector('.rl-name').textContent : null; }"
-    )
-    assert focused == "D1"
+    wait_until_settled(page, ["D2", "D3", "D1", "D4", "D5"], GRADES)
+    assert focused_row(page) == "D1"
 
 
 def test_move_buttons(page, app_url):
@@ -146,11 +131,13 @@ def test_move_buttons(page, app_url):
 
 def test_sorting_the_editor_does_not_change_the_ranking(page, app_url):
     open_playground(page, app_url)
-    box = grade_editor(page).bounding_box()
+    box = _stable_box(grade_editor(page))
     page.mouse.click(box["x"] + box["width"] - 40, box["y"] + ROW / 2)  # click the Grade header: sorts the view
-    page.wait_for_timeout(800)
-    assert list_names(page) == NAMES
-    expect_ndcg(page, ndcg_core.evaluate(G).ndcg)
+    # No fixed wait for "nothing happened": a move made after the click goes through the server after any
+    # rerun the click caused, so the order it gives shows whether the sort reached the ranking.
+    row(page, "D5").focus()
+    page.keyboard.press("Alt+ArrowUp")
+    wait_until_settled(page, ["D1", "D2", "D3", "D5", "D4"], GRADES)
 
 
 def test_share_link_restores_the_state(page, app_url):
@@ -186,20 +173,22 @@ def test_malformed_link_warns(page, app_url):
 def test_screenshots(page, app_url):
     page.set_viewport_size({"width": 1400, "height": 2900})
     open_playground(page, app_url)
-    page.wait_for_selector(".js-plotly-plot", timeout=30_000)
-    page.wait_for_timeout(1500)
+    wait_for_charts(page)
+    expect_ndcg(page, ndcg_core.evaluate(G).ndcg)
     screenshot(page, "playground")
     open_playground(page, app_url, "?docs=D1:3,D2:2,D3:3,D4:0,D5:1,D6:2&extra=D7:3,D8:2&gain=linear&k=4")
-    page.wait_for_selector(".js-plotly-plot", timeout=30_000)
-    page.wait_for_timeout(1500)
+    wait_for_charts(page)
+    expected = ndcg_core.evaluate([3, 2, 3, 0, 1, 2], k=4, gain="linear", ideal_relevances=[3, 2, 3, 0, 1, 2, 3, 2])
+    expect()(page.locator('[data-testid="stMetric"]').filter(has_text="NDCG@4").locator(
+        '[data-testid="stMetricValue"]')).to_have_text(f"{expected.ndcg:.4f}")
     screenshot(page, "playground_003_extra_k4")
-    page.get_by_role("radio", name="Cumulative DCG, IDCG and NDCG@i").click()
-    page.wait_for_timeout(800)
-    screenshot(page, "playground_cumulative_tab")
-    page.get_by_role("radio", name="Gain ÷ discount").click()
-    page.wait_for_timeout(800)
-    screenshot(page, "playground_decomposition_tab")
-    page.set_viewport_size({"width": 1280, "height": 720})  # a classroom projector
-    open_playground(page, app_url)
-    page.wait_for_timeout(1000)
-    page.screenshot(path=str(screenshot.__globals__["SCREENSHOTS"] / "playground_projector_1280x720.png"))
+    for tab_name, trace in (("Cumulative DCG, IDCG and NDCG@i", "NDCG@i"), ("Gain ÷ discount", "discount")):
+        page.get_by_role("radio", name=tab_name).click()
+        expect()(page.locator('[data-testid="stPlotlyChart"]').first).to_contain_text(trace, timeout=15_000)
+        wait_for_charts(page)
+        screenshot(page, "playground_cumulative_tab" if "Cumulative" in tab_name else "playground_decomposition_tab")
+    page.set_viewport_size({"width": 1280, "height": 720})  # a classroom projector: the cards fit the first screen
+    page.get_by_role("heading", name="Playground").first.scroll_into_view_if_needed()
+    card = ndcg_card(page).bounding_box()
+    assert card["y"] + card["height"] <= 720, "the NDCG card is below the first screen at 1280x720"
+    page.screenshot(path=str(SCREENSHOTS / "playground_projector_1280x720.png"))

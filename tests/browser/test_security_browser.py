@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import ndcg_core
-from tests.browser.conftest import screenshot, wait_for_app
+from tests.browser.helpers import screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +68,12 @@ def record_dialogs(tab) -> list[str]:
 
 
 def assert_inert(tab, dialogs: list[str], *, names_shown: bool = True) -> dict:
-    tab.wait_for_timeout(500)  # give an onerror/onload handler time to fire, if one had been created
+    # An injected <img src=x onerror> would have fired by the time our own <img src=x> probe has failed to load
+    # (the same URL, the same 404), so wait for the probe instead of a fixed time.
+    tab.evaluate(
+        "() => new Promise((done) => { const probe = new Image();"
+        " probe.onerror = probe.onload = () => requestAnimationFrame(() => done()); probe.src = 'x'; })"
+    )
     scan = tab.evaluate(DOM_SCAN)
     assert dialogs == [], f"a dialog opened: {dialogs}"
     assert scan["pwned"] is None, "an injected script or event handler ran"

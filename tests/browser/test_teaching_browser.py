@@ -7,7 +7,7 @@ import re
 import pytest
 
 import ndcg_core
-from tests.browser.conftest import SCREENSHOTS, screenshot, wait_for_app
+from tests.browser.helpers import SCREENSHOTS, screenshot, wait_for_app
 from ui import quiz_model as quiz
 
 pytestmark = pytest.mark.browser

@@ -1,0 +1,185 @@
+"""Helpers shared by the browser tests: waiting for the app, reading cards and the ranked list, moving rows.
+
+Every wait here waits for a state (the script finished, a text appeared, the list settled), never for a
+fixed time; the only pauses are the 100 ms between a user's actions (``USER_PAUSE_MS``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ndcg_core
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "screenshots"
+USER_PAUSE_MS = 100  # a fast user: one action every 100 ms
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 3}
+
+
+def expect():
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect
+
+
+def wait_for_app(tab, timeout: float = 30_000) -> None:
+    """Wait until Streamlit has finished running the script (stApp reports it, no 'running' widget)."""
+    tab.wait_for_function(
+        """() => {
+          const app = document.querySelector('[data-testid="stApp"]');
+          return app && app.dataset.testScriptState === 'notRunning'
+            && !document.querySelector('[data-testid="stStatusWidget"]')
+            && !!document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]');
+        }""",
+        timeout=timeout,
+    )
+
+
+def open_page(tab, url: str) -> None:
+    """Go to ``url`` and wait for its script to finish (deep links work on a fresh server too)."""
+    tab.goto(url)
+    wait_for_app(tab)
+
+
+def wait_for_charts(tab, timeout: float = 30_000) -> None:
+    """Wait until every plotly chart on the page has drawn its SVG (they draw after the script finishes)."""
+    wait_for_app(tab, timeout)
+    tab.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+          .every((chart) => chart.querySelector('.main-svg'))""",
+        timeout=timeout,
+    )
+
+
+def open_playground(tab, app_url: str, query: str = "") -> None:
+    open_page(tab, f"{app_url}/{query}")  # the Playground is the default page, served at the root
+    tab.wait_for_selector(".rl-row", timeout=30_000)
+    tab.wait_for_selector("text=Metric settings", timeout=30_000)
+
+
+def screenshot(tab, name: str, *, full_page: bool = True) -> Path:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    tab.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def metric(tab, label: str):
+    """The value element of the first metric card whose label contains ``label``."""
+    return tab.locator('[data-testid="stMetric"]').filter(has_text=label).first.locator('[data-testid="stMetricValue"]')
+
+
+def ndcg_card(tab):
+    return metric(tab, "NDCG")
+
+
+def expect_ndcg(tab, value: float, timeout: float = 15_000) -> None:
+    expect()(ndcg_card(tab)).to_have_text(f"{value:.4f}", timeout=timeout)
+
+
+# --- the ranked list (ui/ranked_list.py) ----------------------------------------------------------------------
+
+def list_names(tab) -> list[str]:
+    return tab.locator(".rl-row .rl-name").all_inner_texts()
+
+
+def row(tab, name: str):
+    """The ranked list's row showing document ``name``."""
+    return tab.locator(".rl-row").filter(has=tab.locator(".rl-name").get_by_text(name, exact=True))
+
+
+def focused_row(tab) -> str | None:
+    """The name on the ranked-list row that has the keyboard focus (None if no row has it)."""
+    return tab.evaluate(
+        """() => {
+          const host = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+            .find((el) => el.shadowRoot && el.shadowRoot.querySelector('.rl-root'));
+          const el = host && host.shadowRoot.activeElement;
+          return el && el.classList.contains('rl-row') ? el.querySelector('.rl-name').textContent : null;
+        }"""
+    )
+
+
+def wait_until_settled(tab, names: list[str], grades: dict[str, float], *, timeout: float = 15_000, **options) -> None:
+    """Wait until the list shows ``names`` with no move waiting for the server, and the NDCG card agrees."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        tab.wait_for_function(
+            """(names) => {
+              const root = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+                .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean);
+              if (!root || root.dataset.pending !== '0') return false;
+              const shown = [...root.querySelectorAll('.rl-row .rl-name')].map((el) => el.textContent);
+              return JSON.stringify(shown) === JSON.stringify(names);
+            }""",
+            arg=names,
+            timeout=timeout,
+        )
+    except PlaywrightTimeout:
+        pending = tab.locator(".rl-root").first.get_attribute("data-pending")
+        raise AssertionError(f"the list shows {list_names(tab)} ({pending} moves pending), expected {names}") from None
+    expect_ndcg(tab, ndcg_core.evaluate([grades[name] for name in names], **options).ndcg, timeout=timeout)
+
+
+def drag_row(tab, source: int, target: int, *, steps: int = 12, step_ms: int = 20) -> None:
+    """Mouse drag: press on row ``source`` and release over row ``target`` (0-based positions as shown)."""
+    rows = tab.locator(".rl-row")
+    start, end = _box(rows.nth(source)), _box(rows.nth(target))
+    x = start["x"] + 80
+    y0 = start["y"] + start["height"] / 2
+    y1 = end["y"] + end["height"] * (0.8 if target > source else 0.2)
+    tab.mouse.move(x, y0)
+    tab.mouse.down()
+    for step in range(1, steps + 1):
+        tab.mouse.move(x, y0 + (y1 - y0) * step / steps)
+        tab.wait_for_timeout(step_ms)  # the pointer's speed, not a wait for the app
+    tab.mouse.up()
+
+
+def _box(locator) -> dict:
+    """The element's box, waiting for it to be attached and visible (a rerun may be redrawing it)."""
+    box = locator.bounding_box()
+    while box is None:
+        locator.wait_for(state="visible", timeout=10_000)
+        box = locator.bounding_box()
+    return box
+
+
+def moved(order: list[str], name: str, to: int) -> list[str]:
+    """``order`` with ``name`` taken out and put at position ``to`` (what one move does)."""
+    rest = [other for other in order if other != name]
+    return rest[:to] + [name] + rest[to:]
+
+
+# --- touch (Chrome DevTools Protocol: real touch input, gestures and scrolling included) -----------------------
+
+def touch_swipe(tab, x: float, y0: float, y1: float, *, hold_ms: int = 0, steps: int = 10, step_ms: int = 16) -> None:
+    """A finger down at (x, y0), held ``hold_ms``, moved to (x, y1) in ``steps``, lifted."""
+    cdp = tab.context.new_cdp_session(tab)
+    point = lambda y: [{"x": x, "y": y, "id": 1, "radiusX": 4, "radiusY": 4, "force": 1}]  # noqa: E731
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point(y0)})
+    if hold_ms:
+        tab.wait_for_timeout(hold_ms)  # the finger resting: a long press
+    for step in range(1, steps + 1):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": point(y0 + (y1 - y0) * step / steps)})
+        tab.wait_for_timeout(step_ms)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+SCROLL_TOP_JS = """() => {
+  // Streamlit scrolls its main section, not the window.
+  const main = document.querySelector('[data-testid="stMain"]');
+  return Math.max(window.scrollY, main ? main.scrollTop : 0);
+}"""
+
+
+def scroll_top(tab) -> float:
+    """How far the page is scrolled down (px)."""
+    return tab.evaluate(SCROLL_TOP_JS)
+
+
+def wait_for_scroll(tab, condition: str, arg=None, *, timeout: float = 10_000) -> None:
+    """Wait until ``condition`` (a JS expression of ``top`` and ``arg``) holds for the page's scroll position."""
+    tab.wait_for_function(f"(arg) => {{ const top = ({SCROLL_TOP_JS})(); return {condition}; }}", arg=arg, timeout=timeout)
