@@ -8,7 +8,8 @@ Pure computation (numpy and pandas only). Public API:
 * :func:`diagnose` - which conventions reproduce the NDCG numbers you got.
 * :data:`BATTERY`, :func:`battery_json`, :func:`battery_csv`, :func:`check_implementation` - the conformance
   battery and the check of a user's outputs against it.
-* :func:`incomplete_judgments` - condensed-list NDCG (Sakai 2007), judged@k and bounds for unjudged documents.
+* :func:`incomplete_judgments` - condensed-list NDCG (Sakai 2007), judged@k and bounds for unjudged documents;
+  :func:`incomplete_run` - the same for every query of a run, vectorised.
 * :func:`winner_grid` - does a convention flip which of two rankers wins?
 * :func:`evaluate_run` - many queries at once (a TREC run), vectorised;
   :func:`encode_run` prepares a run once (an :class:`EncodedRun` the caller
@@ -37,6 +38,7 @@ from ._flips import winner_grid
 from ._gains import check_gain, check_grades, gains_of
 from ._ideal import ideal_order
 from ._incomplete import IncompleteJudgments, incomplete_judgments
+from ._incomplete_run import incomplete_run, incomplete_summary
 from ._io import read_qrels, read_run, read_table
 from ._list import ListResult, evaluate, evaluate_scores
 from ._ranked_query import RankedQuery, ranked_query
@@ -65,6 +67,8 @@ __all__ = [
     "winner_grid",
     "IncompleteJudgments",
     "incomplete_judgments",
+    "incomplete_run",
+    "incomplete_summary",
     "BATTERY",
     "TestVector",
     "battery_csv",

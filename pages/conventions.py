@@ -5,7 +5,7 @@ import streamlit as st
 import ndcg_core
 import ui
 from ui import conventions_view as view
-from ui import session, url_state
+from ui import session, tie_band_section, url_state
 from ui.messages import user_message
 from ui.settings import current_settings, show_url_warning
 from ui.widgets import plain
@@ -95,6 +95,7 @@ if "better" in table:
         winners = table.loc[table["better"] == ranker, "library"].tolist()
         if winners:
             st.text(f"{ranker.capitalize()} wins under: {', '.join(winners)}.")
+tie_band_section.show_for_conventions(given, k=settings.k)  # issue 13 item 2: how far ties alone move NDCG
 with st.expander("Why each library computes it this way"):
     st.markdown("\n".join(f"- **{plain(label)}**: {plain(reason)}" for label, reason in view.reasons()))
 with st.expander("How to get the same number from each library"):

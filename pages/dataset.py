@@ -4,7 +4,7 @@ import streamlit as st
 
 import ndcg_core
 import ui
-from ui import dataset_queries, dataset_report, dataset_upload
+from ui import dataset_queries, dataset_report, dataset_upload, incomplete_view
 from ui import dataset_view as view
 from ui.settings import current_settings, show_url_warning
 from ui.widgets import plain
@@ -58,3 +58,4 @@ left.plotly_chart(view.histogram_chart(result.per_query["ndcg"], mean=result.mea
                   key="dataset_histogram")
 right.plotly_chart(view.curve_chart(view.curve(dataset, run_name, options), k=settings.k), key="dataset_curve")
 dataset_queries.show(dataset, run_name, options, result, settings=settings, label=label, ties=ties)
+incomplete_view.show(dataset, run_name, options, label=label)

@@ -4,7 +4,7 @@ import streamlit as st
 
 import ndcg_core
 import ui
-from ui import charts, playground_view, state, url_state, widgets
+from ui import charts, playground_view, state, tie_band_section, url_state, widgets
 from ui.ranked_list import ranked_list
 from ui.ranking import evaluate
 from ui.settings import current_settings, show_url_warning
@@ -35,6 +35,8 @@ except ndcg_core.InvalidInput as error:  # e.g. "Refuse" on a list without relev
 if result is not None:
     widgets.metric_cards(result, playground_view.previous_metrics(ranking, settings, result), reserve_delta=True)
     playground_view.tie_note(ranking)
+    tie_band_section.show_for_ranking(ranking.names, ranking.grades, ranking.tie_groups,
+                                      extra_grades=ranking.extra_grades, k=settings.k)  # a run's tied scores
     playground_view.order_buttons()
 
     list_column, editor_column = st.columns([1.15, 1], gap="large")

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import session
+from ui import flip_section, session
 from ui.charts import contribution_chart
 from ui.compare_charts import difference_chart
 from ui.formatting import compact, fixed, signed
@@ -269,3 +269,4 @@ def two_rankings(settings: MetricSettings) -> None:
     frame = position_differences(results["A"], results["B"], orders["A"], orders["B"])
     st.text(difference_sentence(frame, results["A"], results["B"]))
     st.plotly_chart(difference_chart(frame), key="compare_difference_chart")
+    flip_section.for_lists(orders, grade_of, all_grades, settings)  # issue 13 item 6

@@ -10,7 +10,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import compare_charts as charts
-from ui import dataset_view, session
+from ui import dataset_view, flip_section, session
 from ui.formatting import fixed, percent, signed
 from ui.messages import user_message
 from ui.settings import MetricSettings
@@ -104,6 +104,7 @@ def two_runs(settings: MetricSettings, *, slide_view: bool, heading=None) -> Non
     else:
         details(comparison, result_a, result_b, name_a=name_a, name_b=name_b, metric=metric, sentence=sentence,
                 ties=ties, missing=missing, settings=settings)
+        flip_section.for_runs(dataset, name_a, name_b, settings, ties=ties)  # issue 13 item 6
 
 
 def details(comparison, result_a, result_b, *, name_a, name_b, metric, sentence, ties, missing, settings) -> None:

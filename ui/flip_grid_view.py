@@ -12,6 +12,8 @@ import streamlit as st
 from ui.widgets import plain
 
 CHOICE_WORDS = {"gain": "gain", "k": "cutoff", "ideal": "ideal list", "zero_idcg": "IDCG = 0 rule"}
+VALUE_WORDS = {"linear": "gain = grade", "exponential": "2^grade − 1", "ranking": "ranked documents only",
+               "all_judged": "every judged document", "zero": "NDCG 0", "one": "NDCG 1"}
 
 
 def winner_table(grid: pd.DataFrame, names: tuple[str, str]) -> pd.DataFrame:
@@ -31,7 +33,7 @@ def show_winner_grid(grid: pd.DataFrame, names: tuple[str, str] = ("Ranker 1", "
                      key: str = "winner_grid") -> None:
     base = grid.iloc[0]
     label = {"A": names[0], "B": names[1], "tie": "neither (a tie)"}
-    st.markdown(f"**Does the choice flip the winner?** With the current settings {plain(label[base['winner']])} wins.")
+    st.markdown(f"With the current settings **{plain(label[base['winner']])}** wins.")
     st.dataframe(winner_table(grid, names), hide_index=True, key=key)
     single = grid[(grid["flips"]) & (~grid["changed"].str.contains(","))]
     if single.empty:
@@ -40,6 +42,9 @@ def show_winner_grid(grid: pd.DataFrame, names: tuple[str, str] = ("Ranker 1", "
     lines = []
     for _, row in single.iterrows():
         choice = CHOICE_WORDS[row["changed"]]
-        value = "no cutoff" if row["changed"] == "k" and pd.isna(row["k"]) else row[row["changed"]]
+        value = row[row["changed"]]
+        if row["changed"] == "k":  # the k column is float (None = no cutoff): show a whole number
+            value = "no cutoff" if pd.isna(value) else int(value)
+        value = VALUE_WORDS.get(value, value)
         lines.append(f"- {choice} → {value}: {label[row['winner']]} wins ({row['mean_a']:.4f} vs {row['mean_b']:.4f})")
     st.markdown("Single changes that reverse the winner (⚠ in the table):\n" + plain("\n".join(lines)).replace("\\-", "-"))

@@ -1,4 +1,4 @@
-"""The eight short lessons of the Step by step page, each with a live mini-example.
+"""The short lessons of the Step by step page, each with a live mini-example.
 
 This module holds the lesson tabs and the four lessons on what the metric does (CG ignores order, why
 normalise, binary vs graded ideal, what k does); ``ui.lessons_conventions`` holds the four on the choices
@@ -16,6 +16,7 @@ from ui import charts
 from ui.formatting import gain_words, num
 from ui.lesson_inputs import DOCUMENT_003_GRADES, DOCUMENT_003_NAMES, grades_field, lesson_kwargs, list_frame
 from ui.lessons_conventions import lesson_all_zero, lesson_dataset, lesson_gain, lesson_ideal_all_judged
+from ui.lessons_unjudged import lesson_unjudged
 from ui.settings import MetricSettings
 from ui.walk_lists import WalkList
 from ui.walkthrough import ideal_names
@@ -29,6 +30,7 @@ LESSON_TITLES = (
     "6 · All judged docs",
     "7 · Every grade 0",
     "8 · Dataset NDCG",
+    "9 · Unjudged docs",
 )
 # Lesson 4's list: NDCG@k falls from k = 1 to 2, then rises again (tests/test_step_by_step.py asserts it).
 DOWN_THEN_UP_GRADES = (3.0, 0.0, 3.0, 3.0, 0.0)
@@ -44,6 +46,7 @@ def lessons(settings: MetricSettings) -> None:
     views = (
         lesson_cg_ignores_order, lesson_normalise, lesson_ideal_binary_graded, lesson_cutoff,
         lesson_gain, lesson_ideal_all_judged, lesson_all_zero, lesson_dataset,
+        lesson_unjudged,  # ui.lessons_unjudged (issue 13 item 3)
     )
     for tab, view in zip(tabs, views, strict=True):
         with tab:

@@ -17,6 +17,7 @@ def app_pages() -> dict[str, list[st.Page]]:
             st.Page("pages/worked_examples.py", title="Worked examples", icon=":material/menu_book:",
                     url_path="worked_examples"),
             st.Page("pages/quiz.py", title="Quiz", icon=":material/quiz:", url_path="quiz"),
+            st.Page("pages/live_class.py", title="Live class", icon=":material/co_present:", url_path="live_class"),
         ],
         "Evaluate": [
             st.Page("pages/dataset.py", title="Dataset", icon=":material/dataset:", url_path="dataset"),

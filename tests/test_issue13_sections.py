@@ -1,0 +1,329 @@
+"""Issue 13 on the pages that need it: the tie band (Library conventions, Playground), unjudged documents (Dataset
+page, lesson 9, ``ndcg_core.incomplete_run``) and "Does my choice flip the winner?" (Compare rankers).
+
+Expected figures are derived by hand from the formula, from scikit-learn, or from the core function the section
+calls (checked here against an independent route where one exists).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import ndcg_score
+
+import ndcg_core
+from tests.conftest import run_page
+from ui import state
+from ui.dataset_upload import LoadedDataset
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+QRELS, BM25, NEURAL = (DATA / name for name in ("sample.qrels", "run_bm25.txt", "run_neural.txt"))
+LOG2 = np.log2
+
+
+def dcg(gains) -> float:
+    """sum gain_i / log2(i + 1), by hand."""
+    return float(sum(g / LOG2(i + 2) for i, g in enumerate(gains)))
+
+
+def exp_gains(grades) -> list[float]:
+    return [2.0**g - 1 for g in grades]
+
+
+def charts(at) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def is_band(chart: dict) -> bool:
+    """The tie band's chart: its first trace is a bar from low to high on a setting row ("gain = ...")."""
+    data = chart.get("data")
+    first = data[0].get("y") if isinstance(data, list) and data else None
+    return isinstance(first, list) and bool(first) and str(first[0]).startswith("gain")
+
+
+def band_chart(at) -> dict:
+    return next(c for c in charts(at) if is_band(c))
+
+
+def band_rows(chart: dict) -> dict[str, dict]:
+    """{setting: {"low", "high", "expected", "markers": {label: value}}} from the chart's traces (3 per row)."""
+    rows = {}
+    data = chart["data"]
+    for line, diamond, dots in zip(data[0::3], data[1::3], data[2::3], strict=True):
+        rows[line["y"][0]] = {"low": line["x"][0], "high": line["x"][1], "expected": diamond["x"][0],
+                              "markers": dict(zip(dots.get("text", []), dots.get("x", []), strict=True))}
+    return rows
+
+
+# --- incomplete_run (core) -------------------------------------------------------------------------------------
+
+def test_incomplete_run_by_hand():
+    """Ranking x(?), a(3), y(?), b(1), c(0); judged also d(2). Linear gain, k = 3.
+
+    Usual: DCG = 3/log2(3); condensed list a, b, c: DCG = 3 + 1/log2(3); IDCG = 3 + 2/log2(3) + 1/2.
+    Top grade: x and y judged 3, ranking 3, 3, 3 over ideal 3, 3, 3: NDCG 1. Judged@3 = 1/3.
+    """
+    run = pd.DataFrame({"query": "q", "doc": ["x", "a", "y", "b", "c"], "score": [5, 4, 3, 2, 1]})
+    qrels = pd.DataFrame({"query": "q", "doc": ["a", "b", "c", "d"], "relevance": [3, 1, 0, 2]})
+    row = ndcg_core.incomplete_run(run, qrels, k=3, gain="linear").loc["q"]
+    idcg = 3 + 2 / LOG2(3) + 0.5
+    assert row["standard"] == pytest.approx((3 / LOG2(3)) / idcg)
+    assert row["condensed"] == pytest.approx((3 + 1 / LOG2(3)) / idcg)
+    assert row["upper"] == pytest.approx(1.0)
+    assert row["judged_at_k"] == pytest.approx(1 / 3)
+    # the one-table (CSV) form gives the same figures
+    table = pd.concat([run.assign(relevance=[np.nan, 3, np.nan, 1, 0]),
+                       pd.DataFrame({"query": ["q"], "doc": ["d"], "score": [np.nan], "relevance": [2.0]})])
+    again = ndcg_core.incomplete_run(table, None, k=3, gain="linear").loc["q"]
+    np.testing.assert_allclose(again[["standard", "condensed", "upper", "judged_at_k"]].to_numpy(dtype=float),
+                               row[["standard", "condensed", "upper", "judged_at_k"]].to_numpy(dtype=float))
+
+
+@pytest.mark.parametrize("options", [{"k": 10, "gain": "exponential", "ties": "trec_eval"},
+                                     {"k": None, "gain": "linear", "ties": "average"},
+                                     {"k": 5, "gain": "linear", "ties": "pessimistic", "zero_idcg": "one"}])
+def test_incomplete_run_equals_incomplete_judgments_query_by_query(options):
+    run, qrels = ndcg_core.read_run(NEURAL), ndcg_core.read_qrels(QRELS)
+    table = ndcg_core.incomplete_run(run, qrels, **options)
+    encoded = ndcg_core.encode_run(run, qrels)
+    ties = "stable" if options["ties"] == "trec_eval" else options["ties"]  # the list already is in trec_eval order
+    for query in table.index:
+        listed = ndcg_core.ranked_query(encoded, query=query, ties=options["ties"])
+        marks = [grade if judged else None for grade, judged in zip(listed.grades, listed.judged, strict=True)]
+        one = ndcg_core.incomplete_judgments(
+            marks, listed.values, ties=ties, k=options["k"], gain=options["gain"],
+            zero_idcg=options.get("zero_idcg", "zero"),
+            ideal_relevances=np.r_[listed.grades[listed.judged], listed.extra_grades])
+        got = table.loc[query]
+        np.testing.assert_allclose([got["standard"], got["condensed"], got["upper"], got["judged_at_k"]],
+                                   [one.standard, one.condensed, one.upper, one.judged_at_k], atol=1e-12)
+
+
+def test_incomplete_run_without_unjudged_documents_condensed_equals_usual():
+    run, qrels = ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS)
+    judged = run[pd.MultiIndex.from_frame(run[["query", "doc"]].astype(str)).isin(
+            pd.MultiIndex.from_frame(qrels[["query", "doc"]].astype(str)))]
+    table = ndcg_core.incomplete_run(judged, qrels, k=10)
+    np.testing.assert_allclose(table["condensed"], table["standard"])
+    assert (table["judged_at_k"] == 1).all() and (table["n_unjudged_in_cutoff"] == 0).all()
+
+
+# --- Dataset page ---------------------------------------------------------------------------------------------
+
+def test_dataset_page_shows_unjudged_figures_overall_and_per_query():
+    at = run_page("dataset", timeout=60)  # no cutoff: the sample's BM25 run has unjudged documents below rank 10
+    assert not at.exception, at.exception
+    run, qrels = ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS)
+    table = ndcg_core.incomplete_run(run, qrels, ties="trec_eval")
+    cards = {m.label: m.value for m in at.metric}
+    standard = ndcg_core.evaluate_run(run, qrels).mean_ndcg
+    assert cards["Mean NDCG, unjudged = 0"] == f"{standard:.4f}" == cards["Mean of per-query NDCG"]
+    assert cards["Condensed list"] == f"{table['condensed'].mean():.4f}"
+    assert cards["Unjudged at top grade"] == f"{table['upper'].mean():.4f}"
+    assert cards["Judged@k"] == f"{table['judged_at_k'].mean():.0%}"
+    affected = int((table["n_unjudged_in_cutoff"] > 0).sum())
+    assert affected > 0
+    assert any(t.value.startswith(f"{affected} of {len(table)} queries have unjudged documents in the whole ranking")
+               for t in at.text)
+    shown = next(df.value for df in at.dataframe if "condensed" in df.value.columns).set_index("query")
+    assert len(shown) == min(affected, 100)
+    np.testing.assert_allclose(shown["condensed"], table.loc[shown.index, "condensed"])
+    picked = at.session_state["dataset_query"]
+    row = table.loc[picked]
+    assert any(t.value == f"Query {picked}: usual {row['standard']:.4f}, condensed {row['condensed']:.4f}, unjudged "
+               f"at top grade {row['upper']:.4f}, judged@k {row['judged_at_k']:.0%}." for t in at.text)
+
+
+def test_dataset_page_fully_judged_run_says_condensed_equals_usual():
+    run, qrels = ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS)
+    judged = run[pd.MultiIndex.from_frame(run[["query", "doc"]].astype(str)).isin(
+        pd.MultiIndex.from_frame(qrels[["query", "doc"]].astype(str)))]
+    at = run_page("dataset", query_params={"k": "10"}, timeout=60)
+    at.session_state["dataset"] = LoadedDataset(label="judged only", qrels=qrels, runs={"judged": judged},
+                                                digest="judged-only-test")
+    at.run()
+    assert not at.exception, at.exception
+    expected = ndcg_core.evaluate_run(judged, qrels, k=10).mean_ndcg
+    assert any(t.value.startswith(f"Every retrieved document in the top 10 is judged, so the condensed list is the "
+                                  f"usual list: both give {expected:.4f}. Judging more documents could not change "
+                                  "it.") for t in at.text)
+    assert {m.label: m.value for m in at.metric}["Judged@k"] == "100%"
+
+
+def test_dataset_page_judged_top_k_but_unjudged_below_says_so():
+    """The sample's BM25 top 10s are fully judged, but documents further down are not: the top-grade figure, which
+    adds them to the ideal list, is lower than the usual one and the page says what it would be."""
+    at = run_page("dataset", query_params={"k": "10"}, timeout=60)
+    assert not at.exception, at.exception
+    table = ndcg_core.incomplete_run(ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS), k=10)
+    assert (table["n_unjudged_in_cutoff"] == 0).all() and table["upper"].mean() < table["standard"].mean()
+    assert any(t.value.endswith(f"join the ideal list, and the figure would be {table['upper'].mean():.4f}.")
+               for t in at.text)
+
+
+# --- Library conventions: the tie band -------------------------------------------------------------------------
+
+def test_conventions_tie_band_matches_hand_figures_and_scikit_learn():
+    """Case "ties": grades 3, 0, 1, 2 with scores 0.9, 0.9, 0.4, 0.4 (two tied pairs, 4 orders)."""
+    at = run_page("conventions", timeout=60)
+    at.selectbox(key="conventions_case").set_value("ties").run()
+    assert not at.exception, at.exception
+    rows = band_rows(band_chart(at))
+    linear = rows["gain = grade, ideal from the ranked list"]
+    idcg = dcg([3, 2, 1, 0])
+    assert linear["low"] == pytest.approx(dcg([0, 3, 1, 2]) / idcg)  # worse grade first in each tie
+    assert linear["high"] == pytest.approx(dcg([3, 0, 2, 1]) / idcg)
+    assert linear["expected"] == pytest.approx(ndcg_score([[3, 0, 1, 2]], [[0.9, 0.9, 0.4, 0.4]]))
+    assert linear["markers"]["scikit-learn ndcg_score"] == pytest.approx(linear["expected"])
+    # trec_eval: ties by document id descending: B07 (0) before A12 (3), D01 (2) before C33 (1)
+    assert linear["markers"]["trec_eval ndcg_cut"] == pytest.approx(dcg([0, 3, 2, 1]) / idcg)
+    exponential = rows["gain = 2^grade − 1, ideal from the ranked list"]
+    assert exponential["high"] == pytest.approx(dcg(exp_gains([3, 0, 2, 1])) / dcg(exp_gains([3, 2, 1, 0])))
+    assert any("2 tied groups, 4 possible orders" in c.value for c in at.caption)
+    landing = next(df.value for df in at.dataframe if "Lands on" in df.value.columns)
+    landing = landing[landing["Setting"] == "gain = grade, ideal from the ranked list"].set_index("Library")
+    assert landing.loc["scikit-learn ndcg_score", "Lands on"] == "the average over orders"
+    assert landing.loc["trec_eval ndcg_cut", "Lands on"] == "inside the band"  # 0, 3, 2, 1: neither extreme
+    assert landing.loc["trec_eval ndcg_cut", "NDCG"] == round(dcg([0, 3, 2, 1]) / idcg, 4)
+    # LightGBM keeps the input order, A12 (3) before B07 (0) and C33 (1) before D01 (2): exponential row
+    lightgbm = next(df.value for df in at.dataframe if "Lands on" in df.value.columns).set_index("Library")
+    assert lightgbm.loc["LightGBM ndcg metric", "NDCG"] == round(
+        dcg(exp_gains([3, 0, 1, 2])) / dcg(exp_gains([3, 2, 1, 0])), 4)
+
+
+def test_conventions_without_ties_the_band_is_one_point():
+    at = run_page("conventions", timeout=60)
+    at.selectbox(key="conventions_case").set_value("gain").run()
+    assert not at.exception, at.exception
+    texts = [t.value for t in at.text if "band shrinks to a single point" in t.value]
+    # ranker 1: grades ranked 3, 0, 0, 2, 2, 2 by its scores; ranker 2: 2, 2, 2, 3, 0, 0
+    for text, ranked in zip(texts, ([3, 0, 0, 2, 2, 2], [2, 2, 2, 3, 0, 0]), strict=True):
+        ideal = [3, 2, 2, 2, 0, 0]
+        exponential = dcg(exp_gains(ranked)) / dcg(exp_gains(ideal))
+        assert f"NDCG = {exponential:.4f} with gain 2^grade − 1 ({dcg(ranked) / dcg(ideal):.4f} with gain = grade" \
+            in text
+    assert len(texts) == 2
+    assert [m.value for m in at.markdown if "tie band" in m.value] == ["#### The tie band, ranker 1",
+                                                                         "#### The tie band, ranker 2"]
+
+
+# --- Playground: a list opened with its run's tied scores ----------------------------------------------------
+
+def test_playground_shows_the_tie_band_of_a_list_with_tie_groups():
+    at = run_page("playground", timeout=60)
+    ranking = state.make_ranking(["a", "b", "c"], [0, 3, 1], tie_groups=[0, 0, 1])
+    for key in (state.RANKING_KEY, state.BASE_KEY):
+        at.session_state[key] = ranking
+    at.run()
+    assert not at.exception, at.exception
+    rows = band_rows(band_chart(at))
+    linear = rows["gain = grade, ideal from the ranked list"]
+    idcg = dcg([3, 1, 0])
+    assert linear["low"] == pytest.approx(dcg([0, 3, 1]) / idcg)
+    assert linear["high"] == pytest.approx(dcg([3, 0, 1]) / idcg)
+    assert linear["expected"] == pytest.approx(ndcg_score([[0, 3, 1]], [[1.0, 1.0, 0.5]]))
+    # the Playground's own NDCG (tie groups averaged) is the band's expected value
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["NDCG"] == f"{rows['gain = 2^grade − 1, ideal from the ranked list']['expected']:.4f}"
+
+
+def test_playground_without_tie_groups_has_no_band():
+    at = run_page("playground", timeout=60)
+    assert not at.exception
+    assert charts(at) and not any(is_band(c) for c in charts(at))
+
+
+# --- Compare rankers: does my choice flip the winner? -------------------------------------------------------
+
+GRADES = {"D1": 3, "D2": 2, "D3": 3, "D4": 0, "D5": 1, "D6": 2, "D7": 0, "D8": 1}
+
+
+def grid_table(at, key_column="gain") -> list[pd.DataFrame]:
+    return [df.value.set_index(key_column) for df in at.dataframe if key_column in df.value.columns]
+
+
+def test_compare_lists_flip_grid_by_hand():
+    at = run_page("compare", timeout=60)
+    assert not at.exception, at.exception
+    order_a = ["D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8"]
+    order_b = ["D3", "D4", "D1", "D6", "D2", "D8", "D5", "D7"]
+    a5, b5 = [GRADES[d] for d in order_a[:5]], [GRADES[d] for d in order_b[:5]]
+    ideal5 = sorted(GRADES.values(), reverse=True)[:5]
+    ndcg_a5 = dcg(exp_gains(a5)) / dcg(exp_gains(ideal5))
+    ndcg_b5 = dcg(exp_gains(b5)) / dcg(exp_gains(ideal5))
+    assert ndcg_b5 > ndcg_a5  # at k = 5 B wins, over the whole list A does
+    (table,) = grid_table(at)
+    assert table.loc["exponential", "@5"] == f"B ({ndcg_a5:.3f} vs {ndcg_b5:.3f}) ⚠"
+    assert table.loc["exponential", "no cutoff"].startswith("A (")
+    assert any(m.value.startswith("With the current settings **A** wins") for m in at.markdown)
+    assert any("- cutoff → 5: B wins" in m.value.replace("\\", "") for m in at.markdown)
+
+
+def test_compare_lists_nothing_flips_when_a_is_ideal():
+    at = run_page("compare", timeout=60)
+    at.button(key="compare_ideal_a").click().run()
+    assert not at.exception, at.exception
+    (table,) = grid_table(at)
+    assert all(cell.startswith("A (1.000 vs") and "⚠" not in cell for cell in table.to_numpy().ravel())
+    assert any(c.value == "No single change of gain, cutoff, ideal list or IDCG = 0 rule reverses the winner."
+               for c in at.caption)
+
+
+def test_compare_runs_flip_grid_overall_matches_evaluate_run_and_per_query():
+    at = run_page("compare", timeout=90)
+    at.radio(key="compare_mode").set_value("runs").run()
+    assert not at.exception, at.exception
+    run_a, run_b, qrels = ndcg_core.read_run(BM25), ndcg_core.read_run(NEURAL), ndcg_core.read_qrels(QRELS)
+    overall, one = grid_table(at)
+    for gain, column, k in (("exponential", "no cutoff", None), ("linear", "@10", 10), ("exponential", "@5", 5)):
+        a = ndcg_core.evaluate_run(run_a, qrels, k=k, gain=gain).per_query["ndcg"]
+        b = ndcg_core.evaluate_run(run_b, qrels, k=k, gain=gain).per_query["ndcg"]
+        both = a.index.intersection(b.index)  # BM25 misses query 433: the grid compares the 59 both rank
+        assert len(both) == 59
+        assert f"({a[both].mean():.3f} vs {b[both].mean():.3f})" in overall.loc[gain, column]
+    query = at.session_state["compare_flip_query"]
+    a = ndcg_core.evaluate_run(run_a, qrels, k=5, gain="linear").per_query.loc[query, "ndcg"]
+    b = ndcg_core.evaluate_run(run_b, qrels, k=5, gain="linear").per_query.loc[query, "ndcg"]
+    assert f"({a:.3f} vs {b:.3f})" in one.loc["linear", "@5"]
+
+
+# --- Step by step: lesson 9 --------------------------------------------------------------------------------
+
+def test_lesson_unjudged_by_hand():
+    """3, ?, 2, ?, 0, 1 at k = 3, exponential gain: usual 7 + 0 + 3/2; condensed 7 + 3/log2(3) + 0;
+    IDCG = 7 + 3/log2(3) + 1/2 (judged grades 3, 2, 1, 0)."""
+    at = run_page("step_by_step", timeout=60)
+    assert not at.exception, at.exception
+    cards = {m.label: m.value for m in at.metric}
+    idcg = 7 + 3 / LOG2(3) + 0.5
+    assert cards["Usual NDCG@3"] == f"{8.5 / idcg:.3f}"
+    assert cards["Condensed NDCG@3"] == f"{(7 + 3 / LOG2(3)) / idcg:.3f}"
+    assert cards["Judged@3"] == "67%"
+    # both ? judged 3: ranking 3, 3, 2 over the ideal 3, 3, 3 (the two new grade-3 documents join it)
+    upper = (7 + 7 / LOG2(3) + 3 / 2) / (7 + 7 / LOG2(3) + 7 / 2)
+    assert cards["Unjudged at grade 3"] == f"{upper:.3f}"
+    assert any(c.value.startswith("Why is “unjudged at grade 3” lower than the usual figure?") for c in at.caption)
+    assert any(m.value.startswith("1 of the top 3 documents is unjudged") for m in at.markdown)
+    at.text_input(key="lesson_unjudged_grades").input("3, 2, 0, 1").run()
+    cards = {m.label: m.value for m in at.metric}
+    assert cards["Usual NDCG@3"] == cards["Condensed NDCG@3"] == f"{(7 + 3 / LOG2(3)) / idcg:.3f}"
+    assert any(i.value.startswith("Every document is judged: the condensed list is the usual list") for i in at.info)
+    at.text_input(key="lesson_unjudged_grades").input("3, x").run()
+    assert any("'x' is neither a grade nor ?" in e.value for e in at.error)
+
+
+def test_compare_runs_flip_grid_says_when_the_data_set_is_too_large(monkeypatch):
+    from ui import flip_section
+
+    monkeypatch.setattr(flip_section, "MAX_RUN_QUERIES", 10)
+    at = run_page("compare", timeout=90)
+    at.radio(key="compare_mode").set_value("runs").run()
+    assert not at.exception, at.exception
+    n = len(ndcg_core.encode_run(ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS)).query_names)
+    assert any(c.value.startswith(f"This data set has {n} queries; the grid ranks each query on its own, so it is "
+                                  "offered up to 10 queries.") for c in at.caption)
+    assert not grid_table(at)

@@ -1,0 +1,186 @@
+"""The Live class page under AppTest: a teacher and students as separate AppTest sessions sharing one database.
+
+The database is an SQLite file per test, given to the app through NDCG_LIVE_DB_URL (the page's documented
+environment variable), so the store can be checked directly against what the page did.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import run_page
+from ui.live import activities, schema, security, store
+
+
+@pytest.fixture
+def engine(tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    monkeypatch.setenv("NDCG_LIVE_DB_URL", url)
+    engine = schema.create_engine(url)
+    schema.migrate(engine)
+    yield engine
+    engine.dispose()
+
+
+def _texts(at) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "success", "error", "warning", "info", "subheader", "code")
+             for e in getattr(at, kind)]
+    return "\n".join(str(p) for p in parts)
+
+
+def _teacher(engine):
+    at = run_page("live_class")
+    at.button(key="live_start").click().run()
+    code, secret = at.query_params["code"], at.query_params["teacher"]
+    assert store.teacher_session(engine, code=code, secret=secret).code == code
+    return at, code, secret
+
+
+def _student(code, nickname=""):
+    at = run_page("live_class", query_params={"join": code})
+    at.text_input(key="live_join_nickname").input(nickname)
+    at.button[0].click().run()  # the form's Join button (the only button on a join link)
+    assert "student" in at.query_params, _texts(at)
+    return at
+
+
+def test_landing_offers_join_and_start(engine):
+    at = run_page("live_class")
+    assert not at.exception
+    assert [b.label for b in at.button] == ["Join", "Start a live session"]
+
+
+def test_teacher_student_round_trip(engine):
+    teacher, code, secret = _teacher(engine)
+    assert f"{code[:3]}&nbsp;{code[3:]}" in str([h.proto.body for h in teacher.get("html")])
+    assert f"live_class?join={code}" in _texts(teacher).replace("\\", "")
+    teacher.number_input(key="live_seed").set_value(42).run()
+    teacher.button(key="live_add").click().run()  # an estimate activity from quiz seed 42, opened
+    activity = store.current_activity(engine, store.find_session(engine, code).id)
+    assert activity.state == "open" and activity.spec == activities.generate("estimate", seed=42)
+
+    student = _student(code, nickname="<b>Bo</b> **x**")
+    token = student.query_params["student"]
+    assert "Waiting" not in _texts(student) and "What is NDCG@" in _texts(student)
+    truth = activities.truth("estimate", activity.spec)
+    # Slider moved and "Send" pressed in the same run: the answer sent is the slider's new value.
+    student.slider(key=f"live_answer_{activity.id}").set_value(round(truth, 2))
+    student.button(key=f"live_send_{activity.id}").click().run()
+    assert "✓ Answer received" in _texts(student)
+    [row] = store.activity_answers(engine, activity.id)
+    assert row.answer == {"value": round(truth, 2)} and row.correct and row.nickname == "<b>Bo</b> **x**"
+
+    # A reload (a fresh session on the same address) finds the same student and the stored answer.
+    again = run_page("live_class", query_params={"code": code, "student": token})
+    assert again.slider(key=f"live_answer_{activity.id}").value == round(truth, 2)
+    assert "✓ Answer received" in _texts(again)
+
+    teacher.run()
+    assert [m.value for m in teacher.metric][:2] == ["1", "1"]  # joined, answered
+    teacher.button(key=f"live_closed_{activity.id}").click().run()
+    assert teacher.metric[2].value == "100%"
+    teacher.button(key=f"live_revealed_{activity.id}").click().run()
+    assert f"NDCG@{activity.spec['k']} = " in _texts(teacher)  # the worked calculation
+    again.run()
+    assert "1 point" in _texts(again) and "Worked calculation" in _texts(again)
+    assert "The class:** 1 answers, 1 right" in _texts(again)
+    assert not again.dataframe  # no names while the leaderboard is off
+    teacher.toggle(key="live_leaderboard").set_value(True).run()
+    assert store.find_session(engine, code).leaderboard
+    again.run()
+    [board] = again.dataframe
+    assert board.value.to_dict("list") == {"Nickname": ["<b>Bo</b> **x**"], "Points": [1.0], "Answers": [1]}
+
+
+def test_a_student_token_cannot_control_or_export(engine):
+    _teacher_at, code, secret = _teacher(engine)
+    spec = activities.generate("compare", seed=5)
+    activity = store.add_activity(engine, code=code, secret=secret, kind="compare", spec=spec)
+    store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="open")
+    student = _student(code)
+    token = student.query_params["student"]
+    forged = run_page("live_class", query_params={"code": code, "teacher": token})
+    assert "This teacher link is not valid" in _texts(forged)
+    assert [b.label for b in forged.button] == [] and not forged.get("download_button")
+    assert store.current_activity(engine, activity.session_id).state == "open"
+
+
+def test_wrong_codes_are_refused_then_rate_limited(engine):
+    at = run_page("live_class")
+    for _ in range(security.JOIN_LIMITS[1]):
+        at.text_input(key="live_join_code").input("ZZZ ZZZ")
+        at.button[0].click().run()
+        assert "No active session has this code." in _texts(at)
+    at.text_input(key="live_join_code").input("ZZZ ZZZ")
+    at.button[0].click().run()
+    assert "Too many wrong codes" in _texts(at)
+
+
+def test_ranking_table_lists_each_document_with_its_own_grade():
+    from ui.live import widgets
+
+    spec = {"names": ["D1", "D2", "D3", "D4"], "grades": [0, 3, 2, 1], "k": 3, "gain": "linear", "order": [1, 0, 3, 2]}
+    frame = widgets.ranking_frame(activities.question_of("estimate", spec))
+    assert frame.index.tolist() == [1, 2, 3, 4]
+    assert frame.to_dict("list") == {"Document": ["D2", "D1", "D4", "D3"], "Grade": ["3", "0", "1", "2"],
+                                     "Counts": ["✓", "✓", "✓", "past k"]}
+
+
+def test_reorder_activity_by_drag_protocol(engine):
+    from ui.ranked_list import moves_to
+
+    _teacher_at, code, secret = _teacher(engine)
+    spec = {"names": ["D1", "D2", "D3", "D4"], "grades": [0, 3, 2, 1], "k": 2, "gain": "linear", "order": [0, 1, 2, 3]}
+    activity = store.add_activity(engine, code=code, secret=secret, kind="reorder", spec=spec)
+    store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="open")
+    student = _student(code)
+    key = f"live_drag_{activity.id}"
+    # Drag D1 (grade 0) from rank 1 to the bottom: grades 3, 2, 1, 0, the best NDCG@2 in 1 move.
+    student.session_state[key] = moves_to(student.session_state, key, [1, 2, 3, 0])
+    student.run()
+    assert "Moves so far: 1" in _texts(student)
+    student.button(key=f"live_send_{activity.id}").click().run()
+    [row] = store.activity_answers(engine, activity.id)
+    assert (row.answer, row.label, row.points) == ({"order": [1, 2, 3, 0], "moves": 1}, "best in 1 move", 1.0)
+
+
+def test_csv_export_defuses_spreadsheet_formulas():
+    from ui.live.teacher_view import csv_safe
+
+    assert [csv_safe(v) for v in ["=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "Ann", 0.5, "-"]] == [
+        "'=HYPERLINK(\"x\")", "'+1", "'-2", "'@SUM(A1)", "Ann", 0.5, "'-"]
+
+
+def test_projector_link_shows_the_dashboard_without_controls(engine):
+    teacher, code, secret = _teacher(engine)
+    teacher.button(key="live_add").click().run()
+    screen = security.screen_token(secret)
+    assert screen in _texts(teacher)  # the teacher page offers the projector link
+    projector = run_page("live_class", query_params={"code": code, "screen": screen})
+    assert not projector.exception
+    assert [m.label for m in projector.metric] == ["Joined", "Answered", "Correct"]
+    assert [b.label for b in projector.button] == [] and secret not in _texts(projector)
+    forged = run_page("live_class", query_params={"code": code, "screen": secret})
+    assert "This projector link does not show any session" in _texts(forged)
+
+
+def test_distribution_chart_counts_answers_in_the_one_chart_style():
+    import plotly.graph_objects as go
+
+    from ui.chart_style import AXIS, FONT
+    from ui.live import widgets
+    from ui.live.store import Activity, Answer
+
+    spec = activities.generate("compare", seed=5)
+    activity = Activity(1, 1, 1, "compare", spec, "revealed")
+    right = activities.correct_answer("compare", spec)[-1]
+    wrong = "A" if right == "B" else "B"
+    rows = [Answer(1, n, "", {"choice": c}, c, float(c == right), c == right, 1, 0.0)
+            for n, c in enumerate([right, wrong, wrong])]
+    figure = widgets.distribution_chart(activity, rows, revealed=True)
+    layout = go.Figure(figure.to_plotly_json()).to_plotly_json()["layout"]  # validates every property
+    assert layout["font"] == FONT and {key: layout["xaxis"][key] for key in AXIS} == AXIS
+    [bars] = figure.data
+    assert list(bars.x) == ["A", "B"]
+    assert list(bars.y) == [1 if right == "A" else 2, 1 if right == "B" else 2]
+    assert list(bars.marker.color) == ["#009E73" if label == right else "#B8BEC6" for label in ("A", "B")]

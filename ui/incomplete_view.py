@@ -1,0 +1,92 @@
+"""Dataset page, "Unjudged documents": the usual figure next to the condensed list, judged@k and the top-grade case.
+
+Every figure is ``ndcg_core.incomplete_run`` (vectorised: three ``evaluate_run`` calls for the whole run, so a
+million-query run stays cheap) and ``ndcg_core.incomplete_summary``, cached like the page's other evaluations (by
+content hash, run name and options). The page call is ``show(dataset, run_name, options, label=...)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import ndcg_core
+from ui.dataset_report import evaluate
+from ui.dataset_upload import LoadedDataset
+from ui.formatting import fixed, percent
+from ui.widgets import plain
+
+SHOWN_ROWS = 100
+COLUMNS = {
+    "query": st.column_config.TextColumn("Query"),
+    "standard": st.column_config.NumberColumn("Usual (unjudged = 0)", format="%.4f"),
+    "condensed": st.column_config.NumberColumn("Condensed list", format="%.4f",
+                                               help="Unjudged documents removed before ranking (Sakai 2007)."),
+    "upper": st.column_config.NumberColumn("Unjudged at top grade", format="%.4f",
+                                           help="Every unjudged document judged at the query's highest grade."),
+    "judged_at_k": st.column_config.NumberColumn("Judged@k", format="percent"),
+    "n_unjudged_in_cutoff": st.column_config.NumberColumn("Unjudged in cutoff"),
+}
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _figures(digest: str, run_name: str, options: dict, _dataset: LoadedDataset) -> pd.DataFrame:
+    # the page's own (cached) evaluation is the usual figure: two evaluate_run calls are left to do here
+    return ndcg_core.incomplete_run(_dataset.runs[run_name], _dataset.qrels,
+                                    standard=evaluate(_dataset, run_name, options), **options)
+
+
+def figures(dataset: LoadedDataset, run_name: str, options: dict) -> pd.DataFrame:
+    """``ndcg_core.incomplete_run`` on one run (read-only, shared), cached by content hash, run and options."""
+    return _figures(dataset.digest, run_name, options, dataset)
+
+
+def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) -> None:
+    """Overall cards, the queries with unjudged documents (largest spread first) and the picked query's line."""
+    st.subheader("Unjudged documents: how much could they change the figure?")
+    try:
+        with st.spinner("Evaluating the run without its unjudged documents, and with them judged…"):
+            per_query = figures(dataset, run_name, options)
+    except ndcg_core.InvalidInput as error:
+        st.info(f"Not available with these settings: {plain(error)}", icon=":material/info:")
+        return
+    summary = ndcg_core.incomplete_summary(per_query)
+    depth = "the whole ranking" if options.get("k") is None else f"the top {options['k']}"
+    cards = st.columns(4)
+    cards[0].metric(f"Mean {label}, unjudged = 0", fixed(summary["standard"]),
+                    help="The usual figure (trec_eval, scikit-learn): an unjudged document counts as not relevant.")
+    cards[1].metric("Condensed list", fixed(summary["condensed"]),
+                    help="Sakai (2007): unjudged documents are removed before ranking, so judged ones move up; "
+                         "IDCG is unchanged. ir_measures: nDCG(judged_only=True).")
+    cards[2].metric("Unjudged at top grade", fixed(summary["upper"]),
+                    help="Every unjudged document judged at its query's highest grade; those judgments also join "
+                         "the ideal list, so this can come out below the usual figure.")
+    cards[3].metric("Judged@k", percent(summary["judged_at_k"]),
+                    help=f"Mean share of judged documents in {depth} of each query.")
+    affected = summary["queries_with_unjudged"]
+    if affected == 0:
+        tail = ("Judging more documents could not change it." if abs(summary["upper"] - summary["standard"]) < 5e-5
+                else f"Unjudged documents below the cutoff can still matter: judged at the top grade they would join "
+                     f"the ideal list, and the figure would be {fixed(summary['upper'])}.")
+        st.text(f"Every retrieved document in {depth} is judged, so the condensed list is the usual list: both give "
+                f"{fixed(summary['standard'])}. {tail}")
+        return
+    st.text(f"{affected:,} of {len(per_query):,} queries have unjudged documents in {depth}. The usual figure counts "
+            "them as not relevant; the condensed list leaves them out; the third figure assumes each was "
+            "judged at its query's top grade.")
+    table = per_query[per_query["n_unjudged_in_cutoff"] > 0].rename_axis("query").reset_index()
+    table["query"] = table["query"].astype(str)
+    spread = (table[["condensed", "upper"]].max(axis=1) - table["standard"]).abs().to_numpy(dtype=float)
+    shown = table.iloc[np.argsort(-np.nan_to_num(spread), kind="stable")[:SHOWN_ROWS]]
+    if summary["upper"] < summary["standard"]:
+        st.caption("The top-grade figure is below the usual one: judging the unjudged documents at the top grade also "
+                   "adds them to each query's ideal list, and most of them sit below the cutoff, so IDCG grows more "
+                   "than DCG.")
+    st.caption(f"The {len(shown):,} queries whose figure moves most (of {affected:,} with unjudged documents).")
+    st.dataframe(shown, hide_index=True, key="dataset_unjudged_table", column_config=COLUMNS)
+    query = st.session_state.get("dataset_query")
+    if query is not None and str(query) in per_query.index.astype(str):
+        row = per_query.loc[per_query.index.astype(str) == str(query)].iloc[0]
+        st.text(f"Query {query}: usual {fixed(row['standard'])}, condensed {fixed(row['condensed'])}, unjudged at "
+                f"top grade {fixed(row['upper'])}, judged@k {percent(row['judged_at_k'])}.")

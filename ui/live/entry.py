@@ -1,0 +1,74 @@
+"""The Live class page's router: start a session, join one, or show the teacher's or a student's view.
+
+What the URL holds decides the view:
+
+* ``?code=…&teacher=…`` - the teacher's view (the store checks the secret on every control);
+* ``?code=…&screen=…`` - the same dashboard for the projector, view only (no control, no export);
+* ``?code=…&student=…`` - a student's view (the token identifies them: a reload keeps their answers);
+* ``?join=…`` - the join form with the code filled in (the join link and QR code);
+* nothing - the landing: join with a code, or start a session.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+import streamlit as st
+
+from ui.live import connection, security, store
+from ui.live.schema import NICKNAME_MAX
+from ui.live.student_view import student_page
+from ui.live.teacher_view import teacher_page
+
+
+def live_class_page() -> None:
+    params = st.query_params
+    try:
+        engine = connection.live_engine()
+        if params.get(connection.TEACHER):
+            teacher_page(engine)
+        elif params.get(connection.SCREEN):
+            teacher_page(engine, view_only=True)
+        elif params.get(connection.STUDENT):
+            student_page(engine, code=params.get(connection.CODE, ""), token=params.get(connection.STUDENT, ""))
+        else:
+            _landing(params.get(connection.JOIN))
+    except sa.exc.DBAPIError:
+        st.warning("The class database cannot be reached right now. Reconnecting… (reload in a few seconds)",
+                   icon=":material/sync:")
+
+
+def _landing(join_code: str | None) -> None:
+    st.markdown("Put a question on the projector, let the whole room answer from their phones, "
+                "discuss the most common wrong answer, reveal.")
+    join, teach = st.columns([1.2, 1], gap="large")
+    with join, st.form("live_join"):
+        st.subheader("Join a class")
+        code = st.text_input("Class code", value=security.normalise_code(join_code) or "", max_chars=9,
+                             placeholder="e.g. ABC 234", key="live_join_code")
+        nickname = st.text_input("Nickname (optional)", max_chars=NICKNAME_MAX, key="live_join_nickname",
+                                 help="Shown only to the teacher, or to the class if the teacher turns the leaderboard on.")
+        submitted = st.form_submit_button("Join", type="primary", width="stretch")
+    if submitted:
+        _join(code, nickname)
+    if join_code:
+        return  # a student following a join link needs nothing else
+    with teach:
+        st.subheader("Teach")
+        st.caption("Start a session: you get a join code, a link and a QR code to project, and a private "
+                   "teacher link that alone controls the session.")
+        if st.button("Start a live session", icon=":material/co_present:", key="live_start", width="stretch"):
+            session, secret = store.create_session(connection.live_engine())
+            st.query_params.from_dict({connection.CODE: session.code, connection.TEACHER: secret})
+            st.rerun()
+
+
+def _join(code: str, nickname: str) -> None:
+    client, ip = connection.client_keys()
+    try:
+        session = store.find_session(connection.live_engine(), code)
+        _student, token = store.join(connection.live_engine(), code=code, nickname=nickname, client=client, ip=ip)
+    except (store.JoinRefused, store.RateLimited) as error:
+        st.error(str(error), icon=":material/error:")
+        return
+    st.query_params.from_dict({connection.CODE: session.code, connection.STUDENT: token})
+    st.rerun()

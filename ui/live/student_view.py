@@ -1,0 +1,217 @@
+"""A student's view (a phone): the current activity, their answer, then their result and the class's.
+
+A small fragment polls the database every REFRESH_SECONDS for the session's state (one read) and redraws
+the page only when the teacher changed it, so the question appears when the teacher opens it. Identity is the token in the URL (``?code=…&student=…``): a reload or a reconnect finds the same
+student and shows their stored answer, which also pre-sets the answer widget. An answer that cannot be
+written (database unreachable) is kept in this browser session and re-sent on every poll until the database
+acknowledges it; until then the student sees a "reconnecting" message, never a false "received".
+A student never sees anyone else's answer or name; the leaderboard (nicknames) appears only when the
+teacher turns it on.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import sqlalchemy as sa
+import streamlit as st
+from sqlalchemy.engine import Engine
+
+from ui.live import activities, connection, store, widgets
+from ui.live.quiz_adapter import moves_needed
+from ui.ranked_list import pending_order, ranked_list
+from ui.widgets import plain
+
+REFRESH_SECONDS = 2.0
+PENDING = "live_pending_answer"  # (code, token, activity id, answer) not yet acknowledged by the database
+NOTICE = "live_student_notice"
+STAMP = "live_stamp"  # what the page was drawn for: store.session_stamp
+OUTAGE = "live_outage"  # the last read failed: redraw everything once the database answers again
+RECONNECTING = "Reconnecting to the class… your answer is kept here and will be sent as soon as the connection is back."
+
+
+def student_page(engine: Engine, *, code: str, token: str) -> None:
+    student = store.student_by_token(engine, code=code, token=token)
+    if student is None:
+        st.error("This student link is not valid for this class. Join again with the class code.",
+                 icon=":material/link_off:")
+        return
+    name = student.nickname or "anonymous"
+    st.caption(f"Class {plain(code.upper())} · you are {plain(name)} · your answers are kept in this page's address")
+    _watch(student.session_id)
+    _panel(code, token, student.id)
+
+
+def _send(code: str, token: str, activity_id: int, answer: dict) -> None:
+    """Write the answer; on an outage keep it for the next poll (the acknowledgement is the stored row)."""
+    st.session_state.pop(PENDING, None)
+    try:
+        stored = store.submit_answer(connection.live_engine(), code=code, token=token, activity_id=activity_id,
+                                     answer=answer, scorer=activities.score)
+        st.session_state[NOTICE] = ("success", "Answer received." if stored.revision == 1 else "Answer replaced.")
+    except store.NotOpen:
+        st.session_state[NOTICE] = ("error", "Too late: the teacher has closed the answers.")
+    except (store.LiveError, ValueError) as error:
+        st.session_state[NOTICE] = ("error", str(error))
+    except sa.exc.DBAPIError:
+        st.session_state[PENDING] = (code, token, activity_id, answer)
+
+
+def _current_answer(activity: store.Activity) -> dict | None:
+    """The answer the student's widgets hold now (None when nothing is chosen yet)."""
+    state = st.session_state
+    if activity.kind == "estimate":
+        value = state.get(f"live_answer_{activity.id}")
+        return None if value is None else {"value": round(float(value), 2)}
+    if activity.kind == "compare":
+        choice = state.get(f"live_answer_{activity.id}")
+        return None if choice is None else {"choice": choice}
+    order = state.get(f"live_order_{activity.id}")
+    return None if order is None else {"order": list(order), "moves": int(state.get(f"live_moves_{activity.id}", 0))}
+
+
+def _send_current(code: str, token: str, activity: store.Activity) -> None:
+    answer = _current_answer(activity)
+    if answer is not None:
+        _send(code, token, activity.id, answer)
+
+
+@st.fragment(run_every=REFRESH_SECONDS)
+def _watch(session_id: int) -> None:
+    """The cheap poll (one indexed read): redraw the page only when the teacher changed something.
+
+    Also re-sends an answer kept during an outage, and shows "reconnecting" while the database is away.
+    Why a separate fragment: 200 phones polling every 2 s must not each redraw the whole question.
+    """
+    state = st.session_state
+    try:
+        if PENDING in state:
+            _send(*state[PENDING])
+            if PENDING not in state:  # written at last: show the acknowledgement
+                st.rerun(scope="app")
+        stamp = store.session_stamp(connection.live_engine(), session_id)
+    except sa.exc.DBAPIError:
+        state[OUTAGE] = True
+        st.warning(RECONNECTING, icon=":material/sync:")
+        return
+    if PENDING in state:
+        st.warning(RECONNECTING, icon=":material/sync:")
+        return
+    if state.pop(OUTAGE, False) or state.setdefault(STAMP, stamp) != stamp:
+        state[STAMP] = stamp
+        st.rerun(scope="app")
+
+
+@st.fragment
+def _panel(code: str, token: str, student_id: int) -> None:
+    """The question and the student's answer; reruns alone when they answer, fully when _watch says so."""
+    engine = connection.live_engine()
+    try:
+        session = store.find_session(engine, code)
+        activity = store.current_activity(engine, session.id)
+        mine = None if activity is None else store.my_answer(engine, student_id=student_id, activity_id=activity.id)
+    except sa.exc.DBAPIError:
+        st.session_state[OUTAGE] = True
+        st.warning(RECONNECTING, icon=":material/sync:")
+        return
+    if session.ended:
+        st.info("The session has ended. Thank you!")
+        return
+    if activity is None or activity.state == "draft":
+        st.info("Waiting for the teacher to open a question…", icon=":material/hourglass_top:")
+        return
+    st.subheader(f"{activity.position}. {activities.TITLES[activity.kind]}")
+    if activity.state == "revealed":  # on a phone the student's own result comes first, above the question
+        _own_result(activity, mine)
+    question = widgets.show_question(activity)
+    if activity.state == "open":
+        _answer_form(code, token, activity, question, mine)
+    elif activity.state == "closed":
+        _own_answer(mine)
+        st.info("Answers are closed. Wait for the reveal…", icon=":material/hourglass_top:")
+    else:
+        _result(engine, session, activity, mine)
+
+
+def _own_answer(mine: store.Answer | None) -> None:
+    if mine is None:
+        st.caption("You did not answer this one.")
+        return
+    st.markdown(f"**Your answer:** {plain(_answer_text(mine))}")
+
+
+def _answer_text(mine: store.Answer) -> str:
+    if "value" in mine.answer:
+        return f"{float(mine.answer['value']):.2f}"
+    if "choice" in mine.answer:
+        return f"Ranking {mine.answer['choice']}"
+    return f"{mine.label}"
+
+
+def _answer_form(code: str, token: str, activity: store.Activity, question, mine: store.Answer | None) -> None:
+    key = f"live_answer_{activity.id}"
+    if activity.kind == "estimate":
+        if key not in st.session_state:
+            st.session_state[key] = float(mine.answer["value"]) if mine else 0.5
+        st.slider("Your estimate of NDCG", 0.0, 1.0, step=0.01, key=key)
+    elif activity.kind == "compare":
+        if key not in st.session_state and mine is not None:
+            st.session_state[key] = mine.answer["choice"]
+        st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=key,
+                 format_func=lambda label: f"Ranking {label}")
+    else:
+        _reorder(activity, question, mine)
+    answer = _current_answer(activity)
+    notice = st.session_state.pop(NOTICE, None)
+    label = "Send my answer" if mine is None else "Change my answer"
+    # The callback reads the widgets' values when the click arrives (not the values of the last drawing): a
+    # slider moved and "Send" pressed in the same instant send what the student sees.
+    st.button(label, type="primary", key=f"live_send_{activity.id}", disabled=answer is None, width="stretch",
+              on_click=_send_current, args=(code, token, activity))
+    if notice is not None and notice[0] == "error":
+        st.error(notice[1])
+    if mine is not None:
+        st.success(f"✓ {'Answer replaced' if mine.revision > 1 else 'Answer received'}: {plain(_answer_text(mine))}. "
+                   "You can change it until the teacher closes the answers.", icon=":material/check_circle:")
+
+
+def _reorder(activity: store.Activity, question, mine: store.Answer | None) -> None:
+    """The drag list (ranked_list's protocol: apply a pending move before drawing)."""
+    order_key, moves_key, widget_key = (f"live_order_{activity.id}", f"live_moves_{activity.id}",
+                                        f"live_drag_{activity.id}")
+    if order_key not in st.session_state:
+        st.session_state[order_key] = tuple(mine.answer["order"]) if mine else question.order
+        st.session_state[moves_key] = int(mine.answer.get("moves", 0)) if mine else 0
+    shown = st.session_state[order_key]
+    moved = pending_order(widget_key, len(question.names), names=question.ranked_names(shown),
+                          grades=question.ranked_grades(shown))
+    if moved is not None:
+        st.session_state[order_key] = tuple(st.session_state[order_key][j] for j in moved)
+        st.session_state[moves_key] += moves_needed(moved)
+    order = st.session_state[order_key]
+    ranked_list(question.ranked_names(order), question.ranked_grades(order),
+                question.result(order).table["contribution"].tolist(), key=widget_key, k=question.k)
+    st.caption(f"Moves so far: {st.session_state[moves_key]}")
+
+
+def _own_result(activity: store.Activity, mine: store.Answer | None) -> None:
+    if mine is None:
+        st.info("You did not answer this one; here is the answer.")
+    else:
+        points = f"{mine.points:g} point{'s' if mine.points != 1 else ''}"
+        (st.success if mine.correct else st.warning if mine.points > 0 else st.error)(
+            f"Your answer: {plain(_answer_text(mine))} · {points}")
+        slip = None if mine.correct else activities.misconception(activity.kind, activity.spec, mine.answer)
+        if slip:
+            st.caption(f"Your answer fits this slip: {plain(slip)}.")
+
+
+def _result(engine: Engine, session: store.Session, activity: store.Activity, mine: store.Answer | None) -> None:
+    widgets.show_reveal(activity)
+    rows = store.activity_answers(engine, activity.id)  # only labels are drawn: no names, no one's answer
+    st.markdown(f"**The class:** {len(rows)} answers, {sum(r.correct for r in rows)} right")
+    st.plotly_chart(widgets.distribution_chart(activity, rows, revealed=True, height=260),
+                    key=f"live_student_chart_{activity.id}", config={"displayModeBar": False, "staticPlot": True})
+    if session.leaderboard:
+        st.markdown("**Leaderboard**")
+        board = store.leaderboard(engine, session.id)
+        st.dataframe(pd.DataFrame(board, columns=["Nickname", "Points", "Answers"]), hide_index=True)

@@ -1,0 +1,241 @@
+"""The teacher's view: join code/link/QR, the activity controls, the live dashboard, summary and export.
+
+Projector-ready: the join header, the question and the live panel fit a 1280×720 screen; the controls for the
+next activity and the class summary sit below. Every control calls the store with the secret from the page's
+URL; the store checks it on the server (hiding buttons is not the protection).
+
+During an open activity the projector shows only how many answered and the spread of answers (no right or
+wrong, which would tell the room the answer); once the teacher closes it, the share correct and the most
+common wrong answer with its misconception appear; the reveal adds the worked calculation.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import sqlalchemy as sa
+import streamlit as st
+from sqlalchemy.engine import Engine
+
+from ui.live import activities, connection, store, widgets
+from ui.live.quiz_adapter import MAX_SEED
+from ui.widgets import plain
+
+REFRESH_SECONDS = 1.5
+RECONNECTING = "Reconnecting to the class database… (nothing is lost: the page retries by itself)"
+
+
+def _secret() -> str:
+    return st.query_params.get(connection.TEACHER, "")
+
+
+def _code() -> str:
+    return st.query_params.get(connection.CODE, "")
+
+
+def _control(action, **kwargs) -> None:
+    """Run one store control with this page's code and secret; refusals and outages become messages."""
+    try:
+        action(connection.live_engine(), code=_code(), secret=_secret(), **kwargs)
+    except store.LiveError as error:
+        st.session_state["live_teacher_error"] = str(error)
+    except sa.exc.DBAPIError:
+        st.session_state["live_teacher_error"] = RECONNECTING
+
+
+def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
+    """The dashboard with its controls (teacher link), or without any (``view_only``: the projector link)."""
+    try:
+        if view_only:
+            session = store.screen_session(engine, code=_code(), token=st.query_params.get(connection.SCREEN, ""))
+        else:
+            session = store.teacher_session(engine, code=_code(), secret=_secret())
+    except store.NotAuthorized:
+        what = "projector link does not show" if view_only else "teacher link is not valid: it does not control"
+        st.error(f"This {what} any session. Nothing was changed.", icon=":material/lock:")
+        return
+    error = st.session_state.pop("live_teacher_error", None)
+    if error:
+        st.warning(error)
+    _header(engine, session, view_only=view_only)
+    if session.ended:
+        st.info("This session has ended: its code no longer admits anyone. The answers stay available below.")
+    current = store.current_activity(engine, session.id)
+    stamp = store.session_stamp(engine, session.id)  # what this drawing shows (see _live_panel)
+    left, right = st.columns([1.05, 1], gap="large")
+    with left:
+        if current is None:
+            st.info("Add an activity below, then open it: the students' phones show it at once.")
+        else:
+            _current_activity(session, current, controls=not view_only)
+    with right:
+        if current is not None:
+            _live_panel(session.id, current.id, stamp)
+    if current is not None and current.state == "revealed":
+        widgets.show_reveal(current)
+    if view_only:
+        return
+    st.divider()
+    if not session.ended:
+        _next_activity_picker(engine, session)
+    _summary(engine, session)
+    _session_settings(session)
+
+
+def _header(engine: Engine, session: store.Session, *, view_only: bool) -> None:
+    """One compact band for the projector: where to go, the code in big letters, the QR code."""
+    link = connection.join_link(session.code)
+    where, code, qr = st.columns([2.3, 1.3, 0.6], vertical_alignment="center")
+    where.markdown(f"#### Join at {plain(link)}")
+    # The code is made only of the join-code alphabet (A-Z, 2-9), so it is safe inside this HTML.
+    code.html(f"<div style='font-size:3.2rem;font-weight:800;letter-spacing:.12em;line-height:1' "
+              f"aria-label='class code'>{session.code[:3]}&nbsp;{session.code[3:]}</div>")
+    qr.image(widgets.qr_png(link, scale=4), width=110)
+    if not view_only:
+        st.caption("Projecting? Open the view-only projector link (under \"Teacher link\" below) on the projector, "
+                   "or go full screen (F11): this page's address holds your private teacher link.")
+
+
+def _current_activity(session: store.Session, activity: store.Activity, *, controls: bool) -> None:
+    st.subheader(f"Activity {activity.position} · {activities.TITLES[activity.kind]} {widgets.state_badge(activity.state)}")
+    question = widgets.show_question(activity)
+    if activity.kind == "reorder":
+        widgets.show_ranking(question, label="Starting list")
+    if session.ended or not controls:
+        return
+    buttons = st.columns(3)
+    steps = (("Open", "open", activity.state in ("draft", "closed")),
+             ("Close", "closed", activity.state == "open"),
+             ("Reveal", "revealed", activity.state in ("open", "closed")))
+    for column, (label, state, enabled) in zip(buttons, steps, strict=True):
+        column.button(label, key=f"live_{state}_{activity.id}", disabled=not enabled, width="stretch",
+                      type="primary" if enabled and state != "closed" else "secondary",
+                      on_click=_control, args=(store.set_state,), kwargs={"activity_id": activity.id, "state": state})
+
+
+@st.fragment(run_every=REFRESH_SECONDS)
+def _live_panel(session_id: int, activity_id: int, stamp: tuple) -> None:
+    """Answers arriving live: this fragment alone reruns every REFRESH_SECONDS, not the page.
+
+    When the session changed elsewhere (the teacher link open on a second device drives the projector link),
+    the whole page is redrawn, so the question, its state and the buttons never go stale.
+    """
+    engine = connection.live_engine()
+    try:
+        if store.session_stamp(engine, session_id) != stamp:
+            st.rerun(scope="app")
+        activity = next(a for a in store.session_activities(engine, session_id) if a.id == activity_id)
+        rows = store.activity_answers(engine, activity_id)
+        joined = store.student_count(engine, session_id)
+    except sa.exc.DBAPIError:
+        st.warning(RECONNECTING, icon=":material/sync:")
+        return
+    settled = activity.state in ("closed", "revealed")
+    counts = st.columns(3)
+    counts[0].metric("Joined", joined)
+    counts[1].metric("Answered", f"{len(rows)}")
+    if settled and rows:
+        counts[2].metric("Correct", f"{sum(r.correct for r in rows) / len(rows):.0%}")
+    else:
+        counts[2].metric("Correct", "–", help="Shown once you close the answers (not to give it away).")
+    st.plotly_chart(widgets.distribution_chart(activity, rows, revealed=activity.state == "revealed", height=280),
+                    key=f"live_chart_{activity_id}", config={"displayModeBar": False})
+    if settled:
+        wrong = activities.most_common_wrong(activity.kind, activity.spec, rows)
+        if wrong is not None:
+            label, count, slip = wrong
+            st.markdown(f"**Most common wrong answer:** {plain(label)} ({count} student{'s' if count != 1 else ''})")
+            st.markdown(f"→ {plain(slip)}." if slip else "→ no single slip explains it: ask the class how they got it.")
+        elif rows:
+            st.markdown("**Everyone who answered got it right.**")
+
+
+def _next_activity_picker(engine: Engine, session: store.Session) -> None:
+    st.subheader("Next activity")
+    kind_col, seed_col, add_col, quiz_col = st.columns([1.6, 1, 1, 1.3], vertical_alignment="bottom")
+    kind = kind_col.selectbox("Kind", activities.KINDS, format_func=lambda k: activities.TITLES[k], key="live_kind")
+    seed = seed_col.number_input("Quiz seed", min_value=0, max_value=MAX_SEED, step=1, key="live_seed",
+                                 help="The same seed gives the same question, as on the Quiz page.")
+    # The questions are drawn in the callbacks (generating a quiz takes ~30 ms: not on every redraw).
+    add_col.button("Add and open", type="primary", width="stretch", key="live_add",
+                   on_click=_add_activities, args=(kind, int(seed)), kwargs={"open_it": True})
+    quiz_col.button("Add the whole quiz", width="stretch", key="live_add_quiz",
+                    on_click=_add_activities, args=(None, int(seed)),
+                    help="The six questions of this quiz seed, as drafts to open one by one.")
+    drafts = [a for a in store.session_activities(engine, session.id) if a.state == "draft"]
+    if drafts:
+        st.caption("Waiting to be opened:")
+        columns = st.columns(min(len(drafts), 6))
+        for column, draft in zip(columns, drafts[:6], strict=False):
+            column.button(f"Open {draft.position}: {activities.TITLES[draft.kind]}", key=f"live_open_draft_{draft.id}",
+                          width="stretch", on_click=_control, args=(store.set_state,),
+                          kwargs={"activity_id": draft.id, "state": "open"})
+
+
+def _add_activities(kind: str | None, seed: int, *, open_it: bool = False) -> None:
+    """Add one ``kind`` activity from quiz seed ``seed`` (or, for kind None, the whole quiz), maybe open it."""
+    engine, code, secret = connection.live_engine(), _code(), _secret()
+    items = activities.quiz_specs(seed) if kind is None else [(kind, activities.generate(kind, seed=seed))]
+    try:
+        added = [store.add_activity(engine, code=code, secret=secret, kind=kind, spec=spec) for kind, spec in items]
+        if open_it and added:
+            store.set_state(engine, code=code, secret=secret, activity_id=added[-1].id, state="open")
+    except store.LiveError as error:
+        st.session_state["live_teacher_error"] = str(error)
+    except sa.exc.DBAPIError:
+        st.session_state["live_teacher_error"] = RECONNECTING
+
+
+def _summary(engine: Engine, session: store.Session) -> None:
+    st.subheader("Class summary")
+    rows = []
+    for activity in store.session_activities(engine, session.id):
+        answers = store.activity_answers(engine, activity.id)
+        rows.append({"#": activity.position, "Activity": activities.TITLES[activity.kind], "State": activity.state,
+                     "Answers": len(answers),
+                     "Correct": f"{sum(a.correct for a in answers) / len(answers):.0%}" if answers else "–",
+                     "Mean points": round(sum(a.points for a in answers) / len(answers), 2) if answers else None})
+    if not rows:
+        st.caption("No activity yet.")
+        return
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    try:
+        export = store.export_rows(engine, code=_code(), secret=_secret())
+    except store.NotAuthorized:
+        return
+    buffer = io.StringIO()
+    pd.DataFrame(export).map(csv_safe).to_csv(buffer, index=False)
+    st.download_button("Download every answer (CSV)", buffer.getvalue(), file_name=f"live-{session.code}.csv",
+                       mime="text/csv", icon=":material/download:", key="live_export")
+    if session.leaderboard:
+        board = store.leaderboard(engine, session.id)
+        st.markdown("**Leaderboard**")
+        st.dataframe(pd.DataFrame(board, columns=["Nickname", "Points", "Answers"]), hide_index=True)
+
+
+def csv_safe(value: object) -> object:
+    """A cell a spreadsheet will not run: text starting with = + - @ (or tab/CR) gets a leading apostrophe.
+
+    Nicknames are student text; opened in a spreadsheet, "=HYPERLINK(...)" would otherwise be a formula.
+    """
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def _session_settings(session: store.Session) -> None:
+    with st.expander("Teacher link and session settings"):
+        st.caption("Keep this link private: it alone controls the session (open it on another device to continue).")
+        st.code(connection.teacher_link(session.code, _secret()), language=None)
+        st.caption("Projector link: the same dashboard, view only (no control, no export). Safe to project.")
+        st.code(connection.screen_link(session.code, _secret()), language=None)
+        st.toggle("Show the leaderboard (nicknames) to the class", value=session.leaderboard, key="live_leaderboard",
+                  on_change=_leaderboard_changed, disabled=session.ended)
+        if not session.ended:
+            st.button("End the session", key="live_end", on_click=_control, args=(store.end_session,),
+                      icon=":material/stop_circle:")
+
+
+def _leaderboard_changed() -> None:
+    _control(store.set_leaderboard, on=bool(st.session_state.get("live_leaderboard")))

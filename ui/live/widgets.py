@@ -1,0 +1,120 @@
+"""Drawing blocks shared by the teacher's and the students' views: the question, the distribution, the reveal.
+
+Student text (nicknames) is only ever drawn with ``st.text``/dataframes or escaped with ``ui.widgets.plain``,
+never as markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+import pandas as pd
+import plotly.graph_objects as go
+import segno
+import streamlit as st
+
+from ui.chart_style import PALETTE, base_layout
+from ui.live import activities
+from ui.live.quiz_adapter import Question
+from ui.live.store import Activity, Answer
+
+STATE_BADGES = {"draft": ("not open yet", "gray"), "open": ("open for answers", "green"),
+                "closed": ("answers closed", "orange"), "revealed": ("answer revealed", "blue")}
+
+
+def qr_png(link: str, *, scale: int = 8) -> bytes:
+    """The join link as a QR code (PNG bytes; error correction M survives a smudged projector)."""
+    buffer = io.BytesIO()
+    segno.make(link, error="m").save(buffer, kind="png", scale=scale, border=2)
+    return buffer.getvalue()
+
+
+def ranking_frame(question: Question, order: tuple[int, ...] | None = None) -> pd.DataFrame:
+    """Document and grade by rank, from ndcg_core's table; ranks past k marked (they do not count)."""
+    table = question.result(order).table
+    return pd.DataFrame({
+        "Document": question.ranked_names(order),
+        "Grade": [f"{g:g}" for g in table["relevance"]],
+        "Counts": ["✓" if counted else "past k" for counted in table["in_cutoff"]],
+    }, index=pd.Index(table["rank"].astype(int).to_numpy(), name="Rank"))
+
+
+def show_ranking(question: Question, order: tuple[int, ...] | None = None, *, label: str = "") -> None:
+    # A static table: compact on a projector, no toolbar on a phone.
+    if label:
+        st.markdown(f"**{label}**")
+    st.table(ranking_frame(question, order))
+
+
+def show_question(activity: Activity) -> Question:
+    """The question as everyone sees it (projector and phones): convention, then the ranking(s)."""
+    question = activities.question_of(activity.kind, activity.spec)
+    st.caption(f"Convention: {question.convention()}")
+    if activity.kind == "estimate":
+        st.markdown(f"**What is NDCG@{question.k} of this ranking?**")
+        show_ranking(question)
+    elif activity.kind == "compare":
+        st.markdown(f"**Which ranking has the higher NDCG@{question.k}?**")
+        left, right = st.columns(2)
+        with left:
+            show_ranking(question, question.order, label="Ranking A")
+        with right:
+            show_ranking(question, question.other_order, label="Ranking B")
+    else:
+        st.markdown(f"**Reorder to the highest NDCG@{question.k} in as few moves as possible** "
+                    f"(it can be done in {question.fewest_moves()}).")
+    return question
+
+
+def state_badge(state: str) -> str:
+    """The activity's state as a markdown badge (to put inside a heading)."""
+    text, colour = STATE_BADGES[state]
+    return f":{colour}-badge[{text}]"
+
+
+def _bins(activity: Activity, rows: list[Answer]) -> list[str]:
+    """Every label in display order: all estimate bins from 0 to 1, A and B, or the labels seen."""
+    if activity.kind == "estimate":
+        return [f"{i * activities.BIN:.2f}" for i in range(int(round(1 / activities.BIN)) + 1)]
+    if activity.kind == "compare":
+        return ["A", "B"]
+    return sorted({row.label for row in rows}, key=lambda label: (not label.startswith("best"), label))
+
+
+def distribution_chart(activity: Activity, rows: list[Answer], *, revealed: bool, height: int = 320) -> go.Figure:
+    """Bars: how many answered each label. After the reveal, right answers are green and wrong ones grey."""
+    counts = Counter(row.label for row in rows)
+    correct = {row.label for row in rows if row.correct}
+    labels = _bins(activity, rows)
+    colours = [("#009E73" if label in correct else "#B8BEC6") if revealed else PALETTE["actual"] for label in labels]
+    x_title = {"estimate": "Answered NDCG (bins of 0.05)", "compare": "Ranking chosen", "reorder": "Result"}[activity.kind]
+    layout = base_layout(title="How the class answered", x_title=x_title, y_title="Students", height=height,
+                         margin={"l": 50, "r": 20, "t": 50, "b": 60}, xaxis={"type": "category"},
+                         yaxis={"rangemode": "tozero", "dtick": max(1, max(counts.values(), default=1) // 8)})
+    figure = go.Figure(
+        {"data": [{"type": "bar", "x": labels, "y": [counts.get(label, 0) for label in labels],
+                   "marker": {"color": colours}, "hovertemplate": "%{x}: %{y} answers<extra></extra>"}],
+         "layout": {**layout, "bargap": 0.15, "showlegend": False}},
+        _validate=False)  # the chart style's dicts are validated once by its tests; skip plotly's validators here
+    if revealed and activity.kind == "estimate":
+        truth = activities.truth(activity.kind, activity.spec)
+        label = f"{round(truth / activities.BIN) * activities.BIN:.2f}"
+        figure.add_annotation(x=label, y=counts.get(label, 0), text=f"true NDCG {truth:.3f}", showarrow=True,
+                              arrowhead=2, ay=-30, font={"size": 14})
+    return figure
+
+
+def show_reveal(activity: Activity) -> None:
+    """The right answer and the worked calculation, every figure from ndcg_core."""
+    question = activities.question_of(activity.kind, activity.spec)
+    st.success(f"**Answer:** {activities.correct_answer(activity.kind, activity.spec)}")
+    orders: list[tuple[str, tuple[int, ...] | None]] = [("", None)]
+    if activity.kind == "compare":
+        orders = [("Ranking A", question.order), ("Ranking B", question.other_order)]
+    elif activity.kind == "reorder":
+        orders = [("Starting list", None), ("Best order", question.shortest_fix())]
+    for prefix, order in orders:
+        lines = activities.worked(question, order)
+        st.markdown(f"**{prefix}**" if prefix else "**Worked calculation**")
+        st.code("\n".join(lines), language=None, wrap_lines=True)
