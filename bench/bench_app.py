@@ -58,7 +58,7 @@ def _steady_state_pages_mode() -> None:
 
     AppTest re-enters Streamlit's legacy ``pages/`` mode on every ``run()`` (a server leaves it for good on
     its first run), so each AppTest run of this app would also pay for a short extra run through app.py
-    (see ui.ensure_app_shell) plus a fresh bytecode compile. The bench measures the server's steady state.
+    (see ui.page_shell) plus a fresh bytecode compile. The bench measures the server's steady state.
     """
     from streamlit.runtime.pages_manager import PagesManager
 
@@ -90,9 +90,9 @@ def bench_apptest(repeats: int = 9, post_script_gc: bool | None = None) -> dict[
     results["app shell + one-line page"] = _median_rerun(shell, repeats * 2)
     for size in SIZES:
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-        at.session_state[state.RANKING_KEY] = state.Ranking(
+        at.session_state[state.RANKING_KEY] = state.PlaygroundState.of(state.Ranking(
             tuple(f"doc{i}" for i in range(size)), tuple(float((7 * i) % 5) for i in range(size))
-        )
+        ))
         at.run()
         assert not at.exception, at.exception
         results[f"Playground, {size:,} documents"] = _median_rerun(at, repeats if size <= 1_000 else 3)
@@ -113,14 +113,14 @@ def _median_reorder(at, repeats: int) -> float:
     key = "playground_list"
     times = []
     for _ in range(repeats):
-        before = at.session_state[state.RANKING_KEY]
+        before = at.session_state[state.RANKING_KEY].ranking
         n = len(before.names)  # 50: the list shows every row (it draws up to ui.ranked_list.VISIBLE_LIMIT)
         at.session_state[key] = moves_to(at.session_state, key, [*range(1, n), 0])
         start = time.perf_counter()
         at.run()
         times.append(time.perf_counter() - start)
         assert not at.exception, at.exception
-        assert at.session_state[state.RANKING_KEY].names[0] == before.names[1], "the drag was not applied"
+        assert at.session_state[state.RANKING_KEY].ranking.names[0] == before.names[1], "the drag was not applied"
     return statistics.median(times)
 
 

@@ -3,11 +3,14 @@
 import streamlit as st
 
 import ndcg_core
+import ui
 from ui import conventions_view as view
-from ui import tie_band_section
-from ui.dataset_view import mirror_to_url, restore_from_url
+from ui import session, tie_band_section, url_state
+from ui.messages import user_message
 from ui.settings import current_settings, show_url_warning
 from ui.widgets import plain
+
+ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
 show_url_warning()
 st.title("Why libraries disagree on the same input")
@@ -17,9 +20,9 @@ st.caption(
 )
 
 CASE_TITLES = {key: case.title for key, case in view.CASES.items()} | {view.CUSTOM: "Your own input"}
-restore_from_url({"conventions_case": ("case", list(CASE_TITLES))})
+url_state.restore_choice("conventions_case", "case", list(CASE_TITLES), scope="conventions", label="case")
 case_key = st.selectbox("Case", list(CASE_TITLES), format_func=CASE_TITLES.get, key="conventions_case")
-mirror_to_url({"case": case_key})
+url_state.publish({"case": case_key})
 case = view.CASES.get(case_key)
 if case is not None:
     st.info(case.lesson, icon=":material/lightbulb:")
@@ -29,23 +32,24 @@ if case is not None:
 settings = current_settings()  # before the input is checked: grades are validated under the sidebar's gain
 base_key = f"conventions_base_{case_key}"
 case_frame = case.frame() if case else view.CASES["ties"].frame()
-if base_key not in st.session_state:
-    st.session_state[base_key] = case_frame
-    if "rows" in st.query_params and "conventions_rows_read" not in st.session_state:
+if not session.has(base_key):
+    session.set_widget(base_key, case_frame)
+    if "rows" in url_state.params() and not session.has("conventions_rows_read"):
         try:
-            linked = view.decode_input(st.query_params["rows"])
+            linked = view.decode_input(url_state.params()["rows"])
             view.checked_input(linked, gain=settings.gain_spec())  # grades and scores as an edit would be checked
-            st.session_state[base_key] = linked
+            session.set_widget(base_key, linked)
         except (ValueError, ndcg_core.InvalidInput) as error:
-            reason = plain(str(error).splitlines()[0][:200])
-            st.session_state["conventions_link_warning"] = (
-                f"The link's input table could not be used ({reason}), so the case's own input is shown."
-            )
-st.session_state["conventions_rows_read"] = True
-if "conventions_link_warning" in st.session_state:
-    st.warning(st.session_state["conventions_link_warning"], icon=":material/link_off:")
+            reason = plain(user_message(str(error).splitlines()[0][:200]))
+            url_state.warn("conventions", f"The link's input table could not be used ({reason}), so the case's own "
+                                          "input is shown.")
+session.set_widget("conventions_rows_read", True)
+url_state.show_warning("conventions")
+if refused := session.guard_editor(f"conventions_editor_{case_key}", rows=len(session.widget(base_key)),
+                                   columns=view.INPUT_COLUMNS):
+    st.error(refused, icon=":material/warning:")
 edited = st.data_editor(
-    st.session_state[base_key], num_rows="dynamic", hide_index=True, key=f"conventions_editor_{case_key}",
+    session.widget(base_key), num_rows="dynamic", hide_index=True, key=f"conventions_editor_{case_key}",
     column_config={
         "document": st.column_config.TextColumn("Document id", help="Used by trec_eval to break score ties."),
         "grade": st.column_config.NumberColumn("Grade", min_value=0),
@@ -60,17 +64,18 @@ edited = st.data_editor(
 last_valid_key = f"conventions_valid_{case_key}"
 try:
     given = view.checked_input(edited, gain=settings.gain_spec())
-    st.session_state[last_valid_key] = given
+    session.set_widget(last_valid_key, given)
 except ndcg_core.InvalidInput as error:
-    st.error(f"Edit not applied: {plain(error)}", icon=":material/warning:")
-    given = st.session_state.get(last_valid_key) or view.checked_input(st.session_state[base_key], gain=settings.gain_spec())
+    st.error(f"Edit not applied: {plain(user_message(error))}", icon=":material/warning:")
+    given = session.widget(last_valid_key) or view.checked_input(session.widget(base_key), gain=settings.gain_spec())
     edited = None
 if edited is not None:  # the input is in the share link unless it is the case's own (or too big for a URL)
     linked_rows = view.encode_input(edited)
     same_as_case = linked_rows == view.encode_input(case_frame)
-    mirror_to_url({"rows": None if same_as_case else linked_rows})
+    session.set_widget(f"conventions_link_{case_key}", None if same_as_case else linked_rows)
     if not same_as_case:
-        st.session_state.pop("conventions_link_warning", None)  # the user's own input replaced the link's
+        url_state.warn("conventions", None)  # the user's own input replaced the link's
+url_state.publish({"rows": session.widget(f"conventions_link_{case_key}")})  # an invalid edit keeps the last valid
 
 table = view.conventions_table(given, k=settings.k)
 cutoff = "the whole list" if settings.k is None else f"k = {settings.k} (from the sidebar)"

@@ -3,10 +3,13 @@
 import streamlit as st
 
 import ndcg_core
+import ui
 from ui import dataset_queries, dataset_report, dataset_upload, incomplete_view
 from ui import dataset_view as view
 from ui.settings import current_settings, show_url_warning
 from ui.widgets import plain
+
+ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
 show_url_warning()
 st.title("Dataset: NDCG over many queries")

@@ -2,7 +2,10 @@
 
 import streamlit as st
 
+import ui
 from ui import quiz
+
+ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
 st.title("Quiz")
 st.markdown(

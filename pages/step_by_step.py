@@ -2,8 +2,11 @@
 
 import streamlit as st
 
+import ui
 from ui import lessons, walk_lists, walkthrough
 from ui.settings import current_settings, show_url_warning
+
+ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
 settings = current_settings()
 st.title("Step by step")

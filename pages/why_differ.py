@@ -2,8 +2,11 @@
 
 import streamlit as st
 
+import ui
 from ui import battery_view
 from ui import diagnose_view as view
+
+ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
 st.title("Why do my NDCG numbers differ?")
 st.caption(

@@ -2,8 +2,11 @@
 
 import streamlit as st
 
+import ui
 from ui import worked_example_cards as cards
 from ui.walk_lists import worked_examples
+
+ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
 st.title("Worked examples")
 st.markdown(
@@ -14,7 +17,6 @@ st.markdown(
 examples = worked_examples()
 if not examples:
     st.info("The worked examples are not available yet.")
-    st.stop()
 
 cards.summary(examples)
 cards.example_cards(cards.worked_example_filters(examples), examples)

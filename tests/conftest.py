@@ -13,13 +13,15 @@ SEEDS = ROOT.parent / "shared" / "seeds"
 
 @pytest.fixture(autouse=True)
 def server_pages_mode(monkeypatch):
-    """Make every AppTest run see the pages as a running server does.
+    """Make every AppTest run see the pages as a running server does (a test-harness fix, private on purpose).
 
     A server leaves Streamlit's legacy ``pages/`` mode for good once app.py's ``st.navigation`` has run
-    (``ui.ensure_app_shell`` does it on the very first visit; tests/browser/test_deep_links_browser.py proves
+    (``ui.page_shell`` does it on the very first visit; tests/browser/test_deep_links_browser.py proves
     that on a fresh server). AppTest re-enters that mode on every ``run()``, where a page requested by its
     url path (equal to its file stem) would run on its own, without app.py, and lose a ``st.switch_page``
-    made in a button callback.
+    made in a button callback. AppTest resets Streamlit's private class flag itself, so only resetting that same
+    flag undoes it; the app's own fix is public API (``ui.page_shell``, tested without this fixture in
+    tests/test_app_shell.py).
     """
     from streamlit.runtime.pages_manager import PagesManager
 
@@ -39,6 +41,10 @@ def run_page(page: str | None = None, *, query_params: dict | None = None, timeo
         at.query_params[name] = value
     at.run()
     if page is not None:
+        # A deep link: the page opens with the link's parameters (the first run, on the default page, has
+        # already rewritten the URL for that page).
+        for name, value in (query_params or {}).items():
+            at.query_params[name] = value
         at.switch_page(f"pages/{page}.py")
         at.run()
     return at

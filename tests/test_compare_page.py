@@ -209,7 +209,7 @@ def test_open_ranking_b_in_the_playground(lists_page):
     at = lists_page
     at.button(key="compare_open_B").click().run()
     assert not at.exception, at.exception
-    ranking = at.session_state["playground"]
+    ranking = at.session_state["playground"].ranking
     assert list(ranking.names) == ["D3", "D4", "D1", "D6", "D2", "D8", "D5", "D7"]
     assert list(ranking.grades) == [3, 0, 3, 2, 2, 1, 1, 0]
 

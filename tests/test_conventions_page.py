@@ -181,7 +181,7 @@ def test_edited_input_is_in_the_share_link_and_the_link_restores_it():
     [
         ("A:1:0.5", "row 1 is not of the form"),
         ("A:x:0.5::1", "grade of row 1 is not a number"),
-        ("A:1:inf::1", "score of row 1 is not a finite number"),
+        ("A:1:inf::1", "score of row 1 is not a number"),
         ("A:-1:0.5::1", "negative"),
         ("A:1:0.5::0", "At least one document must be ranked"),
         ("," * 300, "1 to 200 rows"),

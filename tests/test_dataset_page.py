@@ -218,7 +218,7 @@ def test_open_query_in_playground_keeps_its_ndcg():
     assert f"NDCG@10 = {expected['ndcg']:.4f}" in " ".join(t.value for t in at.text)
     at.button(key="dataset_open").click().run()
     assert not at.exception, at.exception
-    ranking = at.session_state["playground"]
+    ranking = at.session_state["playground"].ranking
     assert len(ranking.names) == 50  # the run's 50 documents for that query
     qrels = ndcg_core.read_qrels(QRELS)
     judged = qrels[qrels["query"] == "405"]
@@ -230,7 +230,7 @@ def test_open_query_in_playground_keeps_its_ndcg():
 def test_open_query_without_cutoff_matches_the_whole_run_figure(page):
     page.selectbox(key="dataset_query").set_value("410").run()
     page.button(key="dataset_open").click().run()
-    ranking = page.session_state["playground"]
+    ranking = page.session_state["playground"].ranking
     settings = page.session_state["settings"]
     expected = reference(BM25).per_query.loc["410", "ndcg"]
     ideal = list(ranking.grades) + list(ranking.extra_grades)

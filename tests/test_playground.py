@@ -33,11 +33,11 @@ def expected_metrics(grades, *, k=None, ideal=None, **kwargs) -> dict[str, str]:
 
 
 def ranking(at) -> state.Ranking:
-    return at.session_state[state.RANKING_KEY]
+    return at.session_state[state.RANKING_KEY].ranking
 
 
 def editor_key(at, prefix: str = "playground_editor") -> str:
-    revision = at.session_state.get(state.REVISION_KEY, 0)
+    revision = at.session_state[state.RANKING_KEY].revision
     return f"{prefix}_{revision}"
 
 
@@ -275,7 +275,7 @@ def test_page_mirrors_edits_to_the_url(at):
 
 @pytest.mark.parametrize(
     "docs",
-    ["D1:abc", ":::", "D1", "D1:-1", "D1:nan", "D1:inf", "", ",,,", "D1:1:2", "D1:1e400", "D1:5000",
+    ["D1:abc", ":::", "D1", "D1:-1", "D1:nan", "D1:inf", "", ",,,", "D1:1:2", "D1:1e400", "D1:²", "D1:٣",
      "A:1," * 2000 + "A:1", "x" * 40_000 + ":1"],
 )
 def test_malformed_links_fall_back_to_the_example_with_a_warning(docs):
@@ -284,6 +284,17 @@ def test_malformed_links_fall_back_to_the_example_with_a_warning(docs):
     assert any("could not be used" in warning.value for warning in at.warning)
     assert ranking(at) == state.DEFAULT_RANKING
     assert shown_metrics(at) == expected_metrics(G)
+
+
+def test_link_grade_too_large_for_exponential_gain_names_the_sidebar_setting():
+    """The link's list is kept (it works under linear gain); the error names the sidebar's words and the hint fits."""
+    at = open_playground({"docs": "D1:5000,D2:1"})
+    assert not at.exception
+    assert ranking(at).grades == (5000.0, 1.0)
+    message = at.error[0].value
+    assert "too large for exponential gain" in message and "“Gain” to “Linear: gain = grade”" in message
+    hints = [caption.value for caption in at.caption if caption.value.startswith("Change")]
+    assert hints == ["Change the grades here (or the gain in the sidebar):"]
 
 
 def test_markup_in_link_names_is_kept_as_text():
@@ -302,11 +313,13 @@ def test_playground_list_and_open_contract(at):
 def test_ten_thousand_documents_stay_usable():
     big = state.Ranking(tuple(f"doc{i}" for i in range(10_000)), tuple(float(i % 5) for i in range(10_000)))
     at = open_playground()
-    at.session_state[state.RANKING_KEY] = big
+    at.session_state[state.RANKING_KEY] = state.PlaygroundState.of(big)
     at.run()
     assert not at.exception
     assert shown_metrics(at) == expected_metrics(list(big.grades))
-    assert any("too long for a share link" in caption.value for caption in at.caption)
+    assert any("cannot be shared as a link: it has 10,000 documents" in caption.value for caption in at.caption)
+    # The address says the list is not in it (instead of silently dropping docs and reopening the example).
+    assert at.query_params.get("unlinked") == "10000" and "docs" not in at.query_params
 
 
 @pytest.mark.parametrize(("n", "k", "highlight"), [(1, None, 1), (5, 3, 2), (50, None, None), (10_000, 20, 5)])

@@ -130,14 +130,14 @@ def test_new_questions_button_changes_the_seed_and_bad_seed_is_replaced():
     at = run_page("quiz", query_params={"seed": "42"})
     at.button(key="quiz_new").click().run()
     assert not at.exception
-    new_seed = at.session_state["quiz_seed"]
+    new_seed = at.session_state["quiz"].seed
     assert new_seed != 42
     assert str(new_seed) in " ".join(md.value for md in at.markdown)
 
     at = run_page("quiz", query_params={"seed": "<script>"})
     assert not at.exception
     assert at.warning and "seed" in at.warning[0].value
-    assert 0 <= at.session_state["quiz_seed"] <= quiz_model.MAX_SEED
+    assert 0 <= at.session_state["quiz"].seed <= quiz_model.MAX_SEED
 
 
 def test_teacher_can_reveal_every_answer():

@@ -41,7 +41,7 @@ def at():
 
 
 def names(at):
-    return at.session_state[state.RANKING_KEY].names
+    return at.session_state[state.RANKING_KEY].ranking.names
 
 
 def ndcg_card(at):

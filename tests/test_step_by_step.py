@@ -125,11 +125,11 @@ def test_lesson_grades_field_reports_unreadable_input():
 
 
 def test_long_playground_list_shows_a_window_of_the_table():
-    from ui.state import RANKING_KEY, make_ranking
+    from ui.state import RANKING_KEY, PlaygroundState, make_ranking
 
     at = run_page("step_by_step")
     grades = [float(g % 4) for g in range(3_000)]
-    at.session_state[RANKING_KEY] = make_ranking([f"d{i}" for i in range(3_000)], grades)
+    at.session_state[RANKING_KEY] = PlaygroundState.of(make_ranking([f"d{i}" for i in range(3_000)], grades))
     at.run()
     at.slider(key="step_position").set_value(1_500).run()
     assert not at.exception
@@ -141,10 +141,10 @@ def test_long_playground_list_shows_a_window_of_the_table():
 
 
 def test_names_are_shown_as_text_and_all_zero_lists_are_explained():
-    from ui.state import RANKING_KEY, make_ranking
+    from ui.state import RANKING_KEY, PlaygroundState, make_ranking
 
     at = run_page("step_by_step")
-    at.session_state[RANKING_KEY] = make_ranking(["**bold** <b>x</b> $y$", "D2"], [0.0, 0.0])
+    at.session_state[RANKING_KEY] = PlaygroundState.of(make_ranking(["**bold** <b>x</b> $y$", "D2"], [0.0, 0.0]))
     at.run()
     assert not at.exception
     texts = " ".join(md.value for md in at.markdown)

@@ -9,6 +9,8 @@ import ndcg_core
 from tests.conftest import run_page
 from ui import worked_example_cards as cards
 from ui.formatting import num
+from ui.messages import document_title
+from ui.widgets import plain
 
 EXAMPLES = ndcg_core.WORKED_EXAMPLES
 
@@ -28,7 +30,8 @@ def test_one_card_per_worked_example_with_its_source(page):
     assert len(_figure_tables(page)) == len(EXAMPLES)
     texts = " ".join(md.value for md in page.markdown)
     for example in EXAMPLES:
-        assert f"Source document: `{example.source}`" in texts
+        assert f"Source: {plain(document_title(example.source))}" in texts
+        assert example.source not in texts  # the hashed file name is not a title
     metrics = {m.label: m.value for m in page.metric}
     assert metrics["Examples"] == str(len(EXAMPLES))
     assert sum(int(metrics[label]) for label, _ in cards.STATUS_BADGES.values()) == len(EXAMPLES)
@@ -38,6 +41,8 @@ def test_every_card_shows_figures_equal_to_ndcg_core(page):
     for example, table in zip(EXAMPLES, _figure_tables(page), strict=True):
         result = example.result()
         for _, row in table.iterrows():
+            if row["Figure"] == "The document's code or text":
+                continue
             key = next(k for k in cards.figure_keys(example) if cards.metric_label(k) == row["Figure"])
             exact = float(getattr(result, key)) if key in cards.HEADLINE_METRICS else example.computed[key]
             assert exact == pytest.approx(example.computed[key], abs=1e-12)
@@ -111,3 +116,13 @@ def test_every_example_opens_in_the_playground_with_its_ndcg(index):
     assert not at.exception
     shown = next(m.value for m in at.metric if m.label.startswith("NDCG"))
     assert shown == f"{example.result().ndcg:.4f}"
+
+
+def test_a_card_with_an_erratum_badge_says_erratum_in_its_table(page):
+    """Issue 12: cards carried "✗ erratum" badges while every row of their table said "✓ matches"."""
+    for example, table in zip(EXAMPLES, _figure_tables(page), strict=True):
+        verdicts = table["Verdict"].tolist()
+        if example.status == "erratum":
+            assert cards.FIGURE_VERDICTS["erratum"] in verdicts, example.key
+        else:
+            assert cards.FIGURE_VERDICTS["erratum"] not in verdicts, example.key

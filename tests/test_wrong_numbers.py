@@ -39,7 +39,7 @@ def test_dataset_row_and_opened_playground_agree(ties):
     assert not at.exception, at.exception
     cards = {metric.label: metric.value for metric in at.metric}
     assert cards.get("NDCG") == expected, cards  # the Playground's card, after the switch
-    ranking = at.session_state["playground"]
+    ranking = at.session_state["playground"].ranking
     assert (ranking.tie_groups is not None) == (ties == "average")
     if ties == "average":
         assert any("Tied scores in the run: a, b" in info.value for info in at.info)
@@ -56,7 +56,7 @@ def test_playground_drops_the_averaging_after_a_move():
     assert {m.label: m.value for m in at.metric}["NDCG"] == f"{BY_RULE['average']:.4f}"  # still averaged
     at.button(key="playground_reverse").click().run()  # c, b, a: a plain list now
     assert not at.exception, at.exception
-    assert at.session_state["playground"].tie_groups is None
+    assert at.session_state["playground"].ranking.tie_groups is None
     plain = (1 + 3 / LOG2(3)) / IDCG
     assert {m.label: m.value for m in at.metric}["NDCG"] == f"{plain:.4f}"
 

@@ -14,10 +14,11 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import flip_section
+from ui import flip_section, session
 from ui.charts import contribution_chart
 from ui.compare_charts import difference_chart
 from ui.formatting import compact, fixed, signed
+from ui.messages import user_message
 from ui.ranked_list import pending_order, ranked_list
 from ui.settings import MetricSettings
 from ui.state import open_in_playground, playground_list
@@ -34,14 +35,16 @@ EXAMPLE_ORDERS = {
 
 def reset_documents(names: Sequence[str], grades: Sequence[float], orders: dict[str, list[str]] | None = None) -> None:
     """Replace the judged documents (and both rankings) and reset the editor."""
-    st.session_state[DOCS_KEY] = pd.DataFrame({"document": [str(n) for n in names], "grade": [float(g) for g in grades]})
+    session.set_widget(DOCS_KEY, pd.DataFrame({"document": [str(n) for n in names], "grade": [float(g) for g in grades]}))
     for side, key in ORDER_KEYS.items():
-        st.session_state[key] = list(orders[side]) if orders else [str(n) for n in names]
-    st.session_state.pop("compare_docs_editor", None)
-    st.session_state.pop(BASE_NAMES_KEY, None)
+        session.set_widget(key, list(orders[side]) if orders else [str(n) for n in names])
+    session.forget(EDITOR_KEY)
+    session.forget(BASE_NAMES_KEY)
 
 
 BASE_NAMES_KEY = "compare_base_names"
+EDITOR_KEY = "compare_docs_editor"
+EDITOR_COLUMNS = ("document", "grade")
 
 
 def base_row_names(base: pd.DataFrame, editor_state: dict | None) -> list[str | None]:
@@ -51,13 +54,13 @@ def base_row_names(base: pd.DataFrame, editor_state: dict | None) -> list[str | 
     new name) apart from a deleted row plus an added one.
     """
     names: list[str | None] = base["document"].astype(str).tolist()
-    state = editor_state or {}
+    state = editor_state if session.editor_state_is_usable(editor_state, rows=len(names), columns=EDITOR_COLUMNS) else {}
+    state = state or {}
     for row, changes in (state.get("edited_rows") or {}).items():
-        if "document" in changes and 0 <= int(row) < len(names):
+        if "document" in changes:
             names[int(row)] = None if changes["document"] is None else str(changes["document"])
     for row in state.get("deleted_rows") or []:
-        if 0 <= int(row) < len(names):
-            names[int(row)] = None
+        names[int(row)] = None
     return names
 
 
@@ -66,8 +69,8 @@ def renamed_documents(current: list[str | None]) -> dict[str, str]:
 
     Call only with a valid edit: renames then always go from one valid set of unique names to the next.
     """
-    previous = st.session_state.get(BASE_NAMES_KEY)
-    st.session_state[BASE_NAMES_KEY] = current
+    previous = session.widget(BASE_NAMES_KEY)
+    session.set_widget(BASE_NAMES_KEY, current)
     if previous is None or len(previous) != len(current):
         return {}
     return {old: new for old, new in zip(previous, current, strict=True) if old and new and old != new}
@@ -75,13 +78,14 @@ def renamed_documents(current: list[str | None]) -> dict[str, str]:
 
 def set_order(side: str, order: list[str]) -> None:
     """Button callback: put ranking ``side`` in ``order``."""
-    st.session_state[ORDER_KEYS[side]] = list(order)
+    session.set_widget(ORDER_KEYS[side], list(order))
 
 
 def swap_orders() -> None:
     """Button callback: ranking A becomes B and B becomes A."""
-    state = st.session_state
-    state[ORDER_KEYS["A"]], state[ORDER_KEYS["B"]] = state[ORDER_KEYS["B"]], state[ORDER_KEYS["A"]]
+    a, b = session.widget(ORDER_KEYS["A"]), session.widget(ORDER_KEYS["B"])
+    session.set_widget(ORDER_KEYS["A"], b)
+    session.set_widget(ORDER_KEYS["B"], a)
 
 
 OPEN_KEY = "compare_open_request"
@@ -89,15 +93,15 @@ OPEN_KEY = "compare_open_request"
 
 def request_open(side: str) -> None:
     """Button callback: open ranking ``side`` in the Playground (done by the page's next run)."""
-    st.session_state[OPEN_KEY] = side
+    session.set_widget(OPEN_KEY, side)
 
 
 def take_open_request() -> str | None:
-    return st.session_state.pop(OPEN_KEY, None)
+    return session.forget(OPEN_KEY)
 
 
 def ensure_documents() -> None:
-    if DOCS_KEY not in st.session_state:
+    if not session.has(DOCS_KEY):
         reset_documents(EXAMPLE_DOCS["document"], EXAMPLE_DOCS["grade"], EXAMPLE_ORDERS)
 
 
@@ -189,9 +193,11 @@ def two_rankings(settings: MetricSettings) -> None:
                    on_click=reset_documents,
                    args=(EXAMPLE_DOCS["document"], EXAMPLE_DOCS["grade"], EXAMPLE_ORDERS))
 
+    if refused := session.guard_editor(EDITOR_KEY, rows=len(session.widget(DOCS_KEY)), columns=EDITOR_COLUMNS):
+        st.error(refused, icon=":material/warning:")
     with st.expander("Judged documents (shared by both rankings): edit names and grades, add or delete rows", expanded=False):
         edited = st.data_editor(
-            st.session_state[DOCS_KEY], num_rows="dynamic", hide_index=True, key="compare_docs_editor",
+            session.widget(DOCS_KEY), num_rows="dynamic", hide_index=True, key=EDITOR_KEY,
             column_config={
                 "document": st.column_config.TextColumn("Document", required=True),
                 "grade": st.column_config.NumberColumn("Grade", min_value=0, required=True),
@@ -202,22 +208,22 @@ def two_rankings(settings: MetricSettings) -> None:
     try:
         documents = checked_documents(edited, gain=settings.gain_spec())
         renamed = renamed_documents(
-            base_row_names(st.session_state[DOCS_KEY], st.session_state.get("compare_docs_editor"))
+            base_row_names(session.widget(DOCS_KEY), session.widget(EDITOR_KEY))
         )
     except ndcg_core.InvalidInput as error:
-        st.error(f"Edit not applied: {plain(error)}", icon=":material/warning:")
-        documents = checked_documents(st.session_state[DOCS_KEY], gain=settings.gain_spec())
+        st.error(f"Edit not applied: {plain(user_message(error))}", icon=":material/warning:")
+        documents = checked_documents(session.widget(DOCS_KEY), gain=settings.gain_spec())
     names = documents["document"].tolist()
     grade_of = dict(zip(names, documents["grade"], strict=True))
 
     # Apply drags first (before anything is drawn), so every element of this run shows the new orders.
     orders = {}
     for side, key in ORDER_KEYS.items():
-        order = synced_order(st.session_state[key], names, renamed)
+        order = synced_order(session.widget(key), names, renamed)
         perm = pending_order(f"compare_list_{side}", len(order), names=order, grades=[grade_of[n] for n in order])
         if perm is not None:
             order = [order[i] for i in perm]
-        st.session_state[key] = order
+        session.set_widget(key, order)
         orders[side] = order
 
     ideal = ideal_order(documents)
@@ -235,7 +241,8 @@ def two_rankings(settings: MetricSettings) -> None:
             for side, order in orders.items()
         }
     except ndcg_core.InvalidInput as error:
-        st.error(f"These rankings cannot be evaluated with the current settings: {plain(error)}", icon=":material/warning:")
+        st.error(f"These rankings cannot be evaluated with the current settings: {plain(user_message(error))}",
+                 icon=":material/warning:")
         return
 
     # Full-width card rows (four cards in half a page would truncate the numbers)

@@ -10,9 +10,11 @@ import streamlit as st
 
 import ndcg_core
 from ui import compare_charts as charts
-from ui import dataset_view, flip_section
+from ui import dataset_view, flip_section, session
 from ui.formatting import fixed, percent, signed
+from ui.messages import user_message
 from ui.settings import MetricSettings
+from ui.state import dataset_run_choices
 from ui.widgets import plain
 
 
@@ -54,11 +56,10 @@ def run_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
 
 
 def saved_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
-    state = st.session_state
-    name_a = state.get("compare_run_a", run_names[0])
-    name_b = state.get("compare_run_b", run_names[1])
-    return (name_a, name_b, int(state.get("compare_n_boot", 10_000)), int(state.get("compare_seed", 0)),
-            float(state.get("compare_confidence", 0.95)))
+    name_a = session.widget("compare_run_a", run_names[0])
+    name_b = session.widget("compare_run_b", run_names[1])
+    return (name_a, name_b, int(session.widget("compare_n_boot", 10_000)), int(session.widget("compare_seed", 0)),
+            float(session.widget("compare_confidence", 0.95)))
 
 
 def two_runs(settings: MetricSettings, *, slide_view: bool, heading=None) -> None:
@@ -80,8 +81,7 @@ def two_runs(settings: MetricSettings, *, slide_view: bool, heading=None) -> Non
     if name_a == name_b or name_a not in run_names or name_b not in run_names:
         st.warning("Pick two different runs.", icon=":material/balance:")
         return
-    ties = st.session_state.get("dataset_ties", "trec_eval")
-    missing = st.session_state.get("dataset_missing", "ignore")
+    ties, missing = dataset_run_choices()  # the Dataset page's choices, read through a state function
     options = dataset_view.run_options(settings, ties=ties, missing=missing)
     try:
         with st.spinner("Evaluating both runs…"):
@@ -90,7 +90,8 @@ def two_runs(settings: MetricSettings, *, slide_view: bool, heading=None) -> Non
             comparison = ndcg_core.compare_runs(result_a.per_query["ndcg"], result_b.per_query["ndcg"],
                                                 n_boot=n_boot, seed=seed, confidence=confidence)
     except ndcg_core.InvalidInput as error:
-        st.error(f"These runs cannot be compared with the current settings: {plain(error)}", icon=":material/warning:")
+        st.error(f"These runs cannot be compared with the current settings: {plain(user_message(error))}",
+                 icon=":material/warning:")
         return
     except Exception as error:  # noqa: BLE001 - never a traceback on screen; say what happened instead
         st.error(f"Unexpected problem while comparing ({plain(type(error).__name__)}: {plain(error)}).",

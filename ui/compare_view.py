@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ui import dataset_view
+from ui import session, url_state
 
 MODES = {"lists": "Two rankings of the same documents", "runs": "Two runs on the data set"}
 # Widgets not drawn in a run lose their state; the page re-assigns these so the slide view keeps the choices.
@@ -28,13 +28,15 @@ class Frame:
 
 def page_frame() -> Frame:
     """Restore the mode from the URL, then draw the title (or the slide's heading row), the mode and slide toggle."""
-    dataset_view.restore_from_url({"compare_mode": ("compare", list(MODES))})
-    if "compare_slide" not in st.session_state and st.query_params.get("slide") == "1":
-        st.session_state["compare_slide"] = True
+    url_state.restore_choice("compare_mode", "compare", list(MODES), scope="compare", label="comparison mode")
+    url_state.restore_choice("compare_slide", "slide", ["1"], scope="compare", label="slide view")
+    if session.widget("compare_slide") == "1":
+        session.set_widget("compare_slide", True)
+    url_state.show_warning("compare")
+    # Widgets not drawn in a run lose their state; re-assigning keeps the choices while the slide view hides them.
     for persistent in PERSISTENT_KEYS:
-        if persistent in st.session_state:
-            st.session_state[persistent] = st.session_state[persistent]
-    slide_view = st.session_state.get("compare_mode") == "runs" and st.session_state.get("compare_slide", False)
+        session.keep(persistent)
+    slide_view = session.widget("compare_mode") == "runs" and session.widget("compare_slide", False)
     if slide_view:
         heading, switch = st.columns([5, 1], vertical_alignment="bottom")  # slide_summary writes the heading
         switch.toggle("Slide view", key="compare_slide")
@@ -49,5 +51,5 @@ def page_frame() -> Frame:
 
 def mirror_to_url(frame: Frame) -> None:
     """Keep the mode and the slide view in the page's URL (a shared link opens the same view)."""
-    slide = "1" if frame.mode == "runs" and st.session_state.get("compare_slide") else None
-    dataset_view.mirror_to_url({"compare": frame.mode, "slide": slide})
+    slide = "1" if frame.mode == "runs" and session.widget("compare_slide") else None
+    url_state.publish({"compare": frame.mode, "slide": slide})

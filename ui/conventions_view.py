@@ -6,16 +6,15 @@ and ``conventions_case`` (the case it came from). The editor is keyed by case so
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from urllib.parse import quote, unquote
 
 import numpy as np
 import pandas as pd
 
 import ndcg_core
+from ui import url_state
 
-INPUT_COLUMNS = ["document", "grade", "score", "score_2", "ranked"]
+INPUT_COLUMNS = url_state.CONVENTIONS_COLUMNS
 SETTING_COLUMNS = {"gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives"}
 IDEAL_WORDS = {"ranking": "the ranked list only", "all_judged": "all judged documents"}
 TIE_WORDS = {"average": "gains averaged", "stable": "input order", "trec_eval": "doc id, Z→A"}
@@ -140,70 +139,21 @@ def _scores(column: pd.Series, what: str) -> list[float] | None:
     return values
 
 
-# --- share link ---------------------------------------------------------------------------------------------
+# --- share link: the format and its rules live in ui.url_state -----------------------------------------------
 
-MAX_LINK_ROWS = 200
-MAX_LINK_CHARS = 20_000
-
-
-def _number_text(value) -> str:
-    return "" if value is None or pd.isna(value) else f"{float(value):.10g}"
+MAX_LINK_ROWS = url_state.MAX_LINK_ROWS
+MAX_LINK_CHARS = url_state.MAX_ROWS_CHARS
 
 
 def encode_input(frame: pd.DataFrame) -> str | None:
-    """The input table as one URL parameter: 'name:grade:score:score_2:ranked' rows joined by ','.
-
-    Names are percent-encoded; empty cells stay empty; ranked is 1 or 0. None when too big for a link.
-    """
+    """The input table as one URL parameter (exact numbers, see :func:`ui.url_state.encode_rows`); None if too big."""
     rows = frame.dropna(how="all", subset=["document", "grade", "score", "score_2"])
-    if len(rows) > MAX_LINK_ROWS:
-        return None
-    text = ",".join(
-        ":".join((
-            quote("" if pd.isna(name) else str(name), safe=""), _number_text(grade), _number_text(score),
-            _number_text(score_2), "0" if ranked is False or ranked == 0 else "1",
-        ))
-        for name, grade, score, score_2, ranked in rows[INPUT_COLUMNS].itertuples(index=False)
-    )
-    return text if len(text) <= MAX_LINK_CHARS else None
-
-
-def _link_number(text: str, what: str, position: int) -> float:
-    if text == "":
-        return np.nan
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"the {what} of row {position} is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError(f"the {what} of row {position} is not a finite number")
-    return value
+    return url_state.encode_rows(list(rows[INPUT_COLUMNS].itertuples(index=False)))
 
 
 def decode_input(text: str) -> pd.DataFrame:
-    """Inverse of :func:`encode_input`; ValueError with a plain reason (naming positions, never the link's
-    text, which is untrusted) when malformed. Grades are checked later, like an edit, by :func:`checked_input`."""
-    if len(text) > MAX_LINK_CHARS:
-        raise ValueError(f"it is longer than {MAX_LINK_CHARS:,} characters")
-    chunks = text.split(",") if text else []
-    if not chunks or len(chunks) > MAX_LINK_ROWS:
-        raise ValueError(f"it needs 1 to {MAX_LINK_ROWS} rows")
-    records = []
-    for position, chunk in enumerate(chunks, start=1):
-        parts = chunk.split(":")
-        if len(parts) != 5 or parts[4] not in ("0", "1"):
-            raise ValueError(f"row {position} is not of the form name:grade:score:score_2:ranked")
-        name = unquote(parts[0])
-        if len(name) > 200:
-            raise ValueError(f"the name of row {position} is longer than 200 characters")
-        records.append({
-            "document": name or None,
-            "grade": _link_number(parts[1], "grade", position),
-            "score": _link_number(parts[2], "score", position),
-            "score_2": _link_number(parts[3], "second score", position),
-            "ranked": parts[4] == "1",
-        })
-    return pd.DataFrame.from_records(records, columns=INPUT_COLUMNS)
+    """Inverse of :func:`encode_input`; ValueError with a plain reason when malformed."""
+    return pd.DataFrame.from_records(url_state.decode_rows(text), columns=INPUT_COLUMNS)
 
 
 def conventions_table(given: CheckedInput, *, k: int | None) -> pd.DataFrame:

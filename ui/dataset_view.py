@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 import ndcg_core
+from ui import url_state
 from ui.dataset_charts import CURVE_DEPTH, curve_chart, histogram_chart  # noqa: F401 - re-exported
 from ui.dataset_report import (  # noqa: F401 - re-exported
     MISSING_RULES,
@@ -61,19 +62,12 @@ def restore_from_url(fields: dict[str, tuple[str, Sequence[str]]]) -> None:
 
     Anything not in the allowed values is ignored (a malformed link falls back to the default)."""
     for key, (param, allowed) in fields.items():
-        value = st.query_params.get(param)
-        if key not in st.session_state and value is not None and value in allowed:
-            st.session_state[key] = value
+        url_state.restore_choice(key, param, allowed, scope="dataset", label=param)
 
 
 def mirror_to_url(values: dict[str, str | None]) -> None:
-    """Write ``{param: value}`` to the URL (None removes the parameter), so the address is a share link."""
-    for param, value in values.items():
-        if value is None:
-            if param in st.query_params:
-                del st.query_params[param]
-        elif st.query_params.get(param) != value:
-            st.query_params[param] = value
+    """Publish ``{param: value}`` to the URL (None removes it); app.py writes the URL once per run (ui.url_state)."""
+    url_state.publish(values)
 
 
 # --- one query for the Playground --------------------------------------------------------------------------

@@ -1,208 +1,27 @@
-"""Pieces of the Playground page: the grade editors, the order buttons, the share link, the deltas.
+"""Pieces of the Playground page: the order buttons, the deltas, the extra-documents note, the share link.
 
 The page (pages/playground.py) stays a thin script that calls these in order. All edits go through
-the canonical :class:`ui.state.Ranking`; widgets are drawn from it, never the other way round.
+the canonical :class:`ui.ranking.Ranking`; widgets are drawn from it, never the other way round.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
-
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import state
-from ui.ranked_list import pending_order
-from ui.settings import MetricSettings
-from ui.widgets import plain
-
-LIST_KEY = "playground_list"
-EDITOR_PREFIX = "playground_editor"
-EXTRA_PREFIX = "playground_extra"
-PREVIOUS_KEY = "playground_previous"
-LAST_KEY = "playground_last"
-RNG_KEY = "playground_rng"
-ERROR_KEY = "playground_edit_error"
-
-
-def editor_key() -> str:
-    """Key of the ranking editor; it changes with every committed edit so an edit applies exactly once."""
-    return f"{EDITOR_PREFIX}_{state.revision()}"
-
-
-def extra_editor_key() -> str:
-    return f"{EXTRA_PREFIX}_{state.revision()}"
-
-
-# --- applying pending edits (before anything is drawn) ---------------------------------------------------------
-
-class EditError(ValueError):
-    """An edit that cannot be applied; the message names the problem."""
-
-
-def _cell_grade(value, where: str) -> float:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        raise EditError(f"{where}: the grade is blank. Type a number (0 = not relevant).")
-    try:
-        grade = float(value)
-    except (TypeError, ValueError):
-        raise EditError(f"{where}: the grade is not a number.") from None
-    if math.isnan(grade):
-        raise EditError(f"{where}: the grade is missing (NaN). Type a number (0 = not relevant).")
-    if math.isinf(grade):
-        raise EditError(f"{where}: the grade is infinite. Use a finite number such as 0-4.")
-    if grade < 0:
-        raise EditError(f"{where}: grade {grade:g} is negative. Grades are 0 (not relevant) or more.")
-    return grade
-
-
-def _cell_name(value, fallback: str) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return fallback
-    text = str(value).strip()
-    return text[: state.MAX_NAME_CHARS] if text else fallback
-
-
-def apply_editor_delta(
-    names: Sequence[str], grades: Sequence[float], delta: Mapping, *, label: str = "Row"
-) -> tuple[list[str], list[float]]:
-    """Apply a data editor's edit state ({edited_rows, added_rows, deleted_rows}) to the rows it was drawn from.
-
-    Row numbers in the delta are positions in the editor's input (the canonical order), so sorting the
-    editor by a header in the browser changes nothing here.
-    """
-    names, grades = list(names), list(grades)
-    raw_grades: list[object] = list(grades)
-    for row, changes in (delta.get("edited_rows") or {}).items():
-        position = int(row)
-        if not 0 <= position < len(names) or not isinstance(changes, Mapping):
-            continue
-        if "Document" in changes:
-            names[position] = _cell_name(changes["Document"], names[position])
-        if "Grade" in changes:
-            raw_grades[position] = changes["Grade"]
-    for added in delta.get("added_rows") or []:
-        added = added if isinstance(added, Mapping) else {}
-        names.append(_cell_name(added.get("Document"), _new_name(names)))
-        raw_grades.append(added.get("Grade", 0.0))
-    deleted = {int(row) for row in (delta.get("deleted_rows") or [])}
-    keep = [i for i in range(len(names)) if i not in deleted]
-    checked = [
-        _cell_grade(raw_grades[i], f"{label} {rank} ({plain(names[i][:40])})")  # names shown as text
-        for rank, i in enumerate(keep, start=1)
-    ]
-    return [names[i] for i in keep], checked
-
-
-def _new_name(existing: Sequence[str]) -> str:
-    taken = set(existing)
-    number = len(existing) + 1
-    while f"D{number}" in taken:
-        number += 1
-    return f"D{number}"
-
-
-def apply_pending_changes(settings: MetricSettings) -> None:
-    """Apply a drag/keyboard reorder and the editors' edits, before anything is drawn.
-
-    A reorder is consumed once (see ui.ranked_list) and restarts the editors from the new order. The
-    editors' edit state is always relative to the ranking they started from (``state.editor_base``), so
-    the canonical ranking is recomputed from it on every run: an edit can never apply twice, and undoing
-    an edit in the table undoes it everywhere. An invalid edit leaves the last valid ranking in place
-    and stores a message for the page to show next to the editor.
-    """
-    ranking = state.current_ranking()
-    perm = pending_order(LIST_KEY, len(ranking.names), names=ranking.names, grades=ranking.grades)  # the newest list
-    if perm is not None:
-        state.set_ranking(ranking.reordered(perm))
-        return
-
-    st.session_state.pop(ERROR_KEY, None)
-    base = state.editor_base()
-    main_delta = st.session_state.get(editor_key())
-    extra_delta = st.session_state.get(extra_editor_key())
-    if not _has_changes(main_delta) and not _has_changes(extra_delta) and not state.is_edited():
-        return  # nothing edited since the editors started: the fast, common path
-    try:
-        names, grades = base.names, base.grades
-        if _has_changes(main_delta):
-            names, grades = apply_editor_delta(names, grades, main_delta, label="Rank")
-            if not names:
-                raise EditError("The ranking is empty: keep at least one document.")
-        extra_names, extra_grades = base.extra_names, base.extra_grades
-        if _has_changes(extra_delta):
-            extra_names, extra_grades = apply_editor_delta(extra_names, extra_grades, extra_delta, label="Extra row")
-        candidate = state.make_ranking(names, grades, extra_names, extra_grades)
-        if candidate == ranking:
-            return
-        ndcg_core.evaluate(list(candidate.grades), ideal_relevances=candidate.ideal_relevances(), **settings.kwargs())
-    except (EditError, ndcg_core.InvalidInput) as error:
-        st.session_state[ERROR_KEY] = str(error)
-        return
-    state.set_edited_ranking(candidate)
-
-
-def _has_changes(delta) -> bool:
-    return isinstance(delta, Mapping) and any(delta.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
-
-
-# --- editors -----------------------------------------------------------------------------------------------------
-
-def _frame(names: Sequence[str], grades: Sequence[float], *, with_rank: bool) -> pd.DataFrame:
-    columns = {"Rank": np.arange(1, len(names) + 1)} if with_rank else {}
-    columns["Document"] = pd.array(names, dtype="string")
-    columns["Grade"] = np.asarray(grades, dtype=float)
-    return pd.DataFrame(columns, copy=False)  # one constructor call: half the cost of building then inserting
-
-
-def ranking_editor(ranking: state.Ranking) -> None:
-    """The data editor for names and grades, in ranked order (rows can be added and deleted).
-
-    It is drawn from the editors' base ranking (its edit state is relative to that), which equals the
-    canonical ranking plus the user's own edits.
-    """
-    ranking = state.editor_base()
-    st.data_editor(
-        _frame(ranking.names, ranking.grades, with_rank=True),
-        key=editor_key(),
-        num_rows="dynamic",
-        hide_index=True,
-        width="stretch",
-        height=min(38 + 35 * (len(ranking.names) + 1), 460),
-        column_config={
-            "Rank": st.column_config.NumberColumn("Rank", disabled=True, width="small", help="Position in the ranking"),
-            "Document": st.column_config.TextColumn("Document", help="Any name; shown as plain text", max_chars=200),
-            "Grade": st.column_config.NumberColumn(
-                "Grade", help="Relevance grade: 0 = not relevant, higher = more relevant", default=0.0, format="%g",
-            ),
-        },
-    )
-
-
-def extra_editor(ranking: state.Ranking) -> None:
-    """Judged documents that are not in the ranking: they only raise the ideal list."""
-    ranking = state.editor_base()
-    st.data_editor(
-        _frame(ranking.extra_names, ranking.extra_grades, with_rank=False),
-        key=extra_editor_key(),
-        num_rows="dynamic",
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "Document": st.column_config.TextColumn("Document", max_chars=200),
-            "Grade": st.column_config.NumberColumn("Grade", default=0.0, format="%g"),
-        },
-    )
-
-
-def show_edit_error() -> None:
-    message = st.session_state.get(ERROR_KEY)
-    if message:
-        st.error(f"Edit not applied: {message} The numbers still show the last valid ranking.", icon=":material/error:")
-
+from ui import state, url_state
+from ui.formatting import fixed as figure
+from ui.messages import user_message, zero_idcg_refused
+from ui.playground_edits import (  # noqa: F401 - the page calls the editors through this module
+    LIST_KEY,
+    apply_pending_changes,
+    extra_editor,
+    ranking_editor,
+    show_edit_error,
+)
+from ui.ranking import Ranking, evaluate
+from ui.settings_model import ZERO_IDCG_SETTING, MetricSettings, zero_idcg_words
 
 # --- order buttons -----------------------------------------------------------------------------------------------
 
@@ -217,8 +36,7 @@ def _reorder(kind: str) -> None:
     elif kind == "reverse":
         perm = np.arange(n)[::-1]
     elif kind == "shuffle":
-        rng = st.session_state.setdefault(RNG_KEY, np.random.default_rng(2024))
-        perm = rng.permutation(n)
+        perm = state.playground().rng.permutation(n)
     else:
         state.set_ranking(state.initial_ranking())
         return
@@ -245,19 +63,20 @@ def order_buttons() -> None:
 
 # --- deltas --------------------------------------------------------------------------------------------------------
 
-def previous_metrics(ranking: state.Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> dict | None:
+def previous_metrics(ranking: Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> dict | None:
     """The metrics shown before the latest change (of order, grades or settings), for the cards' deltas."""
+    playground = state.playground()
     now = {"cg": result.cg, "dcg": result.dcg, "idcg": result.idcg, "ndcg": result.ndcg}
-    last = st.session_state.get(LAST_KEY)
+    last = playground.last
     if last is not None and (last[0] is not ranking or last[1] != settings):
-        st.session_state[PREVIOUS_KEY] = last[2]
-    st.session_state[LAST_KEY] = (ranking, settings, now)
-    return st.session_state.get(PREVIOUS_KEY)
+        playground.previous = last[2]
+    playground.last = (ranking, settings, now)
+    return playground.previous
 
 
 # --- tie note --------------------------------------------------------------------------------------------------
 
-def tie_note(ranking: state.Ranking) -> None:
+def tie_note(ranking: Ranking) -> None:
     """Say which documents' gains are averaged (a list opened from the Dataset page under the "average" rule)."""
     if ranking.tie_groups is None:
         return
@@ -278,38 +97,72 @@ def tie_note(ranking: state.Ranking) -> None:
 
 # --- extra documents note -------------------------------------------------------------------------------------
 
-def extra_note(ranking: state.Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> None:
+def extra_note(ranking: Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> None:
+    """What the extra judged documents change: IDCG and NDCG with and without them, in words, under every rule.
+
+    Without them the ideal list can have IDCG = 0 (no ranked document relevant) even when the page's own
+    result is defined: that case is described, never evaluated under the "Refuse" rule.
+    """
     if not ranking.extra_names:
         st.caption("No extra judged documents: the ideal list is the ranking's own grades, sorted.")
         return
-    without = ndcg_core.evaluate(list(ranking.grades), tie_groups=ranking.tie_groups, **settings.kwargs())
-    if abs(without.idcg - result.idcg) > 1e-12:
+    # Under "Refuse" the core would refuse an IDCG of 0: ask under "zero" and tell that case in words below.
+    rule = "zero" if settings.zero_idcg == "error" else settings.zero_idcg
+    without = evaluate(ranking.without_extra(), **{**settings.kwargs(), "zero_idcg": rule})
+    if without.idcg == 0:
+        if settings.zero_idcg == "error":
+            then = "so NDCG would be 0/0, which this rule refuses to compute"
+        elif settings.zero_idcg == "skip":
+            then = "so NDCG would be 0/0, which this rule leaves undefined (n/a)"
+        else:
+            then = f"so NDCG would be 0/0, which this rule reports as {figure(without.ndcg)}"
         st.info(
-            f"The extra judged documents raise IDCG from {without.idcg:.4f} to {result.idcg:.4f}, so NDCG drops "
-            f"from {without.ndcg:.4f} to {result.ndcg:.4f}: the ranking missed relevant documents.",
+            f"Without the extra judged documents IDCG would be 0 (no ranked document is relevant), {then} "
+            f"({zero_idcg_words(settings.zero_idcg)}). With them IDCG is {figure(result.idcg)} and NDCG is "
+            f"{figure(result.ndcg)}: the ranking missed every relevant judged document.",
+            icon=":material/info:",
+        )
+    elif abs(without.idcg - result.idcg) > 1e-12:
+        st.info(
+            f"The extra judged documents raise IDCG from {figure(without.idcg)} to {figure(result.idcg)}, so NDCG "
+            f"drops from {figure(without.ndcg)} to {figure(result.ndcg)}: the ranking missed relevant documents.",
             icon=":material/info:",
         )
     else:
         st.caption(
-            f"The extra judged documents do not change IDCG ({result.idcg:.4f}): they are no better than the "
+            f"The extra judged documents do not change IDCG ({figure(result.idcg)}): they are no better than the "
             "ranked documents that the ideal list already counts."
         )
 
 
 # --- share link ------------------------------------------------------------------------------------------------------
 
-def share_link(ranking: state.Ranking, settings: MetricSettings) -> None:
-    params = state.ranking_params(ranking)
-    mirrored = state.mirror_to_url(ranking, params)
-    if not mirrored:
+def publish_ranking(ranking: Ranking) -> url_state.RankingLink:
+    """Put the ranking in the URL (``docs``/``extra``, or ``unlinked`` when it cannot fit), before anything else."""
+    link = url_state.ranking_link(ranking)
+    url_state.publish({"docs": None, "extra": None, "tg": None, "unlinked": None, **link.params})
+    return link
+
+
+def share_link(link: url_state.RankingLink, settings: MetricSettings) -> None:
+    if link.problem is not None:
         st.caption(
-            f"This list is too long for a share link (more than {state.MAX_LINK_DOCUMENTS:,} documents); "
-            "download the table as CSV instead."
+            f"This list cannot be shared as a link: {link.problem}. The address bar says so (opening it shows the "
+            "example list with a note); download the table as CSV instead."
         )
         return
-    relative = state.link_from_params(params, settings)  # = state.playground_link(ranking's lists, settings)
+    relative = url_state.link(url_state.PLAYGROUND_URL, {**url_state.settings_params(settings), **link.params})
     st.code(_absolute(relative), language=None, wrap_lines=True)
     st.caption("Copy with the button at the right of the box. Opening it restores this list, its order and the settings.")
+
+
+def evaluation_problem(ranking: Ranking, settings: MetricSettings, error: ndcg_core.InvalidInput) -> None:
+    """Why the numbers cannot be shown, in the sidebar's words, and the hint that fits that reason."""
+    st.error(f"NDCG cannot be computed with these settings: {user_message(error)}", icon=":material/error:")
+    if zero_idcg_refused(ranking.grades, ranking.ideal_relevances(), settings):
+        st.caption(f"Change “{ZERO_IDCG_SETTING}” in the sidebar, or give a document a positive grade here:")
+    else:
+        st.caption("Change the grades here (or the gain in the sidebar):")
 
 
 def _absolute(relative: str) -> str:

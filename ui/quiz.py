@@ -6,9 +6,12 @@ module only draws them and records what the student answered.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import pandas as pd
 import streamlit as st
 
+from ui import session, url_state
 from ui.formatting import compact, fixed
 from ui.quiz_model import (
     ESTIMATE_FULL,
@@ -31,8 +34,6 @@ from ui.ranked_list import pending_order, ranked_list
 from ui.settings import MetricSettings
 from ui.state import playground_link
 
-ANSWERS_KEY = "quiz_answers"  # {(seed, number): Answer}
-
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def questions_for(seed: int) -> tuple[Question, ...]:
@@ -41,7 +42,7 @@ def questions_for(seed: int) -> tuple[Question, ...]:
 
 
 def session_answers() -> dict[tuple[int, int], Answer]:
-    return st.session_state.setdefault(ANSWERS_KEY, {})
+    return quiz_state().answers
 
 
 def session_score() -> tuple[float, int]:
@@ -69,39 +70,52 @@ def _show_ranking(question: Question, order: tuple[int, ...] | None = None, *, w
 
 # --- Seed, score and page header ---------------------------------------------------------------------------
 
-SEED_KEY = "quiz_seed"
+STATE_KEY = "quiz"
+SEED_INPUT_KEY = "quiz_seed_input"
 REVEAL_KEY = "quiz_reveal"
 
 
-def current_seed() -> int:
-    """The quiz seed: from the URL when it has a valid one, else the session's, else a fresh one; kept in the URL."""
-    from_url = st.query_params.get("seed")
+@dataclass
+class QuizState:
+    """The quiz's session state: the seed in use (mirrored to ``?seed=``) and every answer given."""
+
+    seed: int | None = None
+    answers: dict = field(default_factory=dict)  # {(seed, number): Answer}
+
+
+def _quiz_from_url() -> QuizState:
+    from_url = url_state.params().get("seed")
     seed = parse_seed(from_url)
-    if seed is None:
-        if from_url is not None:  # shown once: the URL gets a valid seed below
-            st.warning(f"The link's seed could not be read (it must be a number from 0 to {MAX_SEED}), "
-                       "so new questions were drawn.", icon=":material/link:")
-        seed = st.session_state.get(SEED_KEY)
-        if seed is None:
-            seed = fresh_seed()
-    st.session_state[SEED_KEY] = seed
-    st.session_state["quiz_seed_input"] = seed  # the 'type a seed' box follows (it is drawn after this)
-    if st.query_params.get("seed") != str(seed):
-        st.query_params["seed"] = str(seed)
-    return seed
+    if seed is None and from_url is not None:
+        url_state.warn("quiz", f"The link's seed could not be read (it must be a number from 0 to {MAX_SEED}), "
+                               "so new questions were drawn.")
+    return QuizState(seed=seed)
+
+
+def quiz_state() -> QuizState:
+    return session.page_state(STATE_KEY, _quiz_from_url)
+
+
+def current_seed() -> int:
+    """The quiz seed: the link's on a session's first visit (when valid), else a fresh one; kept in the URL."""
+    state = quiz_state()
+    if state.seed is None:
+        state.seed = fresh_seed()
+    url_state.show_warning("quiz")
+    session.set_widget(SEED_INPUT_KEY, state.seed)  # the 'type a seed' box follows (it is drawn after this)
+    url_state.publish({"seed": str(state.seed)})
+    return state.seed
 
 
 def _new_questions() -> None:
-    seed = fresh_seed(avoid=st.session_state.get(SEED_KEY))
-    st.session_state[SEED_KEY] = seed
-    st.session_state["quiz_seed_input"] = seed
-    st.query_params["seed"] = str(seed)
+    state = quiz_state()
+    state.seed = fresh_seed(avoid=state.seed)
+    url_state.warn("quiz", None)
 
 
 def _typed_seed() -> None:
-    seed = int(st.session_state["quiz_seed_input"])
-    st.session_state[SEED_KEY] = seed
-    st.query_params["seed"] = str(seed)
+    quiz_state().seed = int(session.widget(SEED_INPUT_KEY))
+    url_state.warn("quiz", None)
 
 
 def share_link(seed: int) -> str:
@@ -162,7 +176,7 @@ def show_question(question: Question, seed: int) -> None:
                 st.badge(f"{answer.points:g} point{'s' if answer.points != 1 else ''}", color=colour)
         st.caption(f"Convention: {question.convention()}")
         {"compare": _compare, "estimate": _estimate, "reorder": _reorder}[question.kind](question, seed, answer)
-        if answer is None and st.session_state.get(REVEAL_KEY, False):
+        if answer is None and session.widget(REVEAL_KEY, False):
             st.info(f"**Answer:** {answer_summary(question)}", icon=":material/visibility:")
 
 
@@ -185,7 +199,7 @@ def _compare(question: Question, seed: int, answer: Answer | None) -> None:
              format_func=lambda label: f"Ranking {label}")
     if answer is None:
         st.button("Check", key=_widget_key(seed, question, "check"), on_click=_answer_compare, args=(question, seed),
-                  disabled=st.session_state.get(choice_key) is None)
+                  disabled=session.widget(choice_key) is None)
         return
     correct = question.best_answer()
     (st.success if answer.points == 1 else st.error)(
@@ -207,7 +221,7 @@ def _compare(question: Question, seed: int, answer: Answer | None) -> None:
 
 
 def _answer_compare(question: Question, seed: int) -> None:
-    chosen = st.session_state.get(_widget_key(seed, question, "choice"))
+    chosen = session.widget(_widget_key(seed, question, "choice"))
     if chosen is None:
         return
     right = chosen == question.best_answer()
@@ -239,7 +253,7 @@ def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
 
 
 def _answer_estimate(question: Question, seed: int) -> None:
-    guess = float(st.session_state.get(_widget_key(seed, question, "guess"), 0.5))
+    guess = float(session.widget(_widget_key(seed, question, "guess"), 0.5))
     points = estimate_points(guess, question.result().ndcg)
     verdict = {1.0: "Spot on!", 0.5: "Close.", 0.0: "Not quite."}[points]
     record_answer(seed, question.number, Answer(points, verdict, fixed(guess, 2)))
@@ -255,7 +269,7 @@ def _moves_key(seed: int, question: Question) -> str:
 
 def current_order(seed: int, question: Question) -> tuple[int, ...]:
     """The student's current ordering (indices into ``question.names``), starting from the shown order."""
-    return st.session_state.setdefault(_order_key(seed, question), question.order)
+    return session.page_state(_order_key(seed, question), lambda: question.order)
 
 
 def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
@@ -267,14 +281,14 @@ def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
                               grades=question.ranked_grades(order))
         if moved is not None:
             order = tuple(order[j] for j in moved)
-            st.session_state[_order_key(seed, question)] = order
-            st.session_state[_moves_key(seed, question)] = st.session_state.get(_moves_key(seed, question), 0) + moves_needed(moved)
+            session.set_widget(_order_key(seed, question), order)
+            session.set_widget(_moves_key(seed, question), session.widget(_moves_key(seed, question), 0) + moves_needed(moved))
     fewest = question.fewest_moves()
     st.markdown(
         f"**Drag the documents to reach the highest possible NDCG@{question.k} in as few moves as possible.** "
         f"It can be done in {fewest} moves. Only the top {question.k} positions count."
     )
-    moves = st.session_state.get(_moves_key(seed, question), 0)
+    moves = session.widget(_moves_key(seed, question), 0)
     left, right = st.columns([3, 1])
     with left:
         if answer is None:
@@ -307,13 +321,13 @@ def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
 
 
 def _reset_reorder(question: Question, seed: int) -> None:
-    st.session_state[_order_key(seed, question)] = question.order
-    st.session_state[_moves_key(seed, question)] = 0
+    session.set_widget(_order_key(seed, question), question.order)
+    session.set_widget(_moves_key(seed, question), 0)
 
 
 def _answer_reorder(question: Question, seed: int) -> None:
     order = current_order(seed, question)
-    moves = st.session_state.get(_moves_key(seed, question), 0)
+    moves = session.widget(_moves_key(seed, question), 0)
     points = reorder_points(is_best(question, order), moves, question.fewest_moves())
     verdict = {1.0: "Perfect!", 0.5: "Best NDCG reached, but in more moves than needed.", 0.0: "Not the best NDCG yet."}[points]
     record_answer(seed, question.number, Answer(points, verdict, ", ".join(question.ranked_names(order))))

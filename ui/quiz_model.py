@@ -201,8 +201,8 @@ def reorder_points(reached_best: bool, moves: int, fewest: int) -> float:
 
 
 def parse_seed(text: str | None) -> int | None:
-    """A seed from the URL: digits only, 0..MAX_SEED; None when absent or malformed."""
-    if text is None or not text.isdigit() or len(text) > 6:
+    """A seed from the URL: ASCII digits only ('²'.isdigit() is True, int('²') fails), 0..MAX_SEED; else None."""
+    if not isinstance(text, str) or not text.isascii() or not text.isdigit() or len(text) > 6:
         return None
     value = int(text)
     return value if value <= MAX_SEED else None

@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 import ndcg_core
+from ui import session, url_state
+from ui.messages import document_title
 from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings
 from ui.state import playground_list
 
@@ -20,6 +22,7 @@ PLAYGROUND_SOURCE = "playground"
 SOURCE_KEY = "step_source"
 POSITION_KEY = "step_position"
 PLAYING_KEY = "step_playing"
+SCOPE = "step_by_step"  # the page's link warnings in ui.url_state
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ def walk_list_for(source: str) -> WalkList:
     if example is not None:
         names, grades = example_ranked(example)
         return WalkList(
-            label=f"{example.title} ({example.source})",
+            label=f"{example.title} ({document_title(example.source)})",
             names=names,
             grades=grades,
             extra_names=tuple(example.extra_documents),
@@ -91,25 +94,26 @@ def source_label(source: str) -> str:
 
 def open_walkthrough(example) -> None:
     """Load a worked example (list and convention) into the step-by-step page and go there."""
-    set_settings(example_settings(example), announce=f"worked example {example.source[:3]}")
-    st.session_state[SOURCE_KEY] = example.key
-    st.session_state[POSITION_KEY] = 1
-    st.session_state[PLAYING_KEY] = False
+    set_settings(example_settings(example), reason=f"Walking the worked example “{example.title}”")
+    session.set_widget(SOURCE_KEY, example.key)
+    session.set_widget(POSITION_KEY, 1)
+    session.set_widget(PLAYING_KEY, False)
     st.switch_page("pages/step_by_step.py")
 
 
 def choose_source() -> str:
     """The 'which list' selector; when a worked example is picked its convention goes to the sidebar."""
     options = [PLAYGROUND_SOURCE, *(example.key for example in worked_examples())]
-    if st.session_state.get(SOURCE_KEY) not in options:
-        st.session_state[SOURCE_KEY] = _source_from_url(options)
+    if session.widget(SOURCE_KEY) not in options:
+        session.set_widget(SOURCE_KEY, _source_from_url(options))
 
     def picked() -> None:
-        st.session_state[POSITION_KEY] = 1
-        st.session_state[PLAYING_KEY] = False
-        example = example_by_key(st.session_state[SOURCE_KEY])
+        url_state.warn(SCOPE, None)
+        session.set_widget(POSITION_KEY, 1)
+        session.set_widget(PLAYING_KEY, False)
+        example = example_by_key(session.widget(SOURCE_KEY))
         if example is not None:
-            set_settings(example_settings(example), announce=f"worked example {example.source[:3]}")
+            set_settings(example_settings(example), reason=f"Walking the worked example “{example.title}”")
 
     source = st.selectbox(
         "List to walk through",
@@ -120,15 +124,12 @@ def choose_source() -> str:
         help="The Playground's list (edit it there), or one of the documents' worked examples. Picking an example "
         "also sets the sidebar to the example's convention.",
     )
-    if source == PLAYGROUND_SOURCE:
-        st.session_state.pop("step_list", None)
-        if "list" in st.query_params:
-            del st.query_params["list"]
-    elif st.query_params.get("list") != source:
-        st.query_params["list"] = source
+    url_state.publish({"list": None if source == PLAYGROUND_SOURCE else source})
     return source
 
 
 def _source_from_url(options: list[str]) -> str:
-    wanted = st.query_params.get("list")
+    wanted = url_state.params().get("list")
+    if wanted is not None and wanted not in options:
+        url_state.warn(SCOPE, "The link's list (a worked example) was not found, so the Playground's list is walked.")
     return wanted if wanted in options else PLAYGROUND_SOURCE

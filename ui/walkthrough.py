@@ -11,10 +11,11 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import charts
+from ui import charts, session, url_state
 from ui.formatting import gain_latex, gain_words, log_latex, num
+from ui.messages import user_message
 from ui.settings import MetricSettings
-from ui.walk_lists import PLAYING_KEY, POSITION_KEY, WalkList
+from ui.walk_lists import PLAYING_KEY, POSITION_KEY, SCOPE, WalkList
 from ui.widgets import formula, metric_cards, plain
 
 USER_MOVED_KEY = "step_user_moved"
@@ -37,28 +38,30 @@ def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
     try:
         result = evaluate_walk(walk, settings)
     except ndcg_core.InvalidInput as error:
-        st.error(f"This list cannot be evaluated with the current settings: {error}", icon=":material/warning:")
+        st.error(f"This list cannot be evaluated with the current settings: {user_message(error)}",
+                 icon=":material/warning:")
         return
     size = len(result.table)
     _clamp_position(size)
-    playing = bool(st.session_state.get(PLAYING_KEY, False))
+    url_state.show_warning(SCOPE)
+    playing = bool(session.widget(PLAYING_KEY, False))
 
     @st.fragment(run_every=AUTOPLAY_SECONDS if playing else None)
     def stepper() -> None:
         # The timer exists only while playing; when play/pause flips inside the fragment,
         # a full rerun re-declares the fragment with (or without) its timer.
-        if bool(st.session_state.get(PLAYING_KEY, False)) != playing:
+        if bool(session.widget(PLAYING_KEY, False)) != playing:
             st.rerun()
-        if playing and not st.session_state.pop(USER_MOVED_KEY, False):
-            if st.session_state[POSITION_KEY] < size:
-                st.session_state[POSITION_KEY] += 1
-            if st.session_state[POSITION_KEY] >= size:
-                st.session_state[PLAYING_KEY] = False  # stop at the last position
+        if playing and not session.forget(USER_MOVED_KEY):
+            if session.widget(POSITION_KEY) < size:
+                session.set_widget(POSITION_KEY, session.widget(POSITION_KEY) + 1)
+            if session.widget(POSITION_KEY) >= size:
+                session.set_widget(PLAYING_KEY, False)  # stop at the last position
                 st.rerun()
         _controls(size, playing)
-        position = int(st.session_state[POSITION_KEY])
-        if st.query_params.get("pos") != str(position):
-            st.query_params["pos"] = str(position)
+        position = int(session.widget(POSITION_KEY))
+        url_state.publish({"pos": str(position)})
+        url_state.flush(partial=True)  # a fragment run: app.py's end-of-run write does not happen
         _position_view(walk, result, settings, position)
 
     stepper()
@@ -69,27 +72,32 @@ def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
 
 
 def _clamp_position(size: int) -> None:
-    if POSITION_KEY not in st.session_state:
-        wanted = st.query_params.get("pos", "1")
-        st.session_state[POSITION_KEY] = int(wanted) if wanted.isdigit() else 1
-    st.session_state[POSITION_KEY] = min(max(int(st.session_state[POSITION_KEY]), 1), size)
+    if not session.has(POSITION_KEY):
+        wanted = url_state.params().get("pos")
+        position = url_state.parse_int(wanted, low=1, high=size) if wanted is not None else 1
+        if position is None:
+            url_state.warn(SCOPE, f"The link's position could not be read (a whole number from 1 to {size}), so the "
+                                  "walk starts at position 1.")
+        session.set_widget(POSITION_KEY, position or 1)
+    session.set_widget(POSITION_KEY, min(max(int(session.widget(POSITION_KEY)), 1), size))
 
 
 def _move(step: int, size: int) -> None:
-    st.session_state[POSITION_KEY] = min(max(int(st.session_state[POSITION_KEY]) + step, 1), size)
-    st.session_state[USER_MOVED_KEY] = True
+    url_state.warn(SCOPE, None)  # the user moved on from what the link asked for
+    session.set_widget(POSITION_KEY, min(max(int(session.widget(POSITION_KEY)) + step, 1), size))
+    session.set_widget(USER_MOVED_KEY, True)
 
 
 def _toggle_play(size: int) -> None:
-    starting = not st.session_state.get(PLAYING_KEY, False)
-    st.session_state[PLAYING_KEY] = starting
-    if starting and int(st.session_state[POSITION_KEY]) >= size:
-        st.session_state[POSITION_KEY] = 1  # play again from the top
-    st.session_state[USER_MOVED_KEY] = True
+    starting = not session.widget(PLAYING_KEY, False)
+    session.set_widget(PLAYING_KEY, starting)
+    if starting and int(session.widget(POSITION_KEY)) >= size:
+        session.set_widget(POSITION_KEY, 1)  # play again from the top
+    session.set_widget(USER_MOVED_KEY, True)
 
 
 def _controls(size: int, playing: bool) -> None:
-    position = int(st.session_state[POSITION_KEY])
+    position = int(session.widget(POSITION_KEY))
     # A row that wraps on narrow screens (projectors are often 1024 px wide), then the slider below it.
     with st.container(horizontal=True, vertical_alignment="center"):
         st.button(
@@ -108,7 +116,7 @@ def _controls(size: int, playing: bool) -> None:
     if size > 1:
         st.slider(
             "Position i", min_value=1, max_value=size, key=POSITION_KEY,
-            on_change=lambda: st.session_state.__setitem__(USER_MOVED_KEY, True),
+            on_change=session.set_widget, args=(USER_MOVED_KEY, True),
         )
     else:
         st.caption("The list has a single position.")

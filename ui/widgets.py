@@ -16,7 +16,7 @@ import streamlit as st
 
 import ndcg_core
 from ui.formatting import fixed, gain_formula_latex, gain_term_latex, log_latex, signed
-from ui.settings import MetricSettings
+from ui.settings_model import MetricSettings, zero_idcg_words
 
 METRICS = (
     ("cg", "CG", "Cumulative gain: the sum of the gains of the counted positions. Order does not matter."),
@@ -44,8 +44,12 @@ def _metric_values(source) -> dict[str, float] | None:
     return {name: float(getattr(source, name)) for name, _, _ in METRICS}
 
 
-def metric_cards(result: ndcg_core.ListResult, previous=None) -> None:
-    """CG@k, DCG@k, IDCG@k and NDCG@k cards; ``previous`` (a ListResult or dict) gives the deltas."""
+def metric_cards(result: ndcg_core.ListResult, previous=None, *, reserve_delta: bool = False) -> None:
+    """CG@k, DCG@k, IDCG@k and NDCG@k cards; ``previous`` (a ListResult or dict) gives the deltas.
+
+    ``reserve_delta``: every card always has a delta line ("±0" in grey when nothing changed), so the first
+    change does not make the cards taller and shift what is below them (the list under the pointer).
+    """
     suffix = "" if result.k is None else f"@{result.k}"
     before = _metric_values(previous)
     # One horizontal container of bordered metrics looks like bordered columns and is one block instead of five
@@ -57,8 +61,11 @@ def metric_cards(result: ndcg_core.ListResult, previous=None) -> None:
             if before is not None and name in before and not (math.isnan(value) or math.isnan(before[name])):
                 change = value - before[name]
                 delta = signed(change) if abs(change) >= 5e-5 else None
+            unchanged = delta is None and reserve_delta
             st.metric(
-                f"{label}{suffix}", fixed(value), delta=delta, delta_color="normal", help=help_text, border=True,
+                f"{label}{suffix}", fixed(value), delta="±0" if unchanged else delta,
+                delta_color="off" if unchanged else "normal", delta_arrow="off" if unchanged else "auto",
+                help=help_text, border=True,
                 width="stretch", height="stretch",  # equal heights whether or not a card has a delta
             )
 
@@ -201,6 +208,6 @@ def formula(result: ndcg_core.ListResult, settings: MetricSettings) -> None:
         )
     else:
         st.latex(rf"NDCG@{k_value} = \frac{{0}}{{0}} \rightarrow {fixed(result.ndcg)}")
-        st.caption(f"IDCG is 0, so NDCG follows the sidebar's zero-IDCG rule ({settings.zero_idcg}).")
+        st.caption(f"IDCG is 0, so NDCG follows the sidebar's rule {zero_idcg_words(settings.zero_idcg)}.")
     if depth > FORMULA_TERMS + 2 or len(ideal) > FORMULA_TERMS + 2:
         st.caption("Long sums show their first terms, then “⋯”, then the last term; the totals include every term.")

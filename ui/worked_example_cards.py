@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from ui.formatting import cutoff_words, discount_words, gain_words
-from ui.settings import set_settings
+from ui.messages import document_title
 from ui.state import open_in_playground
 from ui.walk_lists import _log_base_key, example_ranked, example_settings, open_walkthrough
 from ui.widgets import plain
@@ -52,7 +52,7 @@ def figures_frame(example) -> pd.DataFrame:
     keys = figure_keys(example)
     printed = getattr(example, "stated_text", {}) or {}
     per_figure = getattr(example, "figure_status", {}) or {}
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         {
             "Figure": [metric_label(key) for key in keys],
             "Stated in the document": [
@@ -68,6 +68,11 @@ def figures_frame(example) -> pd.DataFrame:
             ],
         }
     )
+    # The card's badge is example.status; an erratum in the document's code or text (its figures all right)
+    # gets its own row, so the table never says only "✓ matches" under a "✗ erratum" badge.
+    if example.status == "erratum" and FIGURE_VERDICTS["erratum"] not in frame["Verdict"].tolist():
+        frame.loc[len(frame)] = ["The document's code or text", "see the erratum below", "—", FIGURE_VERDICTS["erratum"]]
+    return frame
 
 
 def reproduced_text(value: float, printed: str | None) -> str:
@@ -118,7 +123,7 @@ def example_card(example, index: int) -> None:
     with st.container(border=True, key=f"example_card_{index}"):
         label, colour = STATUS_BADGES.get(example.status, (example.status, "gray"))
         st.markdown(f"### {plain(example.title)} &nbsp; :{colour}-badge[{label}]")
-        st.markdown(f"Source document: `{example.source}`")
+        st.markdown(f"Source: {plain(document_title(example.source))}")
         st.markdown(f"**Convention:** {convention_text(example)}")
         left, right = st.columns([1, 1.7])
         with left:
@@ -148,9 +153,10 @@ def example_card(example, index: int) -> None:
 
 def _open_example_in_playground(example) -> None:
     names, grades = example_ranked(example)
-    set_settings(example_settings(example), announce=f"worked example {example.source[:3]}")  # said in the sidebar
     open_in_playground(
-        names, grades, extra_names=tuple(example.extra_documents), extra_grades=tuple(float(g) for g in example.extra_grades),
+        names, grades, extra_names=tuple(example.extra_documents),
+        extra_grades=tuple(float(g) for g in example.extra_grades), settings=example_settings(example),
+        reason=f"The worked example “{example.title}” was opened with its document's convention",
     )
 
 
@@ -183,5 +189,5 @@ def example_cards(shown, examples) -> None:
     for example in shown:
         if example.source != source:  # the examples come grouped by document
             source = example.source
-            st.header(f"Document {source[:3]}", anchor=f"document-{source[:3]}")
+            st.header(document_title(source), anchor=f"document-{source[:3]}")
         example_card(example, examples.index(example))

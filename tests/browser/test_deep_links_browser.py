@@ -1,7 +1,7 @@
 """Deep links work for the very first visitor of a freshly started server.
 
 Streamlit serves an app with a ``pages/`` folder in its legacy mode until ``st.navigation`` has run once;
-that mode only knows pages by file stem. The url paths equal the file stems and ``ui.ensure_app_shell``
+that mode only knows pages by file stem. The url paths equal the file stems and ``ui.page_shell``
 switches to the app's navigation, so a first visit to ``/step_by_step?...`` shows that page, with the
 sidebar and its query parameters, never "Page not found".
 """
@@ -26,7 +26,7 @@ def fresh_app_url():
     ("path", "expected_text"),
     [
         ("/step_by_step?pos=3", "Position i = 3 of"),
-        ("/worked_examples", "003_f44d929bf8cc7fa4.txt"),
+        ("/worked_examples", "Document 003"),
         ("/quiz?seed=7", "Seed"),
         ("/conventions", "scikit-learn"),
     ],

@@ -1,0 +1,236 @@
+"""The state/URL layer and the input-feedback defects of issues 12 and 16, under AppTest.
+
+Each test names the defect it pins; each failed before its fix (old messages, tracebacks, rounded links).
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from streamlit.runtime.state.query_params import QueryParams
+
+import ndcg_core
+from tests.conftest import run_page
+from ui import state
+
+G = [3, 1, 2, 0, 2]
+REFUSED = "could not be read (it names rows or columns that are not in the table)"
+
+
+def ranking(at) -> state.Ranking:
+    return at.session_state[state.RANKING_KEY].ranking
+
+
+def edit(at, delta: dict, prefix: str = "playground_editor"):
+    revision = at.session_state[state.RANKING_KEY].revision
+    at.session_state[f"{prefix}_{revision}"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [], **delta}
+    return at.run()
+
+
+def texts(at) -> str:
+    parts = [element.value for kind in ("error", "warning", "info", "caption", "markdown") for element in getattr(at, kind)]
+    return "\n".join(str(part) for part in parts)
+
+
+def open_playground(params: dict | None = None):
+    at = run_page(None, query_params=params)
+    assert not at.exception, at.exception
+    return at
+
+
+# --- issue 16 item 1: "Refuse" with extra judged documents ---------------------------------------------------
+
+@pytest.mark.parametrize(("rule", "words"), [
+    ("error", "which this rule refuses to compute"),
+    ("zero", "which this rule reports as 0.0000"),
+    ("one", "which this rule reports as 1.0000"),
+    ("skip", "which this rule leaves undefined (n/a)"),
+])
+def test_extra_documents_note_says_in_words_what_idcg_would_be_without_them(rule, words):
+    at = open_playground({"docs": "D1:0,D2:0", "extra": "D7:3", "z": rule})
+    result = ndcg_core.evaluate([0, 0], ideal_relevances=[0, 0, 3], zero_idcg=rule)
+    note = next(info.value for info in at.info if "Without the extra judged documents" in info.value)
+    assert "IDCG would be 0 (no ranked document is relevant)" in note and words in note
+    assert f"With them IDCG is {result.idcg:.4f} and NDCG is {result.ndcg:.4f}" in note
+
+
+# --- issue 16 item 3: the share box names the real limit and the URL follows the page -----------------------
+
+def test_share_box_names_the_real_limit_and_the_url_says_the_list_is_not_in_it():
+    names = [f"{'long document name ' * 10}{i}"[:200] for i in range(165)]
+    at = open_playground()
+    at.session_state[state.RANKING_KEY] = state.PlaygroundState.of(state.make_ranking(names, [1.0] * 165))
+    at.run()
+    caption = next(c.value for c in at.caption if "cannot be shared as a link" in c.value)
+    assert "characters" in caption and "1,000 documents" not in caption
+    assert at.query_params.get("unlinked") == "165" and "docs" not in at.query_params
+    reopened = open_playground({"unlinked": "165"})
+    assert "too long to fit in a link" in texts(reopened) and ranking(reopened) == state.DEFAULT_RANKING
+
+
+# --- issue 16 item 4: the server validates what the browser sends --------------------------------------------
+
+@pytest.mark.parametrize(("delta", "needle"), [
+    ({"edited_rows": {"abc": {"Grade": 1}}}, REFUSED),
+    ({"edited_rows": {"²": {"Grade": 1}}}, REFUSED),
+    ({"edited_rows": {"99": {"Grade": 1}}}, REFUSED),
+    ({"edited_rows": {"1": {"Grade": 10**400}}}, "too large"),
+    ({"edited_rows": {"1": {"Grade": "9" * 400}}}, "400 characters long"),
+    ({"edited_rows": {"1": "x"}}, REFUSED),
+    ({"edited_rows": "x"}, REFUSED),
+    ({"deleted_rows": ["x"]}, REFUSED),
+    ({"edited_rows": {"1": {"Grade": [1]}}}, "not a number"),
+])
+def test_hostile_editor_messages_are_refused_quietly(delta, needle):
+    at = open_playground()
+    edit(at, delta)
+    assert not at.exception
+    assert needle in at.error[0].value
+    assert ranking(at).grades == tuple(G)
+
+
+@pytest.mark.parametrize(("page", "key", "delta"), [
+    ("compare", "compare_docs_editor", {"edited_rows": {"abc": {"grade": 1}}}),
+    ("compare", "compare_docs_editor", {"deleted_rows": [99]}),
+    ("conventions", "conventions_editor_equal", {"edited_rows": {"0": {"nope": 1}}}),
+])
+def test_hostile_editor_messages_on_other_pages_are_refused_quietly(page, key, delta):
+    at = run_page(page)
+    at.session_state[key] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [], **delta}
+    at.run()
+    assert not at.exception
+    assert any(REFUSED in error.value for error in at.error)
+
+
+# --- issue 12: input feedback that says what happened ----------------------------------------------------------
+
+def test_text_grade_is_called_not_a_number_not_blank():
+    at = open_playground()
+    edit(at, {"edited_rows": {"2": {"Grade": "abc"}}})
+    assert "“abc” is not a number" in at.error[0].value and "blank" not in at.error[0].value
+
+
+@pytest.mark.parametrize(("typed", "stored"), [("1e308", 1e308), ("12345678901234567890123456", 1.2345678901234568e25),
+                                                ("12345678901.5", 12345678901.5)])
+def test_typed_grades_are_stored_as_typed_not_mangled_or_dropped(typed, stored):
+    at = open_playground({"gain": "linear"})
+    edit(at, {"edited_rows": {"0": {"Grade": typed}}})
+    assert not at.error
+    assert ranking(at).grades[0] == stored
+
+
+def test_1e308_under_exponential_gain_says_why_in_the_sidebars_words():
+    at = open_playground()
+    edit(at, {"edited_rows": {"0": {"Grade": "1e308"}}})
+    message = at.error[0].value
+    assert "too large for exponential gain" in message and "“Gain” to “Linear: gain = grade”" in message
+    assert ranking(at).grades == tuple(G)
+
+
+def test_a_new_row_is_shown_with_the_name_the_list_gives_it():
+    at = open_playground()
+    columns = json.loads(at.dataframe(key="playground_editor_0").proto.columns)
+    assert columns["Document"]["default"] == "D6" and columns["Grade"]["default"] == "0"
+    edit(at, {"added_rows": [{}]})
+    assert ranking(at).names[-1] == "D6"
+
+
+def test_refuse_rule_error_names_the_sidebar_setting_not_internal_values():
+    at = open_playground({"docs": "D1:0,D2:0", "z": "error"})
+    message = at.error[0].value
+    assert "“NDCG when IDCG = 0” setting" in message and "zero_idcg" not in message and "'zero'" not in message
+    assert any(c.value.startswith("Change “NDCG when IDCG = 0” in the sidebar") for c in at.caption)
+
+
+def test_cards_always_reserve_the_delta_line():
+    at = open_playground()
+    assert [m.delta for m in at.metric] == ["±0"] * 4
+    at.button(key="playground_ideal").click().run()
+    ndcg = next(m for m in at.metric if m.label == "NDCG")
+    assert ndcg.delta.startswith("+") and all(m.delta for m in at.metric)
+
+
+# --- links: exact round trips and hostile parameters -------------------------------------------------------
+
+def test_grades_and_gain_table_values_round_trip_exactly():
+    link = state.playground_link(["a", "b"], [12345678901.5, 0.1 + 0.2], settings=state.MetricSettings(
+        gain="custom", gain_table=((0.0, 0.0), (0.30000000000000004, 1.5), (12345678901.5, 12345678901.5))))
+    params = dict(parse_qsl(urlsplit(link).query))
+    at = open_playground(params)
+    assert ranking(at).grades == (12345678901.5, 0.30000000000000004)
+    assert dict(at.session_state["settings"].gain_table)[12345678901.5] == 12345678901.5
+
+
+@pytest.mark.parametrize("params", [
+    {"k": "²"}, {"k": "1" * 100_000}, {"docs": "D1:0,D2:0", "z": "error"}, {"docs": "D1:²"},
+    {"docs": "D1:" + "9" * 100_000}, {"gain": "custom", "gt": "0:0,1:" + "9" * 400},
+])
+def test_hostile_playground_links_warn_instead_of_a_traceback(params):
+    at = open_playground(params)
+    assert not at.exception
+    assert at.warning or at.error
+
+
+@pytest.mark.parametrize(("page", "params"), [
+    ("step_by_step", {"pos": "²"}), ("step_by_step", {"pos": "9" * 100_000}), ("why_differ", {"cut": "²", "g": "9" * 100_000}), ("step_by_step", {"list": "\u202e"}),
+    ("quiz", {"seed": "²"}), ("quiz", {"seed": "1" * 100_000}), ("compare", {"compare": "²", "slide": "x"}),
+    ("conventions", {"case": "\x00", "rows": "A:²:1::1"}),
+])
+def test_hostile_parameters_on_other_pages_warn_instead_of_a_traceback(page, params):
+    at = run_page(page, query_params=params)
+    assert not at.exception
+    assert at.warning
+
+
+# --- history: at most one URL write per action, none for a rerun that changes nothing ------------------------
+
+@pytest.fixture
+def url_writes(monkeypatch):
+    """Count the query-string messages sent to the browser (each one is a history.pushState in Streamlit 1.67)."""
+    sent = []
+    original = QueryParams._send_query_param_msg
+
+    def counting(self):
+        sent.append(self.to_dict())
+        original(self)
+
+    monkeypatch.setattr(QueryParams, "_send_query_param_msg", counting)
+    return sent
+
+
+def test_one_url_write_per_action_and_none_for_a_plain_rerun(url_writes):
+    at = open_playground({"gain": "linear"})
+    url_writes.clear()
+    at.run()
+    assert url_writes == []  # nothing changed: no history entry
+    at.button(key="playground_reverse").click().run()
+    assert len(url_writes) == 1 and url_writes[0]["docs"].startswith("D5:")
+    url_writes.clear()
+    at.sidebar.radio(key="settings_gain").set_value("exponential").run()
+    assert len(url_writes) == 1 and url_writes[0]["gain"] == "exponential"
+
+
+def test_opening_a_worked_example_says_which_settings_it_changed():
+    """Issue 12: opening or walking a worked example silently rewrote the sidebar settings."""
+    at = run_page("worked_examples")
+    example = next(i for i, e in enumerate(ndcg_core.WORKED_EXAMPLES) if e.gain == "linear")
+    at.button(key=f"example_open_{example}").click().run()
+    assert not at.exception
+    notice = next(info.value for info in at.sidebar.info)
+    assert "was opened with its document's convention, so the settings changed" in notice
+    assert "Gain: Exponential: 2^grade − 1 → Linear: gain = grade" in notice
+    at.sidebar.radio(key="settings_log_base").set_value("e").run()
+    assert not at.sidebar.info  # gone once the user changes a setting
+
+
+def test_tie_groups_of_a_list_opened_from_a_run_are_in_its_share_link():
+    """A list opened from the Dataset page under "average" ties reopens with the same averaged figure."""
+    tied = state.make_ranking(["a", "b", "c"], [3, 0, 1], tie_groups=[0, 0, 1])
+    at = open_playground(dict(parse_qsl(urlsplit(state.url_state.playground_link(tied, state.MetricSettings())).query)))
+    assert ranking(at) == tied
+    expected = ndcg_core.evaluate([3, 0, 1], tie_groups=[0, 0, 1])
+    assert next(m.value for m in at.metric if m.label == "NDCG") == f"{expected.ndcg:.4f}"
+    broken = open_playground({"docs": "a:3,b:0", "tg": "0,²"})
+    assert "tie groups" in texts(broken) and ranking(broken) == state.DEFAULT_RANKING

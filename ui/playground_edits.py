@@ -1,0 +1,257 @@
+"""The Playground's grade editors: what the browser's edits mean, checked with one set of rules, then applied.
+
+Every value a data editor sends (row keys, names, grades) is checked here before it reaches the canonical
+:class:`ui.ranking.Ranking`; anything unusable is refused with a message and the last valid ranking stays.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import ndcg_core
+from ui import session, state, url_state
+from ui.messages import user_message
+from ui.ranked_list import pending_order
+from ui.ranking import Ranking, evaluate
+from ui.settings_model import MetricSettings
+from ui.widgets import plain
+
+LIST_KEY = "playground_list"
+EDITOR_PREFIX = "playground_editor"
+EXTRA_PREFIX = "playground_extra"
+EDITOR_COLUMNS = ("Rank", "Document", "Grade")
+MAX_GRADE_CHARS = 40  # the longest float repr is 24 characters; anything longer is refused, not truncated
+_GRADE_TEXT = re.compile(r"[+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
+def editor_key() -> str:
+    """Key of the ranking editor; it changes with every committed edit so an edit applies exactly once."""
+    return f"{EDITOR_PREFIX}_{state.revision()}"
+
+
+def extra_editor_key() -> str:
+    return f"{EXTRA_PREFIX}_{state.revision()}"
+
+
+# --- applying pending edits (before anything is drawn) ---------------------------------------------------------
+
+class EditError(ValueError):
+    """An edit that cannot be applied; the message names the problem."""
+
+
+def _cell_grade(value, where: str) -> float:
+    """A grade from an editor cell (text, or a number a client sent): finite, ≥ 0, or EditError saying why."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise EditError(f"{where}: the grade is blank. Type a number (0 = not relevant).")
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise EditError(f"{where}: the grade is not a number.")
+    if isinstance(value, str):
+        text = value.strip()
+        shown = f"“{plain(text[:20])}{'…' if len(text) > 20 else ''}”"
+        if len(text) > MAX_GRADE_CHARS:
+            raise EditError(f"{where}: {shown} is {len(text):,} characters long; a grade has at most "
+                            f"{MAX_GRADE_CHARS} (type a number such as 0, 1, 2 or 3).")
+        if not _GRADE_TEXT.fullmatch(text):
+            raise EditError(f"{where}: {shown} is not a number. Type a number such as 0, 1, 2 or 3.")
+        value = text
+    try:
+        grade = float(value)
+    except OverflowError:  # an integer beyond ~1.8e308 digits-long (a client, not the grid, can send one)
+        raise EditError(f"{where}: the grade is too large (beyond about 1.8e308).") from None
+    except (TypeError, ValueError):
+        raise EditError(f"{where}: the grade is not a number.") from None
+    if math.isnan(grade):
+        raise EditError(f"{where}: the grade is missing (NaN). Type a number (0 = not relevant).")
+    if math.isinf(grade):
+        raise EditError(f"{where}: the grade is infinite (or beyond about 1.8e308). Use a finite number such as 0-4.")
+    if grade < 0:
+        raise EditError(f"{where}: grade {grade:g} is negative. Grades are 0 (not relevant) or more.")
+    return grade
+
+
+def _row_number(row, size: int) -> int | None:
+    """A data editor's row key (an int, or its ASCII digits as text), or None when it names no row."""
+    if isinstance(row, bool):
+        return None
+    if isinstance(row, int):
+        position = row
+    elif isinstance(row, str) and 0 < len(row) <= 9 and row.isascii() and row.isdigit():
+        position = int(row)
+    else:
+        return None
+    return position if 0 <= position < size else None
+
+
+def _cell_name(value, fallback: str) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return fallback
+    text = str(value).strip()
+    return text[: url_state.MAX_NAME_CHARS] if text else fallback
+
+
+def apply_editor_delta(
+    names: Sequence[str], grades: Sequence[float], delta: Mapping, *, label: str = "Row", others: Sequence[str] = ()
+) -> tuple[list[str], list[float]]:
+    """Apply a data editor's edit state ({edited_rows, added_rows, deleted_rows}) to the rows it was drawn from.
+
+    Row numbers in the delta are positions in the editor's input (the canonical order), so sorting the
+    editor by a header in the browser changes nothing here.
+    """
+    if not isinstance(delta, Mapping):
+        raise EditError("The edit could not be read, so it was not applied.")
+    names, grades = list(names), list(grades)
+    raw_grades: list[object] = list(grades)
+    edited, added, deleted_rows = delta.get("edited_rows") or {}, delta.get("added_rows") or [], delta.get("deleted_rows") or []
+    if not isinstance(edited, Mapping) or not isinstance(added, list) or not isinstance(deleted_rows, list):
+        raise EditError("The edit could not be read, so it was not applied.")
+    for row, changes in edited.items():
+        position = _row_number(row, len(names))
+        if position is None or not isinstance(changes, Mapping):
+            raise EditError("The edit names a row that is not in the table, so it was not applied.")
+        if "Document" in changes:
+            names[position] = _cell_name(changes["Document"], names[position])
+        if "Grade" in changes:
+            raw_grades[position] = changes["Grade"]
+    for row in added:
+        row = row if isinstance(row, Mapping) else {}
+        names.append(_cell_name(row.get("Document"), _new_name(names, others)))
+        raw_grades.append(row.get("Grade", 0.0))
+    deleted = {_row_number(row, len(names)) for row in deleted_rows}
+    if None in deleted:
+        raise EditError("The edit deletes a row that is not in the table, so it was not applied.")
+    keep = [i for i in range(len(names)) if i not in deleted]
+    checked = [
+        _cell_grade(raw_grades[i], f"{label} {rank} ({plain(names[i][:40])})")  # names shown as text
+        for rank, i in enumerate(keep, start=1)
+    ]
+    return [names[i] for i in keep], checked
+
+
+def _new_name(existing: Sequence[str], others: Sequence[str] = ()) -> str:
+    """'D<n+1>' for a list of n names, skipping names taken in it or in ``others`` (the other editor's)."""
+    taken = set(existing) | set(others)
+    number = len(existing) + 1
+    while f"D{number}" in taken:
+        number += 1
+    return f"D{number}"
+
+
+def apply_pending_changes(settings: MetricSettings) -> None:
+    """Apply a drag/keyboard reorder and the editors' edits, before anything is drawn.
+
+    A reorder is consumed once (see ui.ranked_list) and restarts the editors from the new order. The
+    editors' edit state is always relative to the ranking they started from (``state.editor_base``), so
+    the canonical ranking is recomputed from it on every run: an edit can never apply twice, and undoing
+    an edit in the table undoes it everywhere. An invalid edit leaves the last valid ranking in place
+    and stores a message for the page to show next to the editor.
+    """
+    ranking = state.current_ranking()
+    perm = pending_order(LIST_KEY, len(ranking.names), names=ranking.names, grades=ranking.grades)  # the newest list
+    if perm is not None:
+        state.set_ranking(ranking.reordered(perm))
+        return
+
+    playground = state.playground()
+    playground.edit_error = None
+    base = state.editor_base()
+    # What the browser sent must name rows and columns of the tables drawn (st.data_editor itself would raise).
+    for key, rows in ((editor_key(), len(base.names)), (extra_editor_key(), len(base.extra_names))):
+        if not session.editor_state_is_usable(session.widget(key), rows=rows, columns=EDITOR_COLUMNS):
+            state.set_ranking(ranking)  # the editors restart (new keys) from the last valid ranking
+            state.playground().edit_error = session.REFUSED_EDIT
+            return
+    main_delta = session.widget(editor_key())
+    extra_delta = session.widget(extra_editor_key())
+    if not _has_changes(main_delta) and not _has_changes(extra_delta) and not state.is_edited():
+        return  # nothing edited since the editors started: the fast, common path
+    try:
+        names, grades = base.names, base.grades
+        if _has_changes(main_delta):
+            names, grades = apply_editor_delta(names, grades, main_delta, label="Rank", others=base.extra_names)
+            if not names:
+                raise EditError("The ranking is empty: keep at least one document.")
+        extra_names, extra_grades = base.extra_names, base.extra_grades
+        if _has_changes(extra_delta):
+            extra_names, extra_grades = apply_editor_delta(extra_names, extra_grades, extra_delta, label="Extra row",
+                                                          others=names)
+        candidate = state.make_ranking(names, grades, extra_names, extra_grades)
+        if candidate == ranking:
+            return
+        evaluate(candidate, **{**settings.kwargs(), "zero_idcg": "zero"})  # all-zero grades are a valid edit
+    except EditError as error:
+        playground.edit_error = str(error)
+        return
+    except ndcg_core.InvalidInput as error:
+        playground.edit_error = user_message(error)
+        return
+    state.set_edited_ranking(candidate)
+
+
+def _has_changes(delta) -> bool:
+    return isinstance(delta, Mapping) and any(delta.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
+
+
+# --- editors -----------------------------------------------------------------------------------------------------
+
+def _frame(names: Sequence[str], grades: Sequence[float], *, with_rank: bool) -> pd.DataFrame:
+    columns = {"Rank": np.arange(1, len(names) + 1)} if with_rank else {}
+    columns["Document"] = pd.array(names, dtype="string")
+    # Grades as exact text: the server reads what was typed ("abc", "1e308", 26 digits) with one set of rules and
+    # says what is wrong, where a number cell would silently turn "1e308" into 1308 or drop a 26-digit number.
+    columns["Grade"] = pd.array([url_state.format_number(g) for g in grades], dtype="string")
+    return pd.DataFrame(columns, copy=False)  # one constructor call: half the cost of building then inserting
+
+
+def ranking_editor(ranking: Ranking) -> None:
+    """The data editor for names and grades, in ranked order (rows can be added and deleted).
+
+    It is drawn from the editors' base ranking (its edit state is relative to that), which equals the
+    canonical ranking plus the user's own edits.
+    """
+    ranking = state.editor_base()
+    st.data_editor(
+        _frame(ranking.names, ranking.grades, with_rank=True),
+        key=editor_key(),
+        num_rows="dynamic",
+        hide_index=True,
+        width="stretch",
+        height=min(38 + 35 * (len(ranking.names) + 1), 460),
+        column_config={
+            "Rank": st.column_config.NumberColumn("Rank", disabled=True, width="small", help="Position in the ranking"),
+            # A new row is named as the list will name it (not "None"), with grade 0.
+            "Document": st.column_config.TextColumn("Document", help="Any name; shown as plain text", max_chars=200,
+                                                    default=_new_name(ranking.names, ranking.extra_names)),
+            "Grade": st.column_config.TextColumn(
+                "Grade", help="Relevance grade: 0 = not relevant, higher = more relevant", default="0",
+            ),
+        },
+    )
+
+
+def extra_editor(ranking: Ranking) -> None:
+    """Judged documents that are not in the ranking: they only raise the ideal list."""
+    ranking = state.editor_base()
+    st.data_editor(
+        _frame(ranking.extra_names, ranking.extra_grades, with_rank=False),
+        key=extra_editor_key(),
+        num_rows="dynamic",
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "Document": st.column_config.TextColumn("Document", max_chars=200,
+                                                    default=_new_name(ranking.extra_names, ranking.names)),
+            "Grade": st.column_config.TextColumn("Grade", default="0"),
+        },
+    )
+
+
+def show_edit_error() -> None:
+    message = state.playground().edit_error
+    if message:
+        st.error(f"Edit not applied: {message} The numbers still show the last valid ranking.", icon=":material/error:")

@@ -1,0 +1,360 @@
+"""Every page's URL state in one place: the share-link format, one set of parsing rules, the warnings, one write.
+
+**Format.** Settings: ``gain`` (exponential|linear|custom), ``base`` (2|e|10), ``k`` (1..100000, absent = whole
+list), ``z`` (zero|one|skip|error), ``gt`` (custom gain table ``grade:gain,...``). Playground: ``docs`` and
+``extra`` (``name:grade,...``, names percent-encoded), ``tg`` (tie groups of a list opened from a run), or ``unlinked=N`` when N documents are too many for a
+link. Step by step: ``list`` (a worked example's key), ``pos``. Quiz: ``seed``. Compare: ``compare``
+(lists|runs), ``slide=1``. Conventions: ``case``, ``rows`` (``name:grade:score:score_2:ranked,...``). Dataset
+(sample data only): ``run``, ``ties``, ``missing``, ``query``.
+
+**Rules.** Whole numbers are ASCII digits only (``'²'.isdigit()`` is True but ``int('²')`` fails) and at most
+:data:`MAX_INT_DIGITS` long; numbers are ASCII decimal/exponent text of at most :data:`MAX_NUMBER_CHARS`
+characters and finite (``float('٣')`` would accept Arabic-Indic digits). Numbers are written with
+:func:`format_number`, the shortest text that reads back as the same float (``repr``), so a link reopens to
+exactly the shared numbers. Anything unusable falls back to the default and leaves a warning that names the
+parameter, never quoting the link's (untrusted) text.
+
+**Writing.** Pages :func:`publish` their parameters during a run; ``app.py`` calls :func:`flush` once at the
+end, which writes the URL only when it differs, with one ``st.query_params.from_dict`` call. Streamlit 1.67's
+frontend turns every query-string message into a ``history.pushState`` (``replaceState`` only while
+replaying Back/Forward), so one write per run is at most one history entry per user action, and a rerun that
+changes nothing adds none.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import quote, unquote, urlencode
+
+import streamlit as st
+
+from ui.ranking import Ranking
+from ui.settings_model import GAIN_LABELS, LOG_BASES, MAX_K, ZERO_IDCG_LABELS, MetricSettings
+
+MAX_PARAM_CHARS = 30_000  # browsers and proxies get unreliable beyond ~32 k characters of URL
+MAX_LINK_DOCUMENTS = 1_000
+MAX_NAME_CHARS = 200
+MAX_INT_DIGITS = 9
+MAX_NUMBER_CHARS = 40  # repr of any float fits in 24 characters
+_NUMBER = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]{1,4})?")
+
+SETTINGS_PARAMS = ("gain", "base", "k", "z", "gt")
+PAGE_PARAMS = ("docs", "extra", "tg", "unlinked", "list", "pos", "seed", "compare", "slide", "case", "rows",
+               "run", "ties", "missing", "query")
+MANAGED = frozenset(SETTINGS_PARAMS + PAGE_PARAMS)
+PLAYGROUND_URL = "/"  # the default page is served at the root ("/playground" shows "Page not found" first)
+CONVENTIONS_COLUMNS = ["document", "grade", "score", "score_2", "ranked"]
+_SESSION_KEY = "url_state"
+
+
+class LinkError(ValueError):
+    """A parameter that cannot be used; the message says why in plain words (no link text quoted)."""
+
+
+# --- one set of rules -------------------------------------------------------------------------------------
+
+def parse_int(text: object, *, low: int, high: int) -> int | None:
+    """An ASCII whole number in [low, high], or None (never an exception, whatever the text)."""
+    if not isinstance(text, str) or not 0 < len(text) <= MAX_INT_DIGITS or not text.isascii() or not text.isdigit():
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
+
+
+def parse_number(text: object, what: str, *, negative: bool = False) -> float:
+    """A finite float from ASCII number text; :class:`LinkError` naming ``what`` otherwise."""
+    if not isinstance(text, str) or len(text) > MAX_NUMBER_CHARS or not _NUMBER.fullmatch(text):
+        raise LinkError(f"{what} is not a number")
+    value = float(text)
+    if not math.isfinite(value):
+        raise LinkError(f"{what} is too large (beyond about 1.8e308)")
+    if value < 0 and not negative:
+        raise LinkError(f"{what} is negative")
+    return value
+
+
+def format_number(value: float) -> str:
+    """The shortest text that reads back as exactly ``value``: 3, 2.5, 12345678901.5, 1e22."""
+    text = repr(float(value)).replace("e+", "e")
+    return text[:-2] if text.endswith(".0") else text
+
+
+def choice(params: Mapping[str, str], name: str, allowed: Sequence[str], problems: list[str], label: str):
+    """``params[name]`` when it is one of ``allowed``; else None (and ``label`` joins ``problems`` if present)."""
+    value = params.get(name)
+    if value is None:
+        return None
+    if value in allowed:
+        return value
+    problems.append(label)
+    return None
+
+
+# --- settings ------------------------------------------------------------------------------------------------
+
+def settings_params(settings: MetricSettings) -> dict[str, str]:
+    """The parameters that describe ``settings`` (in every share link)."""
+    params = {"gain": settings.gain, "base": settings.log_base, "z": settings.zero_idcg}
+    if settings.k is not None:
+        params["k"] = str(settings.k)
+    if settings.gain == "custom":
+        params["gt"] = ",".join(f"{format_number(g)}:{format_number(v)}" for g, v in settings.gain_table)
+    return params
+
+
+def settings_from_params(params: Mapping[str, str]) -> tuple[MetricSettings, list[str]]:
+    """Settings a link describes; each unusable parameter keeps its default and is named in the list."""
+    problems: list[str] = []
+    defaults = MetricSettings()
+    gain = choice(params, "gain", list(GAIN_LABELS), problems, "gain") or defaults.gain
+    base = choice(params, "base", list(LOG_BASES), problems, "log base") or defaults.log_base
+    zero = choice(params, "z", list(ZERO_IDCG_LABELS), problems, "“NDCG when IDCG = 0” rule") or defaults.zero_idcg
+    k = defaults.k
+    if params.get("k") not in (None, ""):
+        k = parse_int(params.get("k"), low=1, high=MAX_K)
+        if k is None:
+            problems.append("cutoff k")
+    table = defaults.gain_table
+    if params.get("gt") is not None:
+        parsed = parse_gain_table(params["gt"])
+        if parsed is None:
+            problems.append("gain table")
+        else:
+            table = parsed
+    return MetricSettings(gain=gain, gain_table=table, log_base=base, k=k, zero_idcg=zero), problems
+
+
+def parse_gain_table(text: str) -> tuple[tuple[float, float], ...] | None:
+    """'grade:gain,...' (numbers only, each grade once, gains checked by ndcg_core); None when unusable."""
+    import ndcg_core
+
+    if len(text) > 2_000:
+        return None
+    pairs: dict[float, float] = {}
+    try:
+        for chunk in text.split(","):
+            grade_text, gain_text = chunk.split(":")
+            grade = parse_number(grade_text, "a grade")
+            if grade in pairs:
+                return None
+            pairs[grade] = parse_number(gain_text, "a gain")
+        checked = ndcg_core.check_gain(pairs)
+    except (ValueError, ndcg_core.InvalidInput):
+        return None
+    return tuple(sorted((float(g), float(v)) for g, v in checked.items()))
+
+
+# --- the Playground's documents -------------------------------------------------------------------------------
+
+def encode_documents(names: Sequence[str], grades: Sequence[float]) -> str:
+    """'D1:3,D2:1' with percent-encoded names and exact grades."""
+    return ",".join(f"{quote(str(n), safe='')}:{format_number(g)}" for n, g in zip(names, grades, strict=True))
+
+
+def decode_documents(text: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """Inverse of :func:`encode_documents`; :class:`LinkError` with a plain reason when malformed."""
+    if len(text) > MAX_PARAM_CHARS:
+        raise LinkError(f"it is longer than {MAX_PARAM_CHARS:,} characters")
+    if text == "":
+        return (), ()
+    chunks = text.split(",")
+    if len(chunks) > MAX_LINK_DOCUMENTS:
+        raise LinkError(f"it has more than {MAX_LINK_DOCUMENTS:,} documents")
+    names, grades = [], []
+    for position, chunk in enumerate(chunks, start=1):
+        parts = chunk.split(":")
+        if len(parts) != 2:
+            raise LinkError(f"entry {position} is not of the form name:grade")
+        name = unquote(parts[0])
+        if not name.strip() or len(name) > MAX_NAME_CHARS:
+            raise LinkError(f"the name of entry {position} is empty or longer than {MAX_NAME_CHARS} characters")
+        names.append(name)
+        grades.append(parse_number(parts[1], f"the grade of entry {position}"))
+    return tuple(names), tuple(grades)
+
+
+@dataclass(frozen=True)
+class RankingLink:
+    """The parameters for a ranking, or (``params`` empty) the reason it cannot be put in a link."""
+
+    params: dict[str, str]
+    problem: str | None = None
+
+
+def ranking_link(ranking: Ranking) -> RankingLink:
+    """``docs``/``extra`` for a ranking; a list too big for a link gets ``unlinked=N`` and the real reason."""
+    count = len(ranking.names) + len(ranking.extra_names)
+    if count > MAX_LINK_DOCUMENTS:
+        return RankingLink({"unlinked": str(count)}, f"it has {count:,} documents (a link holds at most "
+                                                     f"{MAX_LINK_DOCUMENTS:,})")
+    params = {"docs": encode_documents(ranking.names, ranking.grades)}
+    if ranking.extra_names:
+        params["extra"] = encode_documents(ranking.extra_names, ranking.extra_grades)
+    if ranking.tie_groups is not None:
+        params["tg"] = ",".join(str(group) for group in ranking.tie_groups)
+    longest = max(len(value) for value in params.values())
+    if longest > MAX_PARAM_CHARS:
+        return RankingLink({"unlinked": str(count)}, f"its names and grades need {longest:,} characters (a link "
+                                                     f"holds at most {MAX_PARAM_CHARS:,} per list)")
+    return RankingLink(params)
+
+
+def ranking_from_params(params: Mapping[str, str]) -> tuple[Ranking | None, str | None]:
+    """(the link's ranking or None for the default, a warning or None)."""
+    if "unlinked" in params:
+        return None, ("The link was copied from a list too long to fit in a link, so the example list is shown. "
+                      "Download the table as CSV to share long lists.")
+    if "docs" not in params and "extra" not in params:
+        return None, None
+    try:
+        names, grades = decode_documents(str(params.get("docs", "")))
+        extra_names, extra_grades = decode_documents(str(params.get("extra", "")))
+        if not names:
+            raise LinkError("it has no ranked documents")
+        tie_groups = None
+        if "tg" in params:
+            tie_groups = tuple(parse_int(group, low=0, high=MAX_LINK_DOCUMENTS) for group in str(params["tg"]).split(","))
+            if len(tie_groups) != len(names) or None in tie_groups:
+                raise LinkError("its tie groups are not one whole number per ranked document")
+    except LinkError as error:
+        return None, f"The link's document list could not be used ({error}), so the example list is shown."
+    return Ranking(names, grades, extra_names, extra_grades, tie_groups), None
+
+
+def playground_link(ranking: Ranking, settings: MetricSettings) -> str:
+    """A root-relative URL ('/?gain=...&docs=...') that opens the Playground on this ranking and settings."""
+    return link(PLAYGROUND_URL, {**settings_params(settings), **ranking_link(ranking).params})
+
+
+def link(path: str, params: Mapping[str, str]) -> str:
+    """``path?params`` with ':' and ',' left readable."""
+    return f"{path}?{urlencode(dict(params), safe=':,')}"
+
+
+# --- the Conventions page's input table -------------------------------------------------------------------
+
+MAX_LINK_ROWS = 200
+MAX_ROWS_CHARS = 20_000
+
+
+def _cell_text(value) -> str:
+    import pandas as pd
+
+    return "" if value is None or pd.isna(value) else format_number(float(value))
+
+
+def encode_rows(rows) -> str | None:
+    """Rows of (document, grade, score, score_2, ranked) as 'name:grade:score:score_2:ranked,...', exact numbers.
+
+    None when too big for a link."""
+    if len(rows) > MAX_LINK_ROWS:
+        return None
+    import pandas as pd
+
+    text = ",".join(
+        ":".join((quote("" if pd.isna(name) else str(name), safe=""), _cell_text(grade), _cell_text(score),
+                  _cell_text(score_2), "0" if ranked is False or ranked == 0 else "1"))
+        for name, grade, score, score_2, ranked in rows
+    )
+    return text if len(text) <= MAX_ROWS_CHARS else None
+
+
+def decode_rows(text: str) -> list[dict]:
+    """Inverse of :func:`encode_rows` (grades are checked later, like an edit); :class:`LinkError` when malformed."""
+    if len(text) > MAX_ROWS_CHARS:
+        raise LinkError(f"it is longer than {MAX_ROWS_CHARS:,} characters")
+    chunks = text.split(",") if text else []
+    if not chunks or len(chunks) > MAX_LINK_ROWS:
+        raise LinkError(f"it needs 1 to {MAX_LINK_ROWS} rows")
+    records = []
+    for position, chunk in enumerate(chunks, start=1):
+        parts = chunk.split(":")
+        if len(parts) != 5 or parts[4] not in ("0", "1"):
+            raise LinkError(f"row {position} is not of the form name:grade:score:score_2:ranked")
+        name = unquote(parts[0])
+        if len(name) > MAX_NAME_CHARS:
+            raise LinkError(f"the name of row {position} is longer than {MAX_NAME_CHARS} characters")
+        cells = [math.nan if part == "" else parse_number(part, f"the {what} of row {position}", negative=True)
+                 for part, what in zip(parts[1:4], ("grade", "score", "second score"), strict=True)]
+        records.append(dict(zip(CONVENTIONS_COLUMNS, [name or None, *cells, parts[4] == "1"], strict=True)))
+    return records
+
+
+# --- reading, warnings and the one write per run ----------------------------------------------------------
+
+@dataclass
+class UrlSession:
+    """This session's URL bookkeeping: parameters published during the run, and warnings per page."""
+
+    pending: dict[str, str | None] = field(default_factory=dict)
+    warnings: dict[str, str] = field(default_factory=dict)
+
+
+def _session() -> UrlSession:
+    return st.session_state.setdefault(_SESSION_KEY, UrlSession())
+
+
+def params() -> dict[str, str]:
+    """The URL's parameters as text (the last value of a repeated one)."""
+    return st.query_params.to_dict()
+
+
+def warn(scope: str, message: str | None) -> None:
+    """Keep (or with None, drop) the link warning of ``scope`` (a page, or "settings")."""
+    if message is None:
+        _session().warnings.pop(scope, None)
+    else:
+        _session().warnings[scope] = message
+
+
+def warning(scope: str) -> str | None:
+    return _session().warnings.get(scope)
+
+
+def show_warning(scope: str) -> None:
+    """Show ``scope``'s link warning, if any (it stays until the state it is about changes)."""
+    if message := warning(scope):
+        st.warning(message, icon=":material/link_off:")
+
+
+def start() -> None:
+    """Forget what the previous run published (app.py calls it first in every full run)."""
+    _session().pending = {}
+
+
+def publish(values: Mapping[str, str | None]) -> None:
+    """Declare this run's value of some managed parameters (None = absent); written by :func:`flush`."""
+    _session().pending.update(values)
+
+
+def flush(*, partial: bool = False) -> None:
+    """Write the published parameters to the URL in one message, only if it changes.
+
+    A full flush (end of a run, from app.py) also removes managed parameters nobody published in this run
+    (another page's). ``partial`` (inside a fragment, where app.py does not run) only updates what was published.
+    """
+    current = st.query_params.to_dict()
+    desired = dict(current) if partial else {name: value for name, value in current.items() if name not in MANAGED}
+    for name, value in _session().pending.items():
+        if value is None:
+            desired.pop(name, None)
+        else:
+            desired[name] = value
+    if desired != current:
+        st.query_params.from_dict(desired)
+
+
+def restore_choice(key: str, param: str, allowed: Sequence[str], *, scope: str, label: str) -> None:
+    """On a session's first visit, a widget's value from the URL; an unusable one leaves a warning for ``scope``."""
+    from ui import session
+
+    value = params().get(param)
+    if session.has(key) or value is None:
+        return
+    if value in allowed:
+        session.set_widget(key, value)
+    else:
+        warn(scope, f"The link's {label} could not be read, so the default is shown.")
