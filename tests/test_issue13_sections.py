@@ -216,8 +216,7 @@ def test_conventions_without_ties_the_band_is_one_point():
 def test_playground_shows_the_tie_band_of_a_list_with_tie_groups():
     at = run_page("playground", timeout=60)
     ranking = state.make_ranking(["a", "b", "c"], [0, 3, 1], tie_groups=[0, 0, 1])
-    for key in (state.RANKING_KEY, state.BASE_KEY):
-        at.session_state[key] = ranking
+    at.session_state[state.RANKING_KEY] = state.PlaygroundState.of(ranking)
     at.run()
     assert not at.exception, at.exception
     rows = band_rows(band_chart(at))

@@ -23,6 +23,13 @@ def show(grades: Sequence[float], scores: Sequence[float] | None, *, k: int | No
          judged: Sequence[float] | None = None, doc_ids: Sequence[str] | None = None, key: str = "tie_band",
          title: str = "The tie band") -> None:
     """The tie band of one scored list; a sentence instead when the list has no scores or no tied scores."""
+    try:
+        _show(grades, scores, k=k, judged=judged, doc_ids=doc_ids, key=key, title=title)
+    except ndcg_core.InvalidInput as error:  # the band shows every library, some with 2^grade - 1 gain
+        st.caption(f"{title}: not shown for these grades under every library's gain: {error}")
+
+
+def _show(grades, scores, *, k, judged, doc_ids, key, title) -> None:
     if scores is None:
         st.caption(f"{title}: fill in the Score column to see how far tied scores alone can move NDCG.")
         return
