@@ -27,7 +27,7 @@ EDITOR_PREFIX = "playground_editor"
 EXTRA_PREFIX = "playground_extra"
 EDITOR_COLUMNS = ("Rank", "Document", "Grade")
 MAX_GRADE_CHARS = 40  # the longest float repr is 24 characters; anything longer is refused, not truncated
-_GRADE_TEXT = re.compile(r"[+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_GRADE_TEXT = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 
 def editor_key() -> str:
