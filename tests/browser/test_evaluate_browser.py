@@ -68,6 +68,7 @@ def test_malformed_upload_shows_line_number_and_keeps_data(page, app_url, tmp_pa
     wait_for_app(page)
     inputs = page.locator("[data-testid='stFileUploader'] input[type='file']")
     inputs.nth(0).set_input_files(str(DATA / "sample.qrels"))
+    wait_for_app(page)  # the first upload reruns the page; a second file set during that rerun can be dropped
     inputs.nth(1).set_input_files(str(broken))
     alert = page.locator("[data-testid='stAlertContentError']").first
     alert.wait_for(timeout=30_000)
