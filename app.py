@@ -1,27 +1,36 @@
-"""Entry point: page config, the shared settings sidebar, and navigation."""
+"""Entry point: page config, the shared settings sidebar (on the pages that use it), and navigation."""
 
 import streamlit as st
 
-from ui import app_shell_ran, url_state
+from ui import app_shell_ran, present, url_state
 from ui.history import HISTORY_SCRIPT
 from ui.landing import top_on_page_change
-from ui.navigation import app_pages
-from ui.settings import settings_sidebar
+from ui.navigation import CLOSE_ON_PHONE_SCRIPT, app_pages, navigate, sidebar_navigation, uses_shared_settings
+from ui.settings import hold_settings, settings_sidebar
 
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
 # Less empty space above each page's title: on a projector every line of height counts.
-st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 2.5rem; }</style>")
+st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 1.75rem; }</style>")
 # Back returns to the previous page: a new query string on the same page replaces the history entry (see ui/history.py).
 st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
+st.html(CLOSE_ON_PHONE_SCRIPT, unsafe_allow_javascript=True)  # the sidebar closes when a page is chosen on a phone
 # Long formulas wrap after "=" or "+" instead of running off a phone's screen (KaTeX's display mode sets nowrap;
 # its parts are separate inline blocks, so the line can break between them). One part wider still scrolls.
 st.html("<style>.katex-display > .katex, .katex-display > .katex > .katex-html { white-space: normal; }"
         ".katex-display > .katex > .katex-html > .base { margin: .2em 0; }</style>")
 
 app_shell_ran()
-page = st.navigation(app_pages())
+pages = app_pages()
+page = navigate(pages)  # Streamlit's own nav is hidden: its markup fails axe's list rules (ui/navigation.py)
 url_state.start()
-settings_sidebar()
+sidebar_navigation(pages)
+present.sidebar_toggle()  # Present mode (for a projector): its switch, URL parameter and styles
+if uses_shared_settings(page):
+    settings_sidebar()
+else:
+    hold_settings()  # no settings on this page; the next page that has them shows the same ones
+    # Only the page list would be left in the sidebar: start it closed, the page gets the screen's width.
+    st.set_page_config(initial_sidebar_state="collapsed")
 top_on_page_change(page)  # a newly opened page starts at its top
 page.run()
 # One write of the URL per run, after the page published its state: at most one browser history entry per

@@ -11,6 +11,8 @@ Pure computation (numpy and pandas only). Public API:
 * :func:`incomplete_judgments` - condensed-list NDCG (Sakai 2007), judged@k and bounds for unjudged documents;
   :func:`incomplete_run` - the same for every query of a run, vectorised.
 * :func:`winner_grid` - does a convention flip which of two rankers wins?
+  :func:`run_winner_grid` - the same for two runs, tie rule included, vectorised over queries.
+* :func:`score_order` - the order of a list by its scores under a tie rule, and its tie groups.
 * :func:`evaluate_run` - many queries at once (a TREC run), vectorised;
   :func:`encode_run` prepares a run once (an :class:`EncodedRun` the caller
   keeps) for several evaluations; :func:`ranked_query` gives one query of a
@@ -42,7 +44,9 @@ from ._incomplete_run import incomplete_run, incomplete_summary
 from ._io import read_qrels, read_run, read_table
 from ._list import ListResult, evaluate, evaluate_scores
 from ._ranked_query import RankedQuery, ranked_query
+from ._run_flips import RunRatios, run_ratios, run_winner_grid
 from ._runs import RunResult, evaluate_run, ndcg_curve
+from ._score_order import ScoreOrder, score_order
 from ._tie_band import TieBand, tie_band
 from ._ties import TIE_RULES
 from ._validation import InvalidInput
@@ -65,6 +69,11 @@ __all__ = [
     "calculation_table",
     "diagnose",
     "winner_grid",
+    "run_winner_grid",
+    "RunRatios",
+    "run_ratios",
+    "ScoreOrder",
+    "score_order",
     "IncompleteJudgments",
     "incomplete_judgments",
     "incomplete_run",

@@ -173,6 +173,8 @@ _LIST = [
         reason="ndcg_score uses y_true itself as the gain, averages gains over tied scores (ignore_ties=False), "
         "builds the ideal from the same y_true row, and returns 0 where IDCG is 0.",
         call="sklearn.metrics.ndcg_score([relevances], [scores], k=k)",
+        source="scikit-learn sklearn/metrics/_ranking.py (ndcg_score, _dcg_sample_scores, _tie_averaged_dcg), as of "
+        "scikit-learn 1.9.1 (tested against the installed package).",
     ),
     Convention(
         key="trec_eval",
@@ -185,6 +187,9 @@ _LIST = [
         reason="trec_eval uses the qrels grade as the gain, sorts equal scores by document id descending, "
         "builds the ideal from every judged document of the query, and gives 0 when nothing is relevant.",
         call="trec_eval -m ndcg_cut.k qrels run (or -m ndcg without a cutoff)",
+        source="usnistgov/trec_eval m_ndcg_cut.c and m_ndcg.c (gains from the qrels, ideal from every judgment), "
+        "form_res_rels.c (equal scores sorted by docno descending), as of trec_eval 9.0.x-10; tested through the "
+        "trec_eval code pytrec_eval-terrier 0.5.11 runs, with double-precision scores.",
         caveat="trec_eval 10 ranks by the scores as double-precision numbers. pytrec_eval runs trec_eval's code "
         "but stores each score as a single-precision float, so scores closer than about 1e-7 (relative) tie "
         "there and are ordered by document id: see the pytrec_eval preset.",
@@ -201,6 +206,8 @@ _LIST = [
         reason="pytrec_eval runs trec_eval's measures (gain = grade, ties by document id descending, ideal from "
         "every judgment) on scores it keeps in single precision (float32).",
         call="pytrec_eval.RelevanceEvaluator(qrels, {'ndcg_cut.k'}) (or {'ndcg'} without a cutoff)",
+        source="pytrec_eval src/pytrec_eval.cpp (scores stored as float) over trec_eval's m_ndcg_cut.c, as of "
+        "pytrec_eval-terrier 0.5.11 (tested against the installed package).",
         caveat="pytrec_eval keeps scores as single-precision floats: scores 1 + 1e-9 and 1 tie (then the larger "
         "document id ranks first), where trec_eval 10 ranks them apart. This preset rounds scores the same way.",
         whole_grades=True,
@@ -217,6 +224,8 @@ _LIST = [
         reason="ranx's ndcg is the Järvelin formulation (gain = grade) with the ideal from all qrels of the "
         "query; when IDCG is 0 it divides by 1, so NDCG is 0.",
         call="ranx.evaluate(Qrels(qrels), Run(run), 'ndcg@k')",
+        source="ranx ranx/metrics/ndcg.py (_dcg and _idcg, jarvelin gain), as of ranx 0.3.21 (tested against the "
+        "installed package).",
         caveat="Inside score ties ranx's order comes from an unstable internal sort; with distinct scores it "
         "matches exactly. ranx reads grades as whole numbers (1.5 counts as 1).",
         whole_grades=True,
@@ -231,6 +240,8 @@ _LIST = [
         zero_idcg="zero",
         reason="ranx's ndcg_burges is the Burges formulation (gain = 2^grade - 1), otherwise as ranx's ndcg.",
         call="ranx.evaluate(Qrels(qrels), Run(run), 'ndcg_burges@k')",
+        source="ranx ranx/metrics/ndcg.py (_dcg and _idcg, burges gain), as of ranx 0.3.21 (tested against the "
+        "installed package).",
         caveat="Inside score ties ranx's order comes from an unstable internal sort; with distinct scores it "
         "matches exactly. ranx reads grades as whole numbers (1.5 counts as 1).",
         whole_grades=True,
@@ -250,6 +261,9 @@ _LIST = [
         caveat="LightGBM needs whole-number grades from 0 to 30 (its default label_gain table).",
         whole_grades=True,
         max_grade=30,
+        source="LightGBM src/metric/rank_metric.hpp (NDCGMetric: a query with no relevant document scores 1) and "
+        "src/metric/dcg_calculator.cpp (DCGCalculator: default label_gain 2^i - 1, stable sort of the scores), as of "
+        "LightGBM 4.7.0 (tested against the installed package).",
     ),
     Convention(
         key="xgboost",
@@ -269,6 +283,9 @@ _LIST = [
         max_grade=31,
         score_precision="float32",
         default_k=32,
+        source="XGBoost src/metric/rank_metric.cc (EvalNDCG) and src/common/ranking_utils.h (LambdaRankParam: "
+        "ndcg_exp_gain and the default truncation of 32 documents), as of XGBoost 3.2.0 "
+        "(tested against the installed package).",
     ),
     Convention(
         key="xgboost_minus",
@@ -287,6 +304,9 @@ _LIST = [
         max_grade=31,
         score_precision="float32",
         default_k=32,
+        source="XGBoost src/metric/rank_metric.cc (EvalNDCG) and src/common/ranking_utils.h (LambdaRankParam: "
+        "ndcg_exp_gain and the default truncation of 32 documents), as of XGBoost 3.2.0 "
+        "(tested against the installed package).",
     ),
     Convention(
         key="torchmetrics",
@@ -303,6 +323,8 @@ _LIST = [
         score_precision="float32",
         caveat="torchmetrics computes in float32: expect differences around 1e-7, and scores closer than "
         "float32 precision tie.",
+        source="torchmetrics src/torchmetrics/functional/retrieval/ndcg.py (retrieval_normalized_dcg, "
+        "_tie_average_dcg), as of torchmetrics 1.9.0 (tested against the installed package).",
     ),
 ]
 
@@ -322,7 +344,7 @@ _LIST += [
         caveat="nDCG(judged_only=True) removes unjudged documents first (the condensed list, "
         "ndcg_core.incomplete_judgments); nDCG(gains={...}) maps grades to custom gains.",
         whole_grades=True,
-        source="ir_measures 0.4.3 (PyPI), default provider pytrec_eval; tested against the installed package.",
+        source="as of ir_measures 0.4.3 (PyPI), default provider pytrec_eval; tested against the installed package.",
     ),
     Convention(
         key="trec_gdeval",

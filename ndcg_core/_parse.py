@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from ._byte_keys import byte_order_codes
 from ._source import Content, data_lines, decode_ids
 from ._validation import InvalidInput
 
@@ -149,68 +150,6 @@ def _sorted_codes(column: pa.ChunkedArray) -> pd.Categorical:
         distinct = ids.take(pa.array(first))
     categories = pd.Index(pd.arrays.ArrowStringArray(distinct, dtype=_TEXT_DTYPE))
     return pd.Categorical.from_codes(codes, dtype=_distinct_categories(categories), validate=False)
-
-
-# Bit masks keeping the first k bytes (k = 0..8) of a big-endian 64-bit word.
-_KEEP_BYTES = np.array([0] + [(2**64 - 1) ^ (2 ** (64 - 8 * k) - 1) for k in range(1, 9)], dtype=np.uint64)
-_KEY_ROUNDS = 4  # beyond this many rounds (ids alike in their first ~25 bytes), pyarrow's string sort is cheaper
-
-
-def byte_order_codes(ids: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
-    """Codes ranking text ids in byte order (UTF-8 bytes: code point order), equal ids sharing a code.
-
-    Returns ``(codes as int32, a row holding each code)``, or None when the
-    ids are alike in too long a prefix for this to pay. Ids are compared as
-    64-bit integers: the first 8 bytes of each id (big-endian, zero-padded:
-    ids hold no NUL byte, :func:`~ndcg_core._source.read_content` refuses
-    files with one), ranked by numpy's vectorised integer sort; then, while
-    two ids share a rank, that rank shifted left and the next bytes of the id
-    (as many as fit beside it) ranked again. A million 11-byte ids take two
-    integer sorts, about a third of a string sort.
-
-    >>> byte_order_codes(pa.array(["b", "a", "ab", "b"]))[0].tolist()
-    [2, 0, 1, 2]
-    """
-    n = len(ids)
-    if n == 0:
-        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64)
-    _, offsets, data = ids.buffers()
-    bounds = np.frombuffer(offsets, dtype=np.int32 if pa.types.is_string(ids.type) else np.int64,
-                           count=n + 1, offset=ids.offset * (4 if pa.types.is_string(ids.type) else 8))
-    base = int(bounds[0])
-    raw = np.frombuffer(data, dtype=np.uint8)[base:int(bounds[-1])] if data is not None else np.zeros(0, np.uint8)
-    starts = bounds[:-1].astype(np.int64) - base
-    lengths = np.diff(bounds).astype(np.int64)
-    padded = np.concatenate([raw, np.zeros(8, dtype=np.uint8)])
-    # The big-endian 64-bit word starting at every byte (a strided view, nothing copied).
-    words = np.ndarray(shape=(padded.size - 7,), dtype=">u8", buffer=padded, strides=(1,))
-    longest = int(lengths.max(initial=0))
-    codes, count, position = None, 0, 0
-    for _ in range(_KEY_ROUNDS):
-        take = 8 if codes is None else (64 - max(count - 1, 1).bit_length()) // 8
-        key = words[np.minimum(starts + position, raw.size)].astype(np.uint64)
-        key &= _KEEP_BYTES[np.minimum(lengths, 8) if position == 0 else np.clip(lengths - position, 0, 8)]
-        if codes is not None:
-            key >>= np.uint64(64 - 8 * take)
-            key |= codes.astype(np.uint64) << np.uint64(8 * take)
-        codes, first = _dense_ranks(key)
-        count = first.size
-        position += take
-        if position >= longest or count == n:  # all bytes seen, or every id told apart by its prefix
-            return codes, first
-    return None
-
-
-def _dense_ranks(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rank of each key among the distinct keys (0, 1, ...; int32), and a position holding each rank."""
-    order = np.argsort(keys)  # unstable is fine: equal keys get equal ranks
-    ordered = keys[order]
-    new = np.empty(keys.size, dtype=bool)
-    new[:1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    ranks = np.empty(keys.size, dtype=np.int32)
-    ranks[order] = np.cumsum(new.view(np.int8), dtype=np.int32) - 1  # int8 view: a much faster cumsum than bool
-    return ranks, order[new]
 
 
 def _distinct_categories(categories: pd.Index) -> pd.CategoricalDtype:

@@ -4,7 +4,7 @@ import streamlit as st
 
 import ndcg_core
 import ui
-from ui import dataset_queries, dataset_report, dataset_upload, incomplete_view
+from ui import dataset_queries, dataset_report, dataset_state, dataset_upload, incomplete_view
 from ui import dataset_view as view
 from ui.settings import current_settings, show_url_warning
 from ui.widgets import plain
@@ -23,18 +23,18 @@ dataset = view.current_dataset()
 settings = current_settings()
 run_names = list(dataset.runs)
 view.restore_from_url({
-    "dataset_run": ("run", run_names), "dataset_ties": ("ties", list(view.TIE_RULES)),
-    "dataset_missing": ("missing", list(view.MISSING_RULES)),
+    dataset_state.RUN_KEY: ("run", run_names), dataset_state.TIES_KEY: ("ties", list(view.TIE_RULES)),
+    dataset_state.MISSING_KEY: ("missing", list(view.MISSING_RULES)),
 })
 top = st.columns([2, 2, 2])
-run_name = top[0].selectbox("Run", run_names, key="dataset_run", help="Each uploaded run file (or CSV) is one run.")
+run_name = top[0].selectbox("Run", run_names, key=dataset_state.RUN_KEY, help="Each uploaded run file (or CSV) is one run.")
 ties = top[1].selectbox(
-    "Tied scores", list(view.TIE_RULES), format_func=view.TIE_RULES.get, key="dataset_ties",
+    "Tied scores", list(view.TIE_RULES), format_func=view.TIE_RULES.get, key=dataset_state.TIES_KEY,
     help="How documents with equal scores are ordered. trec_eval sorts them by document id, descending.",
 )
 missing = top[2].selectbox(
     "Judged queries missing from the run", list(view.MISSING_RULES), format_func=view.MISSING_RULES.get,
-    key="dataset_missing",
+    key=dataset_state.MISSING_KEY,
 )
 st.text(f"Data: {dataset.label} · run: {run_name}")
 

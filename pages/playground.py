@@ -4,7 +4,7 @@ import streamlit as st
 
 import ndcg_core
 import ui
-from ui import charts, playground_view, state, tie_band_section, url_state, widgets
+from ui import charts, ghost, linked, playground_view, predict, present, score_mode, session, state, url_state, widgets
 from ui.ranked_list import ranked_list
 from ui.ranking import evaluate
 from ui.settings import current_settings, show_url_warning
@@ -13,14 +13,19 @@ ui.page_shell()  # first: a run Streamlit started without app.py goes through it
 
 settings = current_settings()
 playground_view.apply_pending_changes(settings)  # drags and edits since the last run, applied exactly once
+linked.apply_list_click(playground_view.LIST_KEY)  # a row clicked in the ranked list: its rank is highlighted
 ranking = state.current_ranking()
 link = playground_view.publish_ranking(ranking)  # the URL follows the list, whatever happens below
 
-st.title("Playground")
-st.caption(
-    "Drag documents into a new order or edit their grades: every number, chart and formula below follows. "
-    f"Settings (sidebar): {settings.describe()}."
-)
+title_column, caption_column = st.columns([1.15, 2], vertical_alignment="center")  # one row: room for the chart
+title_column.title("Playground")
+if present.active():  # Present mode: no editing instructions, just what the numbers assume
+    caption_column.caption(f"Settings (sidebar): {settings.describe()}.")
+else:
+    caption_column.caption(
+        "Drag documents into a new order or edit their grades: every number, chart and formula below follows. "
+        f"Settings (sidebar): {settings.describe()}."
+    )
 show_url_warning()
 url_state.show_warning(state.SCOPE)
 
@@ -33,44 +38,70 @@ except ndcg_core.InvalidInput as error:  # e.g. "Refuse" on a list without relev
     playground_view.ranking_editor(ranking)
 
 if result is not None:
-    widgets.metric_cards(result, playground_view.previous_metrics(ranking, settings, result), reserve_delta=True)
-    playground_view.tie_note(ranking)
-    tie_band_section.show_for_ranking(ranking.names, ranking.grades, ranking.tie_groups,
-                                      extra_grades=ranking.extra_grades, k=settings.k)  # a run's tied scores
-    playground_view.order_buttons()
+    hidden = predict.hold(ranking, settings, result)  # "Predict first": the new numbers wait for a guess
+    highlight = linked.playground_highlight(len(ranking.names))
+    colours = linked.position_colours(len(ranking.names))
+    if hidden:
+        predict.guess_form(ranking, settings, result)
+    else:
+        predict.show_feedback()
+        previous = playground_view.previous_metrics(ranking, settings, result)
+        widgets.metric_cards(result, previous, reserve_delta=True)
+    playground_view.order_buttons(after=predict.toggle)  # the "Predict first" switch ends the row
 
-    list_column, editor_column = st.columns([1.15, 1], gap="large")
+    # The list and the chart side by side: with the cards they fit one projected screen (1280 x 720 and up).
+    list_column, chart_column = st.columns([1, 1.2], gap="medium")
     with list_column:
-        st.subheader("Ranked list")
-        ranked_list(ranking.names, ranking.grades, result.table["contribution"].tolist(), key=playground_view.LIST_KEY,
-                    k=settings.k)
-    with editor_column:
-        st.subheader("Grades")
-        playground_view.show_edit_error()
-        playground_view.ranking_editor(ranking)
-        st.caption("Double-click a grade or a name to edit it; use the row tools to add or delete documents. "
-                   "Sorting by a column header only changes the view, never the ranking.")
-        with st.expander(f"Extra judged documents, not in the ranking ({len(ranking.extra_names)})",
-                         expanded=bool(ranking.extra_names)):
-            st.caption("Documents someone judged but the ranker did not return (like D7 and D8 in document 003). "
-                       "Their grades join the ideal list, so they can raise IDCG.")
-            playground_view.extra_editor(ranking)
-            playground_view.extra_note(ranking, settings, result)
+        contributions = [None] * len(ranking.names) if hidden else result.table["contribution"].tolist()
+        ranked_list(ranking.names, ranking.grades, contributions, key=playground_view.LIST_KEY, k=settings.k,
+                    ndcg=None if hidden else result.ndcg,  # the screen-reader announcement must not give it away
+                    rank_colours=colours, highlight=highlight, select_seq=state.playground().list_select_seq)
+    with chart_column:
+        if hidden:
+            predict.hidden_note("The charts, the formula and the per-position table are")
+        else:
+            chart_name = session.widget("playground_chart") or "contribution"  # the control is drawn under the chart
+            figure = charts.CHARTS[chart_name][1](result.table, k=settings.k, highlight=highlight)
+            if chart_name == "contribution":
+                figure = ghost.with_ghost(figure, previous, result)  # the state before the latest change, as ghosts
+            chart_key = linked.chart_key(f"playground_{chart_name}", highlight)
+            st.plotly_chart(present.playground_figure(linked.link_figure(figure, highlight), chart_name),
+                            key=chart_key, theme=None, on_select=linked.on_bar_click(chart_key), selection_mode="points")
+            st.segmented_control(
+                "Chart", list(charts.CHARTS), default="contribution", format_func=present.chart_label,
+                key="playground_chart", label_visibility="collapsed", required=True,
+            )  # one chart at a time: each rerun (and the browser) draws only the chart being looked at
+            linked.highlight_note(ranking.names, highlight)
 
-    st.subheader("Position by position")
-    chart_name = st.segmented_control(
-        "Chart", list(charts.CHARTS), default="contribution", format_func=lambda name: charts.CHARTS[name][0],
-        key="playground_chart", label_visibility="collapsed", required=True,
-    )  # one chart at a time: each rerun (and the browser) draws only the chart being looked at
-    build = charts.CHARTS[chart_name or "contribution"][1]
-    st.plotly_chart(build(result.table, k=settings.k), key=f"playground_{chart_name}", theme=None)
+    score_mode.controls()  # "Rank by scores" and its tie rule (under the list: the cards, list and chart fit one screen)
+    if not hidden:
+        score_mode.tie_section(ranking, settings, result)  # the typed scores' tie band, or a run's tied scores
 
-    st.subheader("The formula, with these numbers")
-    widgets.formula(result, settings)
+    if not present.active():  # Present mode hides the editing chrome
+        editor_column, extra_column = st.columns([1, 1], gap="large")
+        with editor_column:
+            st.subheader("Grades")
+            playground_view.show_edit_error()
+            playground_view.ranking_editor(ranking)
+            st.caption("Double-click a grade or a name to edit it; use the row tools to add or delete documents. "
+                       "Sorting by a column header only changes the view, never the ranking.")
+        with extra_column, st.expander(f"Extra judged documents, not in the ranking ({len(ranking.extra_names)})",
+                                       expanded=bool(ranking.extra_names)):
+                st.caption("Documents someone judged but the ranker did not return (like D7 and D8 in document 003). "
+                           "Their grades join the ideal list, so they can raise IDCG.")
+                playground_view.extra_editor(ranking)
+                if not hidden:
+                    playground_view.extra_note(ranking, settings, result)
 
-    st.subheader("Per-position table")
-    widgets.show_table(result, names=ranking.names, key="playground_table",
-                       height=min(46 + 35 * len(ranking.names), 420))
+    if not hidden:
+        st.subheader("The formula, with these numbers")
+        widgets.formula(result, settings, colours=colours, highlight=highlight)
 
-    st.subheader("Share this exact state")
-    playground_view.share_link(link, settings)
+        st.subheader("Per-position table")
+        widgets.show_table(result, names=ranking.names, key="playground_table",
+                           height=min(46 + 35 * len(ranking.names), 420), highlight=highlight,
+                           colour=colours[highlight - 1] if highlight else "#CC79A7")
+
+    if not present.active():
+        st.subheader("Share this exact state")
+        playground_view.share_link(link, settings)

@@ -35,19 +35,17 @@ def server_pages_mode(monkeypatch):
 
 
 def run_page(page: str | None = None, *, query_params: dict | None = None, timeout: float = 30) -> AppTest:
-    """Run ``app.py`` (the real entry point with its sidebar) and switch to ``pages/<page>.py``."""
+    """Run ``app.py`` (the real entry point with its sidebar) on ``pages/<page>.py``, as a deep link opens it.
+
+    The page is chosen before the first run (each url_path is its file's stem, so AppTest's file-name hash is the
+    page's), so the page runs once with the link's parameters, as in a browser opening the link.
+    """
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
     for name, value in (query_params or {}).items():
         at.query_params[name] = value
-    at.run()
     if page is not None:
-        # A deep link: the page opens with the link's parameters (the first run, on the default page, has
-        # already rewritten the URL for that page).
-        for name, value in (query_params or {}).items():
-            at.query_params[name] = value
         at.switch_page(f"pages/{page}.py")
-        at.run()
-    return at
+    return at.run()
 
 
 @pytest.fixture

@@ -27,6 +27,12 @@ from tests.test_diagnose import ir_measures_ndcg, reference_ndcg
 TREC_STYLE = ("trec_eval", "ranx_ndcg", "ranx_ndcg_burges")
 
 
+@pytest.fixture(scope="module")
+def expected_values() -> dict[str, dict[str, float | None]]:
+    """``battery_expected()`` computed once for the module (every preset on every case: a few hundred lists)."""
+    return battery_expected()
+
+
 def torchmetrics_float(grades, scores, k, extra, ids):
     """torchmetrics with a float target, so fractional grades reach it as they are."""
     torch = pytest.importorskip("torch")
@@ -38,8 +44,8 @@ def torchmetrics_float(grades, scores, k, extra, ids):
 @pytest.mark.oracle
 @pytest.mark.parametrize("vector", BATTERY, ids=[vector.key for vector in BATTERY])
 @pytest.mark.parametrize("key", [key for key in CONVENTIONS if key in LIBRARIES])
-def test_expected_values_are_the_libraries_outputs(key, vector):
-    expected = battery_expected()[vector.key][key]
+def test_expected_values_are_the_libraries_outputs(key, vector, expected_values):
+    expected = expected_values[vector.key][key]
     grades = vector.judged_grades()
     extra = np.array(vector.unretrieved, dtype=float)
     if key in TREC_STYLE:  # the dict APIs take whole numbers: the grade as trec_eval's atol / ranx's int read it
@@ -63,14 +69,14 @@ def test_expected_values_are_the_libraries_outputs(key, vector):
 
 @pytest.mark.oracle
 @pytest.mark.parametrize("vector", BATTERY, ids=[vector.key for vector in BATTERY])
-def test_ir_measures_gives_the_trec_eval_column(vector):
+def test_ir_measures_gives_the_trec_eval_column(vector, expected_values):
     grades = np.trunc(vector.judged_grades()).astype(int)
     extra = np.trunc(np.array(vector.unretrieved, dtype=float)).astype(int)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         value = ir_measures_ndcg(grades, np.array(vector.scores, dtype=float), vector.k, extra, list(vector.doc_ids))
-    assert value == pytest.approx(battery_expected()[vector.key]["trec_eval"], abs=1e-9)
-    assert battery_expected()[vector.key]["ir_measures"] == battery_expected()[vector.key]["trec_eval"]
+    assert value == pytest.approx(expected_values[vector.key]["trec_eval"], abs=1e-9)
+    assert expected_values[vector.key]["ir_measures"] == expected_values[vector.key]["trec_eval"]
 
 
 def test_battery_covers_the_listed_cases():
@@ -81,9 +87,9 @@ def test_battery_covers_the_listed_cases():
     assert any(vector.k is not None and vector.k > len(vector.grades) for vector in BATTERY)
 
 
-def test_json_download_round_trips():
+def test_json_download_round_trips(expected_values):
     document = json.loads(battery_json())
-    expected = battery_expected()
+    expected = expected_values
     assert [case["case"] for case in document["cases"]] == [vector.key for vector in BATTERY]
     for case in document["cases"]:
         for key, value in case["expected"].items():
@@ -96,9 +102,9 @@ def test_json_download_round_trips():
     assert unjudged["grades"][0] is None
 
 
-def test_csv_download_round_trips():
+def test_csv_download_round_trips(expected_values):
     rows = list(csv.DictReader(io.StringIO(battery_csv())))
-    expected = battery_expected()
+    expected = expected_values
     assert len(rows) == len(BATTERY)
     for row in rows:
         for key in CONVENTIONS:
@@ -130,14 +136,13 @@ TREC = {"ties": "trec_eval", "precision": "double", "gain": "linear", "discount"
 SKLEARN = {**TREC, "ties": "average", "ideal": "ranking"}
 
 
-def test_each_library_output_is_matched_to_its_preset():
-    for key in ("sklearn", "trec_eval", "lightgbm"):
-        outputs = {case: value for case, value in
-                   ((case, battery_expected()[case][key]) for case in battery_expected()) if value is not None}
-        check = check_implementation(outputs)
-        assert not check.mismatches
-        # the chosen preset computes exactly these numbers (presets that agree everywhere are interchangeable)
-        assert all(abs(battery_expected()[case][check.preset] - value) < 1e-12 for case, value in outputs.items())
+@pytest.mark.parametrize("key", ["sklearn", "trec_eval", "lightgbm"])
+def test_each_library_output_is_matched_to_its_preset(key, expected_values):
+    outputs = {case: values[key] for case, values in expected_values.items() if values[key] is not None}
+    check = check_implementation(outputs)
+    assert not check.mismatches
+    # the chosen preset computes exactly these numbers (presets that agree everywhere are interchangeable)
+    assert all(abs(expected_values[case][check.preset] - value) < 1e-12 for case, value in outputs.items())
 
 
 def same_conventions(key: str) -> set[str]:

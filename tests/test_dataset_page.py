@@ -17,7 +17,7 @@ from streamlit import config
 
 import ndcg_core
 from tests.conftest import run_page
-from ui import dataset_view
+from ui import dataset_state, dataset_view
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 QRELS, BM25, NEURAL = (DATA / name for name in ("sample.qrels", "run_bm25.txt", "run_neural.txt"))
@@ -159,7 +159,7 @@ def test_csv_with_a_judged_unretrieved_row_by_hand(page):
     # ranking a(1), b(unjudged), c(3); ideal 3, 2, 1 from every judgment; exponential gain
     by_hand = (1 + 7 / 2) / (7 + 3 / np.log2(3) + 1 / 2)
     assert headline(page)["Mean of per-query NDCG"] == f"{by_hand:.4f}"
-    dataset = page.session_state["dataset"]
+    dataset = page.session_state[dataset_state.STATE_KEY].dataset
     listed = dataset_view.query_ranking(dataset, "tiny.csv", "q1", ties="trec_eval")
     assert (listed.docs, listed.grades.tolist(), listed.extra_docs, listed.extra_grades.tolist()) == (
         ("a", "b", "c"), [1.0, 0.0, 3.0], ("d",), [2.0])

@@ -94,8 +94,9 @@ def test_every_chart_has_the_one_style():
 
     for name, figure in _every_chart().items():
         layout = figure.to_plotly_json()["layout"]
-        assert layout["font"] == FONT, name
-        assert layout["title"]["font"]["size"] == 18, name
+        slide = name == "slide"  # the slide view's chart (and its PNG): the same style in slide-sized text
+        assert layout["font"] == ({**FONT, "size": 20} if slide else FONT), name
+        assert layout["title"]["font"]["size"] == (28 if slide else 18), name
         assert layout.get("template") in (None, {}), name
         assert (layout["paper_bgcolor"], layout["plot_bgcolor"]) == ("#FFFFFF", "#FFFFFF"), name
         for axis in ("xaxis", "yaxis"):

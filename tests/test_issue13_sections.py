@@ -17,7 +17,7 @@ from sklearn.metrics import ndcg_score
 
 import ndcg_core
 from tests.conftest import run_page
-from ui import state
+from ui import dataset_state, state
 from ui.dataset_upload import LoadedDataset
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -143,8 +143,8 @@ def test_dataset_page_fully_judged_run_says_condensed_equals_usual():
     judged = run[pd.MultiIndex.from_frame(run[["query", "doc"]].astype(str)).isin(
         pd.MultiIndex.from_frame(qrels[["query", "doc"]].astype(str)))]
     at = run_page("dataset", query_params={"k": "10"}, timeout=60)
-    at.session_state["dataset"] = LoadedDataset(label="judged only", qrels=qrels, runs={"judged": judged},
-                                                digest="judged-only-test")
+    at.session_state[dataset_state.STATE_KEY] = dataset_state.DatasetState(LoadedDataset(
+        label="judged only", qrels=qrels, runs={"judged": judged}, digest="judged-only-test"))
     at.run()
     assert not at.exception, at.exception
     expected = ndcg_core.evaluate_run(judged, qrels, k=10).mean_ndcg
@@ -313,16 +313,3 @@ def test_lesson_unjudged_by_hand():
     assert any(i.value.startswith("Every document is judged: the condensed list is the usual list") for i in at.info)
     at.text_input(key="lesson_unjudged_grades").input("3, x").run()
     assert any("'x' is neither a grade nor ?" in e.value for e in at.error)
-
-
-def test_compare_runs_flip_grid_says_when_the_data_set_is_too_large(monkeypatch):
-    from ui import flip_section
-
-    monkeypatch.setattr(flip_section, "MAX_RUN_QUERIES", 10)
-    at = run_page("compare", timeout=90)
-    at.radio(key="compare_mode").set_value("runs").run()
-    assert not at.exception, at.exception
-    n = len(ndcg_core.encode_run(ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS)).query_names)
-    assert any(c.value.startswith(f"This data set has {n} queries; the grid ranks each query on its own, so it is "
-                                  "offered up to 10 queries.") for c in at.caption)
-    assert not grid_table(at)

@@ -184,3 +184,51 @@ def test_distribution_chart_counts_answers_in_the_one_chart_style():
     assert list(bars.x) == ["A", "B"]
     assert list(bars.y) == [1 if right == "A" else 2, 1 if right == "B" else 2]
     assert list(bars.marker.color) == ["#009E73" if label == right else "#B8BEC6" for label in ("A", "B")]
+
+
+def test_live_page_draws_no_settings_sidebar_and_keeps_the_settings(engine):
+    """The Live class states its own convention: no metric settings in its sidebar or its URL; the settings
+    chosen on another page are still there when the user comes back (widgets not drawn lose their values)."""
+    from ui.settings import MetricSettings
+
+    at = run_page("playground")
+    at.radio(key="settings_gain").set_value("linear").run()
+    at.number_input(key="settings_k").set_value(4).run()
+    assert (at.query_params["gain"], at.query_params["k"]) == ("linear", "4")
+    at.switch_page("pages/live_class.py").run()
+    assert not at.exception
+    assert [e.value for e in at.sidebar.get("header")] == []  # no "Metric settings"
+    assert not at.sidebar.radio and not at.sidebar.number_input and not at.sidebar.selectbox
+    assert not {"gain", "base", "k", "z", "gt"} & set(at.query_params)
+    assert [t.value for t in at.title] == ["Live class"]
+    at.button(key="live_start").click().run()
+    assert set(at.query_params) == {"code", "teacher"}
+    assert [t.value for t in at.title] == []  # the projector's heading is the join band (720 px)
+    at.switch_page("pages/playground.py").run()
+    assert at.radio(key="settings_gain").value == "linear" and at.number_input(key="settings_k").value == 4
+    assert at.session_state["settings"] == MetricSettings(gain="linear", k=4)
+    assert (at.query_params["gain"], at.query_params["k"]) == ("linear", "4")
+
+
+def test_live_views_reach_session_and_url_only_through_the_state_layer():
+    """One typed state object per page (ui/live/state.py, via ui.session) and URL parameters only via
+    ui.url_state: no view module touches st.session_state or st.query_params itself."""
+    from pathlib import Path
+
+    import ui.live
+
+    folder = Path(ui.live.__file__).parent
+    bare = [f"{path.name}:{number}" for path in sorted(folder.glob("*.py"))
+            for number, line in enumerate(path.read_text().splitlines(), 1)
+            if "st.session_state" in line or "st.query_params" in line]
+    assert bare == []
+
+
+def test_estimate_chart_labels_every_fifth_bin_so_they_never_overlap():
+    from ui.live import widgets
+    from ui.live.store import Activity
+
+    activity = Activity(1, 1, 1, "estimate", activities.generate("estimate", seed=7), "open")
+    figure = widgets.distribution_chart(activity, [], revealed=False)
+    assert len(figure.data[0].x) == 21  # every bin of 0.05 still drawn
+    assert list(figure.layout.xaxis.tickvals) == ["0.00", "0.20", "0.40", "0.60", "0.80", "1.00"]

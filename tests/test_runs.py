@@ -613,11 +613,20 @@ def test_ideal_lists_for_any_kind_of_grade(grades, k):
 
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("more_judged", [False, True])
-def test_pyarrow_categories_matched_by_hash(seed, more_judged):
-    """Categorical text ids (as the readers give) are matched with pyarrow's hash of the smaller category array;
-    both directions (more run categories, more judged categories) must agree with plain text ids."""
-    import ndcg_core._encode as encode_module
+@pytest.mark.parametrize("sorted_categories", [True, False])
+def test_pyarrow_categories_matched(seed, more_judged, sorted_categories):
+    """Categorical text ids are matched on their category arrays: sorted as text (as the readers give them) by
+    binary search on their bytes, otherwise with pyarrow's hash of the smaller category array; both, in both
+    directions (more run categories, more judged categories), must agree with plain text ids."""
+    import ndcg_core._categorical_codes as categorical_module
+    from ndcg_core._byte_keys import sorted_positions
     from ndcg_core._io import _categorical
+
+    def as_categories(ids: pd.Series) -> pd.Categorical:
+        values = _categorical(ids)
+        if sorted_categories:
+            return values
+        return values.reorder_categories(values.categories[::-1])
 
     run, qrels = random_run(seed, n_queries=30, pool=60)
     qrels = pd.concat([qrels, frame([("q0", "a_first", 1), ("q1", "zz_last", 2)], ["query", "doc", "relevance"])],
@@ -629,10 +638,12 @@ def test_pyarrow_categories_matched_by_hash(seed, more_judged):
         extra = frame([(f"q{i % 30}", f"unjudged{i}", -1.0 - i) for i in range(500)], ["query", "doc", "score"])
         run = pd.concat([run, extra], ignore_index=True)
     expected = evaluate_run(run, qrels, k=5, missing="zero")
-    as_read = [frame.assign(query=_categorical(frame["query"]), doc=_categorical(frame["doc"]))
+    as_read = [frame.assign(query=as_categories(frame["query"]), doc=as_categories(frame["doc"]))
                for frame in (run, qrels)]
     run_categories, judged_categories = (f["doc"].cat.categories for f in as_read)
-    assert encode_module._arrow_text(run_categories) is not None
+    arrow = [categorical_module._arrow_text(categories) for categories in (run_categories, judged_categories)]
+    assert arrow[0] is not None and arrow[1] is not None
+    assert (sorted_positions(*arrow) is not None) == sorted_categories  # which of the two matchers runs
     assert (len(judged_categories) > len(run_categories)) == more_judged
     result = evaluate_run(*as_read, k=5, missing="zero")
     pd.testing.assert_frame_equal(result.per_query, expected.per_query)

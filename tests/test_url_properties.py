@@ -32,7 +32,7 @@ HOSTILE = st.one_of(
     st.lists(st.sampled_from(["D1", ":", ",", "3", "²", "%", "x", "-1", "1e9"]), max_size=40).map("".join),
 )
 PAGE_PARAMS = {
-    None: ("docs", "extra", "unlinked"), "step_by_step": ("list", "pos"), "quiz": ("seed",),
+    None: ("docs", "extra", "unlinked", "present"), "step_by_step": ("list", "pos"), "quiz": ("seed",),
     "compare": ("compare", "slide"), "conventions": ("case", "rows"),
 }
 APP = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

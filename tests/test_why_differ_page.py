@@ -111,6 +111,8 @@ def test_share_link_round_trip():
         {"g": "nan, 1"},
         {"g": "1,2", "rb": "0.5; DROP"},
         {"g": "9" * 400},
+        {"g": "1, 2", "ra": "0.5", "a": "sk\x1blearn"},  # a control character (ui.url_rules.parse_text)
+        {"g": "1, 2", "x": "1 " * 20_001},  # longer than a field may be (ui.url_state.MAX_TEXT_CHARS)
     ],
 )
 def test_malformed_links_fall_back_with_a_warning(params):

@@ -61,29 +61,23 @@ def test_playground_drops_the_averaging_after_a_move():
     assert {m.label: m.value for m in at.metric}["NDCG"] == f"{plain:.4f}"
 
 
-def test_compare_accepts_grade_1100_under_linear_gain():
-    at = run_page("compare", query_params={"gain": "linear"})
-    key = "compare_docs_editor"
-    at.session_state[key] = {"edited_rows": {0: {"grade": 1100}}, "added_rows": [], "deleted_rows": []}
-    at.run()
+EDITORS = {  # the page's grade editor (the Conventions one is keyed by its case)
+    "compare": lambda at: "compare_docs_editor",
+    "conventions": lambda at: f"conventions_editor_{at.selectbox(key='conventions_case').value}",
+}
+
+
+def _edit_first_grade(page: str, gain: str, grade: float):
+    at = run_page(page, query_params={"gain": gain})
+    at.session_state[EDITORS[page](at)] = {"edited_rows": {0: {"grade": grade}}, "added_rows": [], "deleted_rows": []}
+    return at.run()
+
+
+@pytest.mark.parametrize("page", list(EDITORS))
+def test_grade_1100_is_accepted_under_linear_gain_and_refused_under_exponential(page):
+    at = _edit_first_grade(page, "linear", 1100)
     assert not at.exception, at.exception
     messages = " ".join(e.value for e in at.error)
     assert "too large" not in messages, messages
-    exponential = run_page("compare", query_params={"gain": "exponential"})
-    exponential.session_state[key] = {"edited_rows": {0: {"grade": 1100}}, "added_rows": [], "deleted_rows": []}
-    exponential.run()
-    assert "too large for exponential gain" in " ".join(e.value for e in exponential.error)
-
-
-def test_conventions_accepts_grade_1100_under_linear_gain():
-    at = run_page("conventions", query_params={"gain": "linear"})
-    editor = f"conventions_editor_{at.selectbox(key='conventions_case').value}"
-    at.session_state[editor] = {"edited_rows": {0: {"grade": 1100}}, "added_rows": [], "deleted_rows": []}
-    at.run()
-    assert not at.exception, at.exception
-    messages = " ".join(e.value for e in at.error)
-    assert "too large" not in messages, messages
-    exponential = run_page("conventions", query_params={"gain": "exponential"})
-    exponential.session_state[editor] = {"edited_rows": {0: {"grade": 1100}}, "added_rows": [], "deleted_rows": []}
-    exponential.run()
+    exponential = _edit_first_grade(page, "exponential", 1100)
     assert "too large for exponential gain" in " ".join(e.value for e in exponential.error)

@@ -26,11 +26,11 @@ def page_shell() -> None:
     import streamlit as st
 
     from ui import session
-    from ui.navigation import app_pages
+    from ui.navigation import app_pages, navigate
 
     runs = session.widget(SHELL_RUNS, 0)
     started_by_app = runs > 0 and runs != session.widget(SHELL_SEEN)
     session.set_widget(SHELL_SEEN, runs)
     if not started_by_app:
-        st.navigation(app_pages())  # public API: leaves the legacy pages/ mode for good
+        navigate(app_pages())  # public API: leaves the legacy pages/ mode for good
         st.rerun()

@@ -32,6 +32,17 @@ MARGIN = {"l": 60, "r": 30, "t": 60, "b": 50}
 LEGEND_ABOVE = {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0}
 HEIGHT = 360
 
+# One colour per ranked position, shared by the linked views of a list (ui/linked.py): the bars of the
+# contribution chart, the ranked list's rows and the DCG formula's terms. Six dark colours, cycling (rank 7 takes
+# rank 1's colour): each keeps >= 4.5:1 contrast on white as formula text, none is the ideal bars' orange, and
+# the rank number always travels with the colour (axis tick, row number, the term's log(i + 1)).
+POSITION_COLOURS: tuple[str, ...] = ("#0072B2", "#117733", "#882255", "#AA4499", "#332288", "#994F00")
+
+
+def position_colour(rank: int) -> str:
+    """The linked views' colour of 1-based ``rank``."""
+    return POSITION_COLOURS[(int(rank) - 1) % len(POSITION_COLOURS)]
+
 
 def base_layout(
     *, title: str, x_title: str, y_title: str, height: int = HEIGHT, margin: dict | None = None,

@@ -31,6 +31,9 @@ from ui.chart_style import PALETTE, base_layout
 # chosen from the same palette family so a grade reads the same in the list and in the charts.
 GRADE_COLOURS: tuple[str, ...] = ("#E5E7EB", "#BFE3F7", "#56B4E9", "#0072B2", "#E69F00", "#D55E00")
 
+# Bars past the cutoff k: grey and dotted (a patterned series keeps its own pattern, so it stays recognisable).
+PAST_PATTERN = {"shape": ".", "fillmode": "overlay", "fgcolor": "#111827", "fgopacity": 0.55, "size": 7, "solidity": 0.25}
+
 MAX_BARS = 100  # bar charts past this many positions become unreadable (and slow); show the top ones
 
 
@@ -135,8 +138,8 @@ def _bars(
         if not mask.any():
             continue
         marker: dict = {"color": colour if inside else PALETTE["muted"], "line": {"width": 0}}
-        if pattern:
-            marker["pattern"] = pattern
+        if pattern or not inside:  # past k: dotted, so "not counted" is not told by the grey alone
+            marker["pattern"] = pattern or PAST_PATTERN
         traces.append({
             "type": "bar", "x": _typed(rank[mask]), "y": _typed(values[mask]),
             # one 2-D typed array (base64 with a shape, as go.Bar sends the Compare and Dataset charts' customdata);

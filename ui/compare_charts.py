@@ -19,7 +19,20 @@ from ui.chart_style import PALETTE, apply_style
 from ui.formatting import percent, signed
 
 MARGIN = {"l": 70, "r": 30, "t": 60, "b": 60}  # room for the signed tick labels
+SLIDE_FONT, SLIDE_AXIS_TITLE_FONT, SLIDE_TITLE_FONT = 20, 22, 28  # px: the slide view and its PNG
+SLIDE_HEIGHT = 480
 WIN_COLOUR, LOSS_COLOUR, TIE_COLOUR = PALETTE["ndcg"], PALETTE["discount"], PALETTE["muted"]
+
+
+# Who wins a bar is told by its colour and, for readers who cannot tell the colours apart, by its pattern.
+WIN_SHAPE, LOSS_SHAPE, TIE_SHAPE = "", "/", "."
+
+
+def outcome_pattern(colours: list[str]) -> dict:
+    """marker.pattern for bars coloured WIN/LOSS/TIE_COLOUR: solid for a win, hatched for a loss, dotted for a tie."""
+    shapes = {WIN_COLOUR: WIN_SHAPE, LOSS_COLOUR: LOSS_SHAPE, TIE_COLOUR: TIE_SHAPE}
+    return {"shape": [shapes[colour] for colour in colours], "fillmode": "overlay", "fgcolor": "#111827",
+            "fgopacity": 0.5, "size": 8, "solidity": 0.3}
 
 
 def html_text(text: object) -> str:
@@ -32,7 +45,8 @@ def difference_chart(frame: pd.DataFrame) -> go.Figure:
     colours = [WIN_COLOUR if d > 1e-12 else LOSS_COLOUR if d < -1e-12 else TIE_COLOUR for d in frame["difference"]]
     fig = go.Figure()
     fig.add_bar(
-        x=frame["rank"], y=frame["difference"], marker={"color": colours}, name="B − A",
+        x=frame["rank"], y=frame["difference"], marker={"color": colours, "pattern": outcome_pattern(colours)},
+        name="B − A",
         customdata=np.column_stack([frame["document_a"].map(html_text), frame["grade_a"], frame["contribution_a"],
                                     frame["document_b"].map(html_text), frame["grade_b"], frame["contribution_b"]]),
         hovertemplate=(
@@ -61,7 +75,8 @@ def differences_histogram(comparison: ndcg_core.Comparison, *, name_a: str, name
                for low, high in zip(edges[:-1], edges[1:], strict=True)]
     fig = go.Figure()
     fig.add_bar(
-        x=centres, y=counts, width=(edges[1] - edges[0]) * 0.95, marker={"color": colours}, name="queries",
+        x=centres, y=counts, width=(edges[1] - edges[0]) * 0.95, name="queries",
+        marker={"color": colours, "pattern": outcome_pattern(colours)},
         customdata=np.column_stack([edges[:-1], edges[1:]]),
         hovertemplate="difference %{customdata[0]:+.3f} to %{customdata[1]:+.3f}<br><b>%{y} queries</b><extra></extra>",
     )
@@ -96,7 +111,7 @@ def slide_chart(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, m
     colours = [WIN_COLOUR if v > 1e-9 else LOSS_COLOUR if v < -1e-9 else TIE_COLOUR for v in values]
     fig = go.Figure()
     fig.add_bar(
-        x=np.arange(1, values.size + 1), y=values, marker={"color": colours, "line": {"width": 0}},
+        x=np.arange(1, values.size + 1), y=values, marker={"color": colours, "line": {"width": 0}, "pattern": outcome_pattern(colours)},
         customdata=np.array([html_text(q) for q in ordered.index], dtype=object),
         hovertemplate="query %{customdata}<br><b>%{y:+.4f}</b><extra></extra>", name="per query",
     )
@@ -106,14 +121,19 @@ def slide_chart(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, m
         x=0.01, xref="paper", xanchor="left", y=1.0, yref="paper", yanchor="top", showarrow=False, align="left",
         text=(f"<b>mean difference {signed(c.mean_difference, 3)}</b> (dashed line)<br>"
               f"{percent(c.confidence)} CI {signed(c.ci_low, 3)} to {signed(c.ci_high, 3)} (shaded band)"),
-        font={"size": 16, "color": PALETTE["actual"]}, bgcolor="rgba(255,255,255,0.9)",
+        font={"size": SLIDE_FONT, "color": PALETTE["actual"]}, bgcolor="rgba(255,255,255,0.9)",
     )
     fig.add_hline(y=0, line={"color": PALETTE["text"], "width": 1})
     _layout(fig, title=f"{name_b} vs {name_a}: {metric} difference on each of {c.n_queries} queries",
             x_title=f"queries, sorted ({name_b} better on {c.wins}, {name_a} better on {c.losses}, {c.ties} tied)",
-            y_title=f"{metric}: {name_b} − {name_a}", height=430)
+            y_title=f"{metric}: {name_b} − {name_a}", height=SLIDE_HEIGHT)
     fig.update_xaxes(showticklabels=False)
-    fig.update_layout(showlegend=False)
+    # Slide-sized text: read from the back of a room, on the page and in the 1600×900 PNG (fonts are in px,
+    # so 20 px ticks are 2.2% of the PNG's height, like 24 pt text on a 1080-line slide).
+    fig.update_layout(showlegend=False, font={"size": SLIDE_FONT}, title={"font": {"size": SLIDE_TITLE_FONT}},
+                      margin={"l": 100, "r": 30, "t": 80, "b": 80})
+    fig.update_xaxes(title_font={"size": SLIDE_AXIS_TITLE_FONT}, automargin=True)
+    fig.update_yaxes(title_font={"size": SLIDE_AXIS_TITLE_FONT}, tickfont={"size": SLIDE_FONT}, automargin=True)
     return fig
 
 

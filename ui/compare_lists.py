@@ -256,7 +256,8 @@ def two_rankings(settings: MetricSettings) -> None:
             st.subheader(f"Ranking {side}")
             order = orders[side]
             ranked_list(order, [grade_of[n] for n in order], results[side].table["contribution"].tolist(),
-                        key=f"compare_list_{side}", k=settings.k)
+                        key=f"compare_list_{side}", k=settings.k,
+                        ndcg=results[side].ndcg)
             st.plotly_chart(contribution_chart(results[side].table, k=settings.k), key=f"compare_chart_{side}")
             st.button(f"Open ranking {side} in the Playground", key=f"compare_open_{side}",
                       on_click=request_open, args=(side,))

@@ -17,6 +17,12 @@ from ui.settings import MetricSettings
 from ui.state import dataset_run_choices
 from ui.widgets import plain
 
+# the run pickers' and bootstrap options' widget keys, and their defaults (kept while the slide view hides them)
+RUN_A_KEY, RUN_B_KEY = "compare_run_a", "compare_run_b"
+BOOTSTRAP_KEYS = {"compare_n_boot": 10_000, "compare_seed": 0, "compare_confidence": 0.95}
+N_BOOT_KEY, SEED_KEY, CONFIDENCE_KEY = BOOTSTRAP_KEYS
+CHOICE_KEYS = (RUN_A_KEY, RUN_B_KEY, *BOOTSTRAP_KEYS)
+
 
 def verdict(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metric: str) -> str:
     """The stakeholder sentence, e.g. 'B is better on 31 of 50 queries; the mean gain is 0.04, 95% CI 0.01–0.07'."""
@@ -45,21 +51,22 @@ def verdict(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metri
 def run_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
     """The run pickers and bootstrap options (drawn only outside the slide view; their keys persist)."""
     pick = st.columns([2, 2, 1, 1, 1])
-    name_a = pick[0].selectbox("System A (baseline)", run_names, index=0, key="compare_run_a")
-    name_b = pick[1].selectbox("System B (challenger)", run_names, index=1, key="compare_run_b")
-    n_boot = pick[2].number_input("Resamples", 1_000, 100_000, 10_000, step=1_000, key="compare_n_boot",
+    name_a = pick[0].selectbox("System A (baseline)", run_names, index=0, key=RUN_A_KEY)
+    name_b = pick[1].selectbox("System B (challenger)", run_names, index=1, key=RUN_B_KEY)
+    n_boot = pick[2].number_input("Resamples", 1_000, 100_000, BOOTSTRAP_KEYS[N_BOOT_KEY], step=1_000, key=N_BOOT_KEY,
                                   help="Bootstrap resamples of the queries.")
-    seed = pick[3].number_input("Seed", 0, 2**31 - 1, 0, key="compare_seed", help="Seed of the bootstrap (numpy).")
+    seed = pick[3].number_input("Seed", 0, 2**31 - 1, BOOTSTRAP_KEYS[SEED_KEY], key=SEED_KEY,
+                                help="Seed of the bootstrap (numpy).")
     confidence = pick[4].selectbox("Confidence", [0.90, 0.95, 0.99], index=1, format_func=percent,
-                                   key="compare_confidence")
+                                   key=CONFIDENCE_KEY)
     return name_a, name_b, int(n_boot), int(seed), float(confidence)
 
 
 def saved_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
-    name_a = session.widget("compare_run_a", run_names[0])
-    name_b = session.widget("compare_run_b", run_names[1])
-    return (name_a, name_b, int(session.widget("compare_n_boot", 10_000)), int(session.widget("compare_seed", 0)),
-            float(session.widget("compare_confidence", 0.95)))
+    """The choices the pickers hold (the slide view shows the comparison without drawing them)."""
+    n_boot, seed, confidence = (session.widget(key, default) for key, default in BOOTSTRAP_KEYS.items())
+    return (session.widget(RUN_A_KEY, run_names[0]), session.widget(RUN_B_KEY, run_names[1]), int(n_boot), int(seed),
+            float(confidence))
 
 
 def two_runs(settings: MetricSettings, *, slide_view: bool, heading=None) -> None:
@@ -151,7 +158,8 @@ def slide_summary(comparison, heading, *, name_a, name_b, metric, sentence) -> N
     big[2].metric(f"{percent(comparison.confidence)} CI of the mean gain",
                   f"{signed(comparison.ci_low, 3)} to {signed(comparison.ci_high, 3)}")
     slide = charts.slide_chart(comparison, name_a=name_a, name_b=name_b, metric=metric)
-    st.plotly_chart(slide, key="compare_slide_chart", config=charts.modebar_config("ndcg_comparison"))
+    st.plotly_chart(slide, key="compare_slide_chart", config=charts.modebar_config("ndcg_comparison"),
+                    theme=None)  # as in its PNG: the chart's own slide-sized text, not the page theme's
     st.text(sentence)
     if charts.png_export_available():
         st.download_button("Download the chart as PNG (1600×900)", data=lambda: charts.png_bytes(slide),

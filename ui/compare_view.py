@@ -11,10 +11,14 @@ from dataclasses import dataclass
 import streamlit as st
 
 from ui import session, url_state
+from ui.compare_runs import CHOICE_KEYS
 
 MODES = {"lists": "Two rankings of the same documents", "runs": "Two runs on the data set"}
+MODE_KEY = "compare_mode"
+SLIDE_KEY = "compare_slide"
+SCOPE = "compare"  # the page's link warnings in ui.url_state
 # Widgets not drawn in a run lose their state; the page re-assigns these so the slide view keeps the choices.
-PERSISTENT_KEYS = ("compare_mode", "compare_run_a", "compare_run_b", "compare_n_boot", "compare_seed", "compare_confidence")
+PERSISTENT_KEYS = (MODE_KEY, *CHOICE_KEYS)
 
 
 @dataclass(frozen=True)
@@ -28,28 +32,28 @@ class Frame:
 
 def page_frame() -> Frame:
     """Restore the mode from the URL, then draw the title (or the slide's heading row), the mode and slide toggle."""
-    url_state.restore_choice("compare_mode", "compare", list(MODES), scope="compare", label="comparison mode")
-    url_state.restore_choice("compare_slide", "slide", ["1"], scope="compare", label="slide view")
-    if session.widget("compare_slide") == "1":
-        session.set_widget("compare_slide", True)
-    url_state.show_warning("compare")
+    url_state.restore_choice(MODE_KEY, "compare", list(MODES), scope=SCOPE, label="comparison mode")
+    url_state.restore_choice(SLIDE_KEY, "slide", ["1"], scope=SCOPE, label="slide view")
+    if session.widget(SLIDE_KEY) == "1":
+        session.set_widget(SLIDE_KEY, True)
+    url_state.show_warning(SCOPE)
     # Widgets not drawn in a run lose their state; re-assigning keeps the choices while the slide view hides them.
     for persistent in PERSISTENT_KEYS:
         session.keep(persistent)
-    slide_view = session.widget("compare_mode") == "runs" and session.widget("compare_slide", False)
+    slide_view = session.widget(MODE_KEY) == "runs" and session.widget(SLIDE_KEY, False)
     if slide_view:
         heading, switch = st.columns([5, 1], vertical_alignment="bottom")  # slide_summary writes the heading
-        switch.toggle("Slide view", key="compare_slide")
+        switch.toggle("Slide view", key=SLIDE_KEY)
         return Frame("runs", True, heading)
     st.title("Compare rankers")
     left, right = st.columns([4, 1], vertical_alignment="bottom")
-    mode = left.radio("Compare", list(MODES), format_func=MODES.get, horizontal=True, key="compare_mode")
+    mode = left.radio("Compare", list(MODES), format_func=MODES.get, horizontal=True, key=MODE_KEY)
     if mode == "runs":
-        right.toggle("Slide view", key="compare_slide", help="One clean screen for a slide: big numbers and one chart.")
+        right.toggle("Slide view", key=SLIDE_KEY, help="One clean screen for a slide: big numbers and one chart.")
     return Frame(mode, False)
 
 
 def mirror_to_url(frame: Frame) -> None:
     """Keep the mode and the slide view in the page's URL (a shared link opens the same view)."""
-    slide = "1" if frame.mode == "runs" and session.widget("compare_slide") else None
+    slide = "1" if frame.mode == "runs" and session.widget(SLIDE_KEY) else None
     url_state.publish({"compare": frame.mode, "slide": slide})

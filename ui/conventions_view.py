@@ -1,7 +1,8 @@
-"""Conventions explorer building blocks: ready-made cases, input checking, the side-by-side table.
+"""Library conventions, the model and the output: checking the input table, its share-link text, the table of
+every preset's NDCG and the words around it.
 
-Canonical state: ``conventions_input`` (the input table: document, grade, score, second score, ranked)
-and ``conventions_case`` (the case it came from). The editor is keyed by case so switching cases resets it.
+The ready-made cases are :mod:`ui.conventions_cases`; the input table, its state and link are
+:mod:`ui.conventions_input`.
 """
 
 from __future__ import annotations
@@ -10,9 +11,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import streamlit as st
 
 import ndcg_core
 from ui import url_state
+from ui.conventions_cases import CASES, CUSTOM, Case  # noqa: F401 - the page's cases, used through this module
+from ui.formatting import fixed
+from ui.ranking import Ranking
+from ui.widgets import plain
 
 INPUT_COLUMNS = url_state.CONVENTIONS_COLUMNS
 SETTING_COLUMNS = {"gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives"}
@@ -22,86 +28,25 @@ ZERO_WORDS = {"zero": "0", "one": "1", "skip": "skipped", "error": "error"}
 HIGHLIGHT = "background-color: #FFE8B3; font-weight: 700"  # light orange: readable, not the only cue (see caption)
 
 
-@dataclass(frozen=True)
-class Case:
-    """A ready-made input that shows one classic disagreement between libraries."""
 
-    key: str
-    title: str
-    lesson: str
-    documents: tuple[str, ...]
-    grades: tuple[float, ...]
+
+@dataclass(frozen=True)
+class CheckedInput(Ranking):
+    """The validated input: a :class:`ui.ranking.Ranking` (the ranked rows in table order, the unticked rows as
+    extra judged documents) with each ranker's scores (None: the rows' order is the ranking)."""
+
     scores: tuple[float, ...] | None = None
     scores_2: tuple[float, ...] | None = None
-    extra_documents: tuple[str, ...] = ()
-    extra_grades: tuple[float, ...] = ()
 
-    def frame(self) -> pd.DataFrame:
-        n, extra = len(self.documents), len(self.extra_documents)
-        blank = [np.nan] * extra
-        return pd.DataFrame({
-            "document": [*self.documents, *self.extra_documents],
-            "grade": [float(g) for g in (*self.grades, *self.extra_grades)],
-            "score": [*(self.scores or [np.nan] * n), *blank],
-            "score_2": [*(self.scores_2 or [np.nan] * n), *blank],
-            "ranked": [True] * n + [False] * extra,
-        })
+    @property
+    def documents(self) -> list[str]:
+        """The ranked documents' ids (trec_eval breaks score ties by them)."""
+        return list(self.names)
 
-
-CASES: dict[str, Case] = {case.key: case for case in (
-    Case(
-        key="equal",
-        title="All grades equal: NDCG is 1 everywhere",
-        lesson="When every document has the same grade, every order is an ideal order, so DCG = IDCG and every "
-        "library reports 1, whatever its gain, tie or ideal rule.",
-        documents=("d1", "d2", "d3", "d4"), grades=(2, 2, 2, 2), scores=(0.9, 0.7, 0.4, 0.1),
-    ),
-    Case(
-        key="ties",
-        title="Tied scores: trec_eval decides by document id",
-        lesson="Two pairs of documents have equal scores. trec_eval (and pytrec_eval) puts the tied documents "
-        "in descending document-id order, so here the non-relevant B07 goes above the grade-3 A12; scikit-learn "
-        "averages the gains of a tied group instead; libraries that sort stably keep the input order.",
-        documents=("A12", "B07", "C33", "D01"), grades=(3, 0, 1, 2), scores=(0.9, 0.9, 0.4, 0.4),
-    ),
-    Case(
-        key="ideal",
-        title="Ideal from all judgments lowers NDCG",
-        lesson="The ranking retrieved three judged documents in the best possible order, but a grade-3 document was "
-        "judged and not retrieved. Libraries that build the ideal from every judgment (trec_eval, ranx) count it in "
-        "IDCG, so NDCG drops below 1; libraries that only see the ranked list (scikit-learn, LightGBM) report 1.",
-        documents=("d1", "d2", "d3"), grades=(2, 1, 0), scores=(0.9, 0.5, 0.1),
-        extra_documents=("d9",), extra_grades=(3,),
-    ),
-    Case(
-        key="all_zero",
-        title="All-zero query: 0 in scikit-learn, 1 in LightGBM",
-        lesson="No document is relevant, so IDCG = 0 and NDCG = 0/0. scikit-learn and trec_eval report 0, LightGBM "
-        "and XGBoost report 1. Averaged over a data set with such queries, the same model gets different scores.",
-        documents=("d1", "d2", "d3"), grades=(0, 0, 0), scores=(0.8, 0.5, 0.2),
-    ),
-    Case(
-        key="gain",
-        title="Linear vs exponential gain reorders two rankers",
-        lesson="Ranker 1 puts the single grade-3 document first and misses the rest; ranker 2 finds the three grade-2 "
-        "documents first and puts the grade-3 document fourth. With linear gain (grade) ranker 2 wins; with "
-        "exponential gain (2^grade − 1) the grade-3 document is worth 7 instead of 3, and ranker 1 wins.",
-        documents=("d1", "d2", "d3", "d4", "d5", "d6"), grades=(3, 2, 2, 2, 0, 0),
-        scores=(0.95, 0.10, 0.15, 0.20, 0.90, 0.85), scores_2=(0.40, 0.90, 0.80, 0.70, 0.20, 0.10),
-    ),
-)}
-CUSTOM = "custom"
-
-
-@dataclass(frozen=True)
-class CheckedInput:
-    """The ranked documents (grades, scores, ids) and all judged grades, validated."""
-
-    documents: list[str]
-    grades: list[float]
-    scores: list[float] | None
-    scores_2: list[float] | None
-    all_grades: list[float]
+    @property
+    def all_grades(self) -> list[float]:
+        """Every judged grade, ranked or not (what each library's ideal list may be built from)."""
+        return self.ideal_relevances()
 
 
 def checked_input(frame: pd.DataFrame, *, gain) -> CheckedInput:
@@ -122,18 +67,19 @@ def checked_input(frame: pd.DataFrame, *, gain) -> CheckedInput:
     scores_2 = _scores(ranked["score_2"], "second ranker's score")
     if scores is None and scores_2 is not None:
         raise ndcg_core.InvalidInput("Fill in the first score column before the second ranker's scores.")
+    extra = rows[~rows["ranked"]]
     return CheckedInput(
-        documents=names, grades=ranked["grade"].astype(float).tolist(), scores=scores, scores_2=scores_2,
-        all_grades=rows["grade"].astype(float).tolist(),
+        tuple(names), tuple(ranked["grade"].astype(float)), tuple(str(name) for name in extra["document"]),
+        tuple(extra["grade"].astype(float)), scores=scores, scores_2=scores_2,
     )
 
 
-def _scores(column: pd.Series, what: str) -> list[float] | None:
+def _scores(column: pd.Series, what: str) -> tuple[float, ...] | None:
     if column.isna().all():
         return None
     if column.isna().any():
         raise ndcg_core.InvalidInput(f"Fill in the {what} for every ranked document, or leave the whole column empty.")
-    values = column.astype(float).tolist()
+    values = tuple(column.astype(float).tolist())
     if not np.isfinite(values).all():  # inf made every NDCG NaN (and the summary line crash)
         raise ndcg_core.InvalidInput(f"Every {what} must be a finite number, not infinite.")
     return values
@@ -179,10 +125,10 @@ def reasons() -> list[tuple[str, str]]:
     return [(convention.label, convention.reason) for convention in ndcg_core.CONVENTIONS.values()]
 
 
-def _ndcg(convention, given: CheckedInput, scores: list[float] | None, *, k: int | None) -> float:
+def _ndcg(convention, given: CheckedInput, scores: tuple[float, ...] | None, *, k: int | None) -> float:
     try:
-        return float(convention.evaluate(given.grades, scores, k=k, ideal_relevances=given.all_grades,
-                                         doc_ids=given.documents).ndcg)
+        return float(convention.evaluate(list(given.grades), None if scores is None else list(scores), k=k,
+                                         ideal_relevances=given.all_grades, doc_ids=given.documents).ndcg)
     except ndcg_core.InvalidInput:
         return float("nan")  # e.g. a convention that refuses IDCG = 0: shown as an empty cell
 
@@ -208,9 +154,47 @@ def differing(column: pd.Series) -> pd.Series:
 def styled(table: pd.DataFrame, labels: dict[str, str]):
     """Styler with readable headers, highlighting cells that differ from the majority in their column."""
     columns = [labels[c] for c in table.columns if c != "library"]
-    formats = {labels[c]: "{:.4f}" for c in ("ndcg", "ndcg_2") if c in table}
+    formats = {labels[c]: lambda value: fixed(value, missing="–") for c in ("ndcg", "ndcg_2") if c in table}
     return (
         table.rename(columns=labels).style
         .apply(lambda column: [HIGHLIGHT if flag else "" for flag in differing(column)], subset=columns)
-        .format(formats, na_rep="–")
+        .format(formats)
     )
+
+
+def show_results(given: CheckedInput, *, k: int | None) -> None:
+    """The side-by-side table under every preset and the sentence that sums it up."""
+    table = conventions_table(given, k=k)
+    cutoff = "the whole list" if k is None else f"k = {k} (from the sidebar)"
+    st.subheader(f"NDCG under each library's convention, at {cutoff}")
+    labels = {
+        "library": "Library", "ndcg": "NDCG" if given.scores_2 is None else "NDCG, ranker 1",
+        "ndcg_2": "NDCG, ranker 2", "better": "Better ranker", **SETTING_COLUMNS,
+    }
+    st.dataframe(styled(table, labels), hide_index=True, key="conventions_table")
+    values = table["ndcg"].dropna().round(4).unique()
+    if len(values) == 1:
+        st.text(f"All {len(table)} conventions agree: NDCG = {fixed(values[0])}.")
+    else:
+        st.text(f"The conventions give {len(values)} different values, from {fixed(values.min())} to "
+                f"{fixed(values.max())}.")
+    if "better" in table:
+        for ranker in ("ranker 1", "ranker 2"):
+            winners = table.loc[table["better"] == ranker, "library"].tolist()
+            if winners:
+                st.text(f"{ranker.capitalize()} wins under: {', '.join(winners)}.")
+
+
+def show_explanations() -> None:
+    """Why each library computes it its way, and the call that reproduces each figure."""
+    with st.expander("Why each library computes it this way"):
+        st.markdown("\n".join(f"- **{plain(label)}**: {plain(reason)}" for label, reason in reasons()))
+    with st.expander("How to get the same number from each library"):
+        for convention in ndcg_core.CONVENTIONS.values():
+            st.markdown(f"**{plain(convention.label)}** ({plain(convention.library)})")
+            st.code(convention.call, language="python", wrap_lines=True)
+            if convention.caveat:
+                st.caption(plain(convention.caveat))
+            st.caption(f"Source: {plain(convention.source)}")  # every preset cites its source and version
+    st.caption("Highlighted (orange, bold) = differs from the most common value in its column. The sidebar's gain "
+               "and zero-IDCG settings do not apply here: each library's own convention does.")

@@ -13,9 +13,11 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ui import dataset_state, url_state
 from ui import dataset_view as view
 from ui.dataset_report import figure, query_notes
 from ui.dataset_upload import LoadedDataset
+from ui.formatting import fixed, grouped
 from ui.settings import MetricSettings
 from ui.state import open_in_playground
 from ui.widgets import plain
@@ -67,8 +69,6 @@ def _index(digest: str, run_name: str, options: dict, _table: pd.DataFrame) -> p
     return pd.Index(_table["query"])
 
 
-def _new_search() -> None:
-    st.session_state["dataset_page"] = 1
 
 
 def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core.RunResult, *,
@@ -77,20 +77,21 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
     st.subheader("Per query")
     table = _table(dataset.digest, run_name, options, result)
     left, middle, right = st.columns([3, 2, 1])
-    search = left.text_input("Find a query", key="dataset_search", on_change=_new_search,
+    search = left.text_input("Find a query", key=dataset_state.SEARCH_KEY, on_change=dataset_state.first_page,
                              placeholder="part of a query id", help="Case-insensitive; matches any part of the id.")
-    order = middle.selectbox("Order", list(ORDERS), format_func=ORDERS.get, key="dataset_order")
+    order = middle.selectbox("Order", list(ORDERS), format_func=ORDERS.get, key=dataset_state.ORDER_KEY)
     rows = _rows(dataset.digest, run_name, options, order, search.strip(), table)
     pages = max(1, -(-len(rows) // PAGE_ROWS))
-    page = right.number_input("Page", min_value=1, max_value=pages, step=1, key="dataset_page")
+    page = right.number_input("Page", min_value=1, max_value=pages, step=1, key=dataset_state.PAGE_KEY)
     shown = table.iloc[rows[(page - 1) * PAGE_ROWS: page * PAGE_ROWS]]
     if len(rows) == 0:
         st.info(f"No query id contains {plain(search)!r}.", icon=":material/search_off:")
     else:
-        st.caption(f"Rows {(page - 1) * PAGE_ROWS + 1:,}–{(page - 1) * PAGE_ROWS + len(shown):,} of {len(rows):,} "
-                   f"{'matching ' if search else ''}queries (page {page:,} of {pages:,}).")
+        first = (page - 1) * PAGE_ROWS
+        st.caption(f"Rows {grouped(first + 1)}–{grouped(first + len(shown))} of {grouped(len(rows))} "
+                   f"{'matching ' if search else ''}queries (page {grouped(page)} of {grouped(pages)}).")
     selection = st.dataframe(shown, hide_index=True, on_select="rerun", selection_mode="single-row",
-                             key="dataset_table", column_config={**COLUMNS, "ndcg": st.column_config.NumberColumn(
+                             key=dataset_state.TABLE_KEY, column_config={**COLUMNS, "ndcg": st.column_config.NumberColumn(
                                  label, format="%.4f")})
     st.download_button("Download per-query CSV", lambda: table.to_csv(index=False).encode(),
                        file_name=f"per_query_{label.lower()}.csv", mime="text/csv", key="dataset_download")
@@ -102,8 +103,8 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
                        if dataset.digest == "sample" else {"run": None, "ties": None, "missing": None, "query": None})
     row = table.iloc[_index(dataset.digest, run_name, options, table).get_loc(query)]
     undefined = "" if np.isfinite(row["ndcg"]) else " (no value: IDCG = 0 and the zero-IDCG rule leaves it out)"
-    st.text(f"Query {query}: {label} = {figure(row['ndcg'])}{undefined}, DCG = {row['dcg']:.4f}, "
-            f"IDCG = {row['idcg']:.4f}")
+    st.text(f"Query {query}: {label} = {figure(row['ndcg'])}{undefined}, DCG = {fixed(row['dcg'])}, "
+            f"IDCG = {fixed(row['idcg'])}")
     # The click is recorded by a callback and acted on here, so a rerun in between cannot lose it.
     st.button(f"Open query {plain(query)} in the Playground", key="dataset_open", type="primary",
               on_click=view.request_open, args=(query,))
@@ -128,27 +129,27 @@ def _picked_query(dataset, run_name: str, options: dict, table: pd.DataFrame, sh
                   search: str) -> str | None:
     """The query to open: a clicked row, a share link's query, the picker; only this page's queries are offered."""
     index = _index(dataset.digest, run_name, options, table)
+    page = dataset_state.state()
     selected_rows = list(selection.selection.rows) if selection is not None else []
-    if selected_rows and selected_rows != st.session_state.get("dataset_table_applied") and \
-            selected_rows[0] < len(shown):
-        st.session_state["dataset_query"] = shown["query"].iloc[selected_rows[0]]  # a new row click picks that query
-    st.session_state["dataset_table_applied"] = selected_rows
-    linked = st.query_params.get("query")
-    if "dataset_query" not in st.session_state and linked is not None and linked in index:
-        st.session_state["dataset_query"] = linked
+    if selected_rows and selected_rows != page.table_rows and selected_rows[0] < len(shown):
+        dataset_state.pick_query(shown["query"].iloc[selected_rows[0]])  # a new row click picks that query
+    page.table_rows = selected_rows
+    linked = url_state.params().get("query")
+    if dataset_state.picked_query() is None and linked is not None and linked in index:
+        dataset_state.pick_query(linked)
     exact = search.strip()
-    if exact and exact in index and st.session_state.get("dataset_search_applied") != exact:
-        st.session_state["dataset_query"] = exact  # typing a whole query id picks that query
-    st.session_state["dataset_search_applied"] = exact
-    current = st.session_state.get("dataset_query")
+    if exact and exact in index and page.search != exact:
+        dataset_state.pick_query(exact)  # typing a whole query id picks that query
+    page.search = exact
+    current = dataset_state.picked_query()
     if current is not None and current not in index:
-        st.session_state.pop("dataset_query", None)
+        dataset_state.pick_query(None)
         current = None
     options_shown = shown["query"].tolist()
     if current is not None and current not in options_shown:
         options_shown.insert(0, current)
     if not options_shown:
         return None
-    return st.selectbox("Open one query's ranking", options_shown, key="dataset_query",
+    return st.selectbox("Open one query's ranking", options_shown, key=dataset_state.QUERY_KEY,
                         help="The queries of this page (and the one picked); search or page to reach others, "
                              "or select a row of the table.")

@@ -16,6 +16,7 @@ import streamlit as st
 import ndcg_core
 from ui.dataset_charts import CURVE_DEPTH
 from ui.dataset_upload import LoadedDataset
+from ui.formatting import MISSING, fixed
 from ui.settings import MetricSettings
 from ui.widgets import plain
 
@@ -77,7 +78,7 @@ def _gap(digest: str, run_name: str, options: dict, _result: ndcg_core.RunResult
 
 def figure(value: float) -> str:
     """A card's figure: four decimals, or "n/a" when the formula has no value (0 / 0)."""
-    return f"{value:.4f}" if np.isfinite(value) else "n/a"
+    return fixed(value) if np.isfinite(value) else MISSING
 
 
 def show_headline(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core.RunResult, *,
@@ -109,26 +110,27 @@ def show_headline(dataset: LoadedDataset, run_name: str, options: dict, result: 
 
 def show_rule_notes(result: ndcg_core.RunResult, *, settings: MetricSettings, missing: str) -> None:
     """What the zero-IDCG and missing-query rules did on this data, and the run's unjudged queries."""
-    notes = []
-    zero_queries = list(result.zero_idcg_queries)
-    if zero_queries:
-        rule = settings_rule_text(settings.zero_idcg)
-        notes.append(f"Zero-IDCG rule: {count(len(zero_queries), 'query has', 'queries have')} no relevant judged "
-                     f"document ({describe_list(zero_queries)}); {rule}.")
-    else:
-        notes.append("Zero-IDCG rule: no query has IDCG = 0, so the rule changes nothing.")
-    missing_queries = list(result.missing_queries)
-    if missing_queries:
-        treatment = "left out of both figures" if missing == "ignore" else "counted with DCG 0 (NDCG 0)"
-        notes.append(f"Missing-query rule: {count(len(missing_queries), 'judged query is', 'judged queries are')} "
-                     f"absent from the run ({describe_list(missing_queries)}); {treatment}.")
-    else:
-        notes.append("Missing-query rule: every judged query is in the run, so the rule changes nothing.")
+    zero, absent = list(result.zero_idcg_queries), list(result.missing_queries)
+    treatment = "left out of both figures" if missing == "ignore" else "counted with DCG 0 (NDCG 0)"
+    zero_what = f"{count(len(zero), 'query has', 'queries have')} no relevant judged document"
+    absent_what = f"{count(len(absent), 'judged query is', 'judged queries are')} absent from the run"
+    notes = [
+        _rule_note("Zero-IDCG rule", zero, zero_what, settings_rule_text(settings.zero_idcg),
+                   unaffected="no query has IDCG = 0"),
+        _rule_note("Missing-query rule", absent, absent_what, treatment, unaffected="every judged query is in the run"),
+    ]
     unjudged_queries = list(result.unjudged_queries)
     if unjudged_queries:
         notes.append(f"{count(len(unjudged_queries), 'run query has', 'run queries have')} no judgments at all and "
                      f"cannot be evaluated ({describe_list(unjudged_queries)}).")
     st.text("\n".join(notes))
+
+
+def _rule_note(rule: str, queries: list, what: str, effect: str, *, unaffected: str) -> str:
+    """'<rule>: <what> (<the queries>); <effect>.', or that the rule changes nothing on this data."""
+    if not queries:
+        return f"{rule}: {unaffected}, so the rule changes nothing."
+    return f"{rule}: {what} ({describe_list(queries)}); {effect}."
 
 
 def show_trec_eval_reading(dataset: LoadedDataset, run_name: str, options: dict, *, settings: MetricSettings) -> None:
@@ -177,17 +179,17 @@ def why_aggregates_differ(gap: ndcg_core.AggregateGap, *, zero_rule: str) -> str
     if not np.isfinite(gap.mean_ndcg):
         return "Only the ratio of sums is defined: no query is left in the mean under the zero-IDCG rule."
     if abs(difference) < 0.0005:
-        lead = f"The two figures agree to three decimals ({gap.mean_ndcg:.3f})."
+        lead = f"The two figures agree to three decimals ({fixed(gap.mean_ndcg, 3)})."
     else:
         higher = "higher" if difference > 0 else "lower"
-        lead = f"The ratio of sums is {abs(difference):.3f} {higher} than the mean of per-query NDCG."
+        lead = f"The ratio of sums is {fixed(abs(difference), 3)} {higher} than the mean of per-query NDCG."
     parts = [lead]
     if np.isfinite(gap.mean_high_idcg) and abs(gap.weighting_effect) >= 0.0005:
         leaning = "above" if gap.weighting_effect > 0 else "below"
         parts.append(
             f"The ratio of sums weights each query by its IDCG, so queries with many highly relevant documents count "
-            f"more: here those (IDCG ≥ the median {gap.median_idcg:.2f}) average NDCG {gap.mean_high_idcg:.3f} and the "
-            f"others {gap.mean_low_idcg:.3f}, which pulls the ratio {abs(gap.weighting_effect):.3f} {leaning} the "
+            f"more: here those (IDCG ≥ the median {fixed(gap.median_idcg, 2)}) average NDCG {fixed(gap.mean_high_idcg, 3)} and the "
+            f"others {fixed(gap.mean_low_idcg, 3)}, which pulls the ratio {fixed(abs(gap.weighting_effect), 3)} {leaning} the "
             f"plain mean over the same {gap.n_positive} queries."
         )
     if gap.n_zero_idcg and abs(gap.zero_idcg_effect) >= 0.0005:
@@ -195,7 +197,7 @@ def why_aggregates_differ(gap: ndcg_core.AggregateGap, *, zero_rule: str) -> str
         direction = "lowers" if gap.zero_idcg_effect > 0 else "raises"
         parts.append(
             f"{_queries(gap.n_zero_idcg)} with no relevant judged document (IDCG = 0) count as {value} in the mean "
-            f"but add nothing to either sum; that {direction} the mean by {abs(gap.zero_idcg_effect):.3f}."
+            f"but add nothing to either sum; that {direction} the mean by {fixed(abs(gap.zero_idcg_effect), 3)}."
         )
     return " ".join(parts)
 

@@ -1,7 +1,7 @@
 """Dataset page, loading: the upload widgets, parsing each file once, and the session's data set.
 
-One canonical :class:`LoadedDataset` lives in ``st.session_state["dataset"]`` (the bundled sample until the
-user loads something). A failed upload never replaces it: the error is shown and the previous data stay.
+One canonical :class:`LoadedDataset` lives in the page's state (:mod:`ui.dataset_state`; the bundled sample until
+the user loads something). A failed upload never replaces it: the error is shown and the previous data stay.
 The Compare page reads the same state for its "two runs" mode.
 
 Parsed files are kept in a small cross-session cache keyed by a hash of the file's content (not by session),
@@ -22,12 +22,12 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ui import dataset_state
+from ui.formatting import megabytes
 from ui.widgets import plain
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 SAMPLE_FILES = {"qrels": "sample.qrels", "BM25": "run_bm25.txt", "Neural": "run_neural.txt"}
-STATE_KEY = "dataset"
-ERROR_KEY = "dataset_error"
 KIND_NAMES = {"qrels": "TREC qrels file", "run": "TREC run file", "table": "CSV file"}
 SOURCES = {"sample": "Bundled sample", "trec": "TREC qrels + run", "csv": "One CSV"}
 
@@ -99,7 +99,7 @@ def parse_file(kind: str, name: str, content: bytes, progress: Callable[[float],
     limit_mb = st.get_option("server.maxUploadSize")
     if len(content) > limit_mb * 1024 * 1024:
         raise ndcg_core.InvalidInput(
-            f"{name} is {len(content) / 1024 / 1024:.0f} MB, over the {limit_mb} MB upload limit. "
+            f"{name} is {megabytes(len(content), 0)}, over the {limit_mb} MB upload limit. "
             "Evaluate a subset of the queries, or run the app with a larger server.maxUploadSize."
         )
     if not content.strip():
@@ -131,17 +131,18 @@ def sample_dataset() -> LoadedDataset:
 
 def current_dataset() -> LoadedDataset:
     """The session's data set; the bundled sample until something else is loaded."""
-    if STATE_KEY not in st.session_state:
-        st.session_state[STATE_KEY] = sample_dataset()
-    return st.session_state[STATE_KEY]
+    page = dataset_state.state()
+    if page.dataset is None:
+        page.dataset = sample_dataset()
+    return page.dataset
 
 
 def set_dataset(dataset: LoadedDataset) -> None:
-    st.session_state[STATE_KEY] = dataset
-    st.session_state.pop(ERROR_KEY, None)
+    page = dataset_state.state()
+    page.dataset, page.load_error = dataset, None
     # The run picker's options changed: set its value (not just forget it), or the browser keeps showing the old
     # run's name in the box while the page evaluates the new first run.
-    st.session_state["dataset_run"] = next(iter(dataset.runs))
+    dataset_state.set_run(next(iter(dataset.runs)))
 
 
 def use_sample() -> None:
@@ -151,18 +152,18 @@ def use_sample() -> None:
 
 def show_inputs() -> None:
     """The data source picker and the upload widgets; a new upload is parsed (once) and becomes the data set."""
-    source = st.radio("Data", list(SOURCES), format_func=SOURCES.get, horizontal=True, key="dataset_source")
+    source = st.radio("Data", list(SOURCES), format_func=SOURCES.get, horizontal=True, key=dataset_state.SOURCE_KEY)
     if source == "sample":
         if current_dataset().digest != "sample":
             st.button("Switch back to the bundled sample", key="dataset_use_sample", on_click=use_sample)
     elif source == "trec":
         left, right = st.columns(2)
         qrels_file = left.file_uploader(
-            "Qrels (TREC: query 0 doc grade)", key="dataset_qrels_file",
+            "Qrels (TREC: query 0 doc grade)", key=dataset_state.QRELS_FILE_KEY,
             help="One judgment per line: query id, an unused column (0), document id, grade. Whitespace separated.",
         )
         run_files = right.file_uploader(
-            "Run(s) (TREC: query Q0 doc rank score tag)", key="dataset_run_files", accept_multiple_files=True,
+            "Run(s) (TREC: query Q0 doc rank score tag)", key=dataset_state.RUN_FILES_KEY, accept_multiple_files=True,
             help="Six whitespace-separated columns per line. Upload two runs to compare them on the Compare page.",
         )
         if qrels_file is not None and run_files:
@@ -171,7 +172,7 @@ def show_inputs() -> None:
             st.info("Add both the qrels file and at least one run file to evaluate them.", icon=":material/attach_file:")
     else:
         tables = st.file_uploader(
-            "CSV with columns query, doc, relevance and score or rank", key="dataset_csv_files",
+            "CSV with columns query, doc, relevance and score or rank", key=dataset_state.CSV_FILES_KEY,
             accept_multiple_files=True,
             help="One row per (query, document). Rows with an empty score and rank are judged but not retrieved; "
             "an empty relevance means unjudged. Several CSVs are several runs.",
@@ -189,7 +190,7 @@ def load_uploads(kind: str, qrels_file, run_files: list) -> None:
     files = ([qrels_file] if qrels_file is not None else []) + list(run_files)
     source = (kind, *(uploaded.file_id for uploaded in files))
     current = current_dataset()
-    failed = st.session_state.get(ERROR_KEY)
+    failed = dataset_state.state().load_error
     if source == current.source or (failed and failed[0] == source):
         return  # already loaded, or already refused: don't parse again on every rerun
     names = [uploaded.name for uploaded in run_files]
@@ -200,7 +201,7 @@ def load_uploads(kind: str, qrels_file, run_files: list) -> None:
     try:
         qrels, runs, digests, contents = None, {}, [], {}
         for step, uploaded in enumerate(files):
-            text = f"Reading {uploaded.name} ({uploaded.size / 1024 / 1024:.1f} MB)…"
+            text = f"Reading {uploaded.name} ({megabytes(uploaded.size)})…"
             progress.progress(step / len(files), text=text)
 
             def report(fraction: float, step: int = step, text: str = text) -> None:
@@ -251,12 +252,12 @@ def _check_fit(qrels: pd.DataFrame | None, runs: dict[str, pd.DataFrame]) -> Non
 
 
 def _refuse(source: tuple, message: str) -> None:
-    st.session_state[ERROR_KEY] = (source, message)
+    dataset_state.state().load_error = (source, message)
 
 
 def show_load_error() -> None:
     """The last refused upload's message, with a reminder that the previous data are still shown."""
-    failed = st.session_state.get(ERROR_KEY)
+    failed = dataset_state.state().load_error
     if failed:
         # The message quotes the file (names, cells): escaped so it shows as typed, never as markdown.
         message = f"{failed[1]}\n\nNothing was replaced: the page still shows {current_dataset().label}."

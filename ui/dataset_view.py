@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import streamlit as st
-
 import ndcg_core
-from ui import url_state
+from ui import dataset_state, url_state
 from ui.dataset_charts import CURVE_DEPTH, curve_chart, histogram_chart  # noqa: F401 - re-exported
 from ui.dataset_report import (  # noqa: F401 - re-exported
     MISSING_RULES,
@@ -43,16 +41,15 @@ from ui.dataset_upload import (  # noqa: F401 - re-exported
 PLAYGROUND_MAX_DOCS = 100  # the Playground stays usable with this many ranked documents
 
 
-OPEN_KEY = "dataset_open_request"
-
-
 def request_open(query: str) -> None:
     """Button callback: remember which query to open in the Playground (acted on by the page's next run)."""
-    st.session_state[OPEN_KEY] = query
+    dataset_state.state().open_request = query
 
 
 def take_open_request() -> str | None:
-    return st.session_state.pop(OPEN_KEY, None)
+    page = dataset_state.state()
+    query, page.open_request = page.open_request, None
+    return query
 
 
 # --- share links ---------------------------------------------------------------------------------------------

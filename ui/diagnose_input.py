@@ -1,8 +1,8 @@
 """The "Why do my numbers differ?" page's input: text fields, strict parsing, ready-made examples, the URL.
 
-Canonical state: the widget values under the keys in ``FIELDS`` (plain text), read into a
-:class:`Question` by :func:`read_question`. The URL holds the same texts under the short names in
-``FIELDS``; a link's value is used only if it passes the same checks as typed text (anything else is
+Canonical state: the widget values under the keys in ``FIELDS`` (plain text, through :mod:`ui.session`), read
+into a :class:`Question` by :func:`read_question`. The URL holds the same texts (format and rules in
+:mod:`ui.url_state`); a link's value is used only if it passes the same checks as typed text (anything else is
 dropped with a warning naming the field), so no parameter value can reach a traceback.
 """
 
@@ -10,22 +10,31 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import streamlit as st
 
 import ndcg_core
+from ui import session, url_state
+from ui.widgets import plain
 
-# widget key -> URL parameter
-FIELDS = {"why_grades": "g", "why_scores": "s", "why_extra": "x", "why_ids": "d", "why_k": "cut",
-          "why_from_1": "a", "why_number_1": "ra", "why_from_2": "b", "why_number_2": "rb"}
+# the page's fields (texts are keyed by these names, as in ui.url_state.WHY_DIFFER_PARAMS) -> their widget keys
+FIELDS = {name: f"why_{name}" for name in url_state.WHY_DIFFER_PARAMS}
 MAX_DOCUMENTS = 2_000
-MAX_TEXT = 40_000
+MAX_TEXT = url_state.MAX_TEXT_CHARS
 MAX_LABEL = 60
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _SPLIT = re.compile(r"[\s,;]+")
-LINK_READ_KEY = "why_link_read"
-WARNING_KEY = "why_link_warning"
+LINK_KEY = "why_link"
+SCOPE = "why_differ"  # the page's link warning in ui.url_state
+
+
+@dataclass
+class LinkState:
+    """The page's link: read once, on the session's first visit; the parameters of the last valid input."""
+
+    read: bool = False
+    published: dict[str, str | None] = field(default_factory=dict)  # kept while the input is being fixed
 
 
 @dataclass(frozen=True)
@@ -52,12 +61,10 @@ class Example:
 
     def texts(self) -> dict[str, str]:
         """The widget texts of this example; the numbers are each library preset's value (from ndcg_core)."""
-        question = read_question({"why_grades": self.grades, "why_scores": self.scores, "why_extra": self.extra,
-                                  "why_ids": self.ids, "why_k": self.k}, need_numbers=False)
-        numbers = [_preset_value(source, question) for source in self.sources]
-        return {"why_grades": self.grades, "why_scores": self.scores, "why_extra": self.extra, "why_ids": self.ids,
-                "why_k": self.k, "why_from_1": self.sources[0], "why_number_1": numbers[0],
-                "why_from_2": self.sources[1], "why_number_2": numbers[1]}
+        inputs = {"grades": self.grades, "scores": self.scores, "extra": self.extra, "ids": self.ids, "k": self.k}
+        numbers = [_preset_value(source, read_question(inputs, need_numbers=False)) for source in self.sources]
+        return {**inputs, "from_1": self.sources[0], "number_1": numbers[0], "from_2": self.sources[1],
+                "number_2": numbers[1]}
 
 
 PRESET_OF_SOURCE = {"scikit-learn": "sklearn", "LightGBM": "lightgbm", "trec_eval": "trec_eval", "XGBoost": "xgboost"}
@@ -136,73 +143,76 @@ def _label(text: str, fallback: str) -> str:
 
 def read_question(texts: dict[str, str], *, need_numbers: bool = True) -> Question:
     """Validate the page's texts into a :class:`Question`; raise ``InvalidInput`` naming the field."""
-    grades = numbers(texts.get("why_grades", ""), what="Grades")
+    grades = numbers(texts.get("grades", ""), what="Grades")
     if not grades:
         raise ndcg_core.InvalidInput("Grades: paste at least one grade, e.g. 3, 2, 0, 1.")
-    scores = numbers(texts.get("why_scores", ""), what="Scores") or None
+    scores = numbers(texts.get("scores", ""), what="Scores") or None
     if scores is not None and len(scores) != len(grades):
         raise ndcg_core.InvalidInput(f"Got {len(grades)} grades but {len(scores)} scores: give one score per grade "
                                      "(or no scores: the grades are then in ranked order).")
-    ids = _ids(texts.get("why_ids", ""))
+    ids = _ids(texts.get("ids", ""))
     if ids is not None and len(ids) != len(grades):
         raise ndcg_core.InvalidInput(f"Got {len(grades)} grades but {len(ids)} document ids.")
-    extra = numbers(texts.get("why_extra", ""), what="Judged, not ranked")
+    extra = numbers(texts.get("extra", ""), what="Judged, not ranked")
     reported = []
     for index in (1, 2):
-        value = _reported(texts.get(f"why_number_{index}", ""), what=f"Number {index}")
+        value = _reported(texts.get(f"number_{index}", ""), what=f"Number {index}")
         if value is not None:
-            reported.append((_label(texts.get(f"why_from_{index}", ""), f"Number {index}"), value))
+            reported.append((_label(texts.get(f"from_{index}", ""), f"Number {index}"), value))
     if need_numbers and not reported:
         raise ndcg_core.InvalidInput("Type at least one NDCG number you got.")
-    return Question(grades=grades, scores=scores, extra=extra, ids=ids, k=_k(texts.get("why_k", "")),
+    return Question(grades=grades, scores=scores, extra=extra, ids=ids, k=_k(texts.get("k", "")),
                     reported=tuple(reported))
 
 
 def current_texts() -> dict[str, str]:
-    return {key: str(st.session_state.get(key, "")) for key in FIELDS}
+    """The page's texts by field name (what the widgets hold)."""
+    return {name: str(session.widget(key, "")) for name, key in FIELDS.items()}
+
+
+def _fill(texts: dict[str, str]) -> None:
+    for name, key in FIELDS.items():
+        session.set_widget(key, texts.get(name, ""))
 
 
 def load_example(key: str) -> None:
     """Button callback: put an example's texts into the widgets."""
-    st.session_state.update(EXAMPLES[key].texts())
-    st.session_state.pop(WARNING_KEY, None)
+    _fill(EXAMPLES[key].texts())
+    url_state.warn(SCOPE, None)
 
 
 def restore_from_link() -> None:
     """On a session's first visit: the widgets from the URL when the link's texts pass the checks, else an example."""
-    if LINK_READ_KEY in st.session_state:
+    link = session.page_state(LINK_KEY, LinkState)
+    url_state.publish(link.published)  # the address stays the last valid input's while the fields are invalid
+    if link.read:
         return
-    st.session_state[LINK_READ_KEY] = True
-    linked = {key: st.query_params.get(param) for key, param in FIELDS.items() if param in st.query_params}
-    if not linked:
-        st.session_state.update(EXAMPLES[DEFAULT_EXAMPLE].texts())
-        return
-    texts = {key: str(value)[:MAX_TEXT] for key, value in linked.items()}
-    try:
-        read_question({**dict.fromkeys(FIELDS, ""), **texts}, need_numbers=False)
-    except ndcg_core.InvalidInput as error:
-        st.session_state.update(EXAMPLES[DEFAULT_EXAMPLE].texts())
-        st.session_state[WARNING_KEY] = (f"The link's input could not be used ({str(error)[:160]}), so an example "
-                                         "is shown instead.")
-        return
-    st.session_state.update({key: texts.get(key, "") for key in FIELDS})
+    link.read = True
+    linked, problem = url_state.why_differ_texts(url_state.params())
+    texts = linked
+    if texts is not None and problem is None:
+        try:
+            read_question(texts, need_numbers=False)
+        except ndcg_core.InvalidInput as error:
+            problem = str(error)[:160]
+    if problem is not None:
+        url_state.warn(SCOPE, plain(f"The link's input could not be used ({problem}), so an example is shown "
+                                    "instead."))
+    _fill(texts if texts is not None and problem is None else EXAMPLES[DEFAULT_EXAMPLE].texts())
+    if texts is not None and problem is None:
+        mirror_to_url(texts)
 
 
 def mirror_to_url(texts: dict[str, str]) -> None:
-    """Write the (valid) texts to the URL so the address bar is the share link; empty fields are left out."""
-    for key, param in FIELDS.items():
-        value = texts.get(key, "").strip()
-        if not value and param in st.query_params:
-            del st.query_params[param]
-        elif value and st.query_params.get(param) != value:
-            st.query_params[param] = value
+    """Publish the (valid) texts so the address bar is the share link; empty fields are left out (ui.url_state)."""
+    link = session.page_state(LINK_KEY, LinkState)
+    link.published = url_state.why_differ_params(texts)
+    url_state.publish(link.published)
 
 
 def share_link(texts: dict[str, str]) -> str:
     """The page's address with these texts (absolute when the browser's URL is known)."""
-    from urllib.parse import urlencode
-
-    query = urlencode({param: texts[key].strip() for key, param in FIELDS.items() if texts.get(key, "").strip()})
+    params = url_state.why_differ_params(texts)
     url = getattr(st.context, "url", None) or ""
     base = url.split("?", 1)[0] if url.startswith("http") else "/why_differ"
-    return f"{base}?{query}"
+    return url_state.link(base, {param: value for param, value in params.items() if value is not None})

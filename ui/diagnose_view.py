@@ -12,6 +12,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import diagnose_input as inputs
+from ui import url_state
 from ui.tie_band_view import show_tie_band
 from ui.widgets import plain
 
@@ -21,8 +22,7 @@ SHOWN_MATCHES = 4
 def input_form() -> dict[str, str]:
     """Examples, the text fields and the two numbers; returns the current texts."""
     inputs.restore_from_link()
-    if inputs.WARNING_KEY in st.session_state:
-        st.warning(plain(st.session_state[inputs.WARNING_KEY]), icon=":material/link_off:")
+    url_state.show_warning(inputs.SCOPE)
     st.caption("Start from an example:")
     columns = st.columns(len(inputs.EXAMPLES))
     for column, (key, example) in zip(columns, inputs.EXAMPLES.items(), strict=True):

@@ -1,7 +1,8 @@
 """"Does my choice flip the winner?": the grid from ``ndcg_core.winner_grid``, for the Compare page to call.
 
 ``show_winner_grid(grid, names=("Ranker 1", "Ranker 2"))`` draws the gain x cutoff table of winners (with the
-baseline's ideal list and IDCG = 0 rule) and lists every single change of choice that reverses the winner.
+baseline's ideal list and IDCG = 0 rule), for runs a tie rule x gain table, and lists every single change of
+choice that reverses the winner.
 """
 
 from __future__ import annotations
@@ -11,22 +12,52 @@ import streamlit as st
 
 from ui.widgets import plain
 
-CHOICE_WORDS = {"gain": "gain", "k": "cutoff", "ideal": "ideal list", "zero_idcg": "IDCG = 0 rule"}
+CHOICE_WORDS = {"gain": "gain", "k": "cutoff", "ideal": "ideal list", "zero_idcg": "IDCG = 0 rule", "ties": "tie rule"}
 VALUE_WORDS = {"linear": "gain = grade", "exponential": "2^grade − 1", "ranking": "ranked documents only",
                "all_judged": "every judged document", "zero": "NDCG 0", "one": "NDCG 1"}
+TIE_WORDS = {"trec_eval": "document id descending (trec_eval)", "average": "average over the tie (scikit-learn)",
+             "optimistic": "better grades first (optimistic)", "pessimistic": "worse grades first (pessimistic)",
+             "stable": "input order (LightGBM, XGBoost, ranx)"}
+
+
+def _cell(row, label: dict) -> str:
+    cell = f"{label[row['winner']]} ({row['mean_a']:.3f} vs {row['mean_b']:.3f})"
+    return cell + (" ⚠" if row["flips"] else "")
+
+
+def _at_baseline(grid: pd.DataFrame, *names: str) -> pd.DataFrame:
+    """The rows whose choices ``names`` (those present in the grid) are the baseline's."""
+    base = grid.iloc[0]
+    keep = pd.Series(True, index=grid.index)
+    for name in names:
+        if name in grid.columns:
+            keep &= grid[name].isna() if pd.isna(base[name]) else grid[name] == base[name]
+    return grid[keep]
 
 
 def winner_table(grid: pd.DataFrame, names: tuple[str, str]) -> pd.DataFrame:
     """Gain x cutoff table of winners (and means) under the baseline's ideal list and zero-IDCG rule."""
-    base = grid.iloc[0]
-    rows = grid[(grid["ideal"] == base["ideal"]) & (grid["zero_idcg"] == base["zero_idcg"])]
+    rows = _at_baseline(grid, "ideal", "zero_idcg", "ties")
     label = {"A": names[0], "B": names[1], "tie": "tie"}
     table = {}
     for _, row in rows.iterrows():
         column = "no cutoff" if pd.isna(row["k"]) else f"@{int(row['k'])}"
-        cell = f"{label[row['winner']]} ({row['mean_a']:.3f} vs {row['mean_b']:.3f})"
-        table.setdefault(row["gain"], {})[column] = cell + (" ⚠" if row["flips"] else "")
+        table.setdefault(row["gain"], {})[column] = _cell(row, label)
     return pd.DataFrame(table).T.rename_axis("gain").reset_index()
+
+
+def tie_table(grid: pd.DataFrame, names: tuple[str, str]) -> pd.DataFrame | None:
+    """Tie rule x gain table of winners at the baseline's cutoff, ideal list and IDCG = 0 rule (runs only)."""
+    if "ties" not in grid.columns:
+        return None
+    rows = _at_baseline(grid, "k", "ideal", "zero_idcg")
+    label = {"A": names[0], "B": names[1], "tie": "tie"}
+    table: dict[str, dict[str, str]] = {}
+    for _, row in rows.iterrows():
+        table.setdefault(TIE_WORDS[row["ties"]], {})[row["gain"]] = _cell(row, label)
+    order = [TIE_WORDS[grid.iloc[0]["ties"]]] + [words for words in TIE_WORDS.values()
+                                                 if words != TIE_WORDS[grid.iloc[0]["ties"]]]
+    return pd.DataFrame(table).T.reindex(order).rename_axis("tie rule").reset_index()
 
 
 def show_winner_grid(grid: pd.DataFrame, names: tuple[str, str] = ("Ranker 1", "Ranker 2"), *,
@@ -35,9 +66,15 @@ def show_winner_grid(grid: pd.DataFrame, names: tuple[str, str] = ("Ranker 1", "
     label = {"A": names[0], "B": names[1], "tie": "neither (a tie)"}
     st.markdown(f"With the current settings **{plain(label[base['winner']])}** wins.")
     st.dataframe(winner_table(grid, names), hide_index=True, key=key)
-    single = grid[(grid["flips"]) & (~grid["changed"].str.contains(","))]
+    ties = tie_table(grid, names)
+    if ties is not None:
+        st.markdown("By tie rule (first row: the Dataset page's rule), at the sidebar's cutoff:")
+        st.dataframe(ties, hide_index=True, key=f"{key}_ties")
+    single = grid[(grid["flips"]) & (grid["changed"] != "") & (~grid["changed"].str.contains(","))]
     if single.empty:
-        st.caption("No single change of gain, cutoff, ideal list or IDCG = 0 rule reverses the winner.")
+        what = "gain, cutoff, ideal list, IDCG = 0 rule or tie rule" if ties is not None else \
+            "gain, cutoff, ideal list or IDCG = 0 rule"
+        st.caption(f"No single change of {what} reverses the winner.")
         return
     lines = []
     for _, row in single.iterrows():
@@ -45,6 +82,6 @@ def show_winner_grid(grid: pd.DataFrame, names: tuple[str, str] = ("Ranker 1", "
         value = row[row["changed"]]
         if row["changed"] == "k":  # the k column is float (None = no cutoff): show a whole number
             value = "no cutoff" if pd.isna(value) else int(value)
-        value = VALUE_WORDS.get(value, value)
+        value = TIE_WORDS[value] if row["changed"] == "ties" else VALUE_WORDS.get(value, value)
         lines.append(f"- {choice} → {value}: {label[row['winner']]} wins ({row['mean_a']:.4f} vs {row['mean_b']:.4f})")
     st.markdown("Single changes that reverse the winner (⚠ in the table):\n" + plain("\n".join(lines)).replace("\\-", "-"))

@@ -3,8 +3,8 @@
 * :func:`for_lists` - two rankings of the same judged documents (one query);
 * :func:`for_runs` - two runs on the data set: the grid over every query, and the grid of one picked query.
 
-The grid varies gain, cutoff, ideal list and IDCG = 0 rule around the sidebar's settings (log base 2); the runs'
-tie rule is the page's. ``ui.flip_grid_view.show_winner_grid`` draws it.
+The grid varies gain, cutoff, ideal list and IDCG = 0 rule around the sidebar's settings (log base 2); for runs
+also the tie rule (``ndcg_core.run_winner_grid``, vectorised over queries, so no limit on their number). ``ui.flip_grid_view.show_winner_grid`` draws it.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from ui import dataset_view
 from ui.flip_grid_view import show_winner_grid
 from ui.settings import MetricSettings
 from ui.widgets import plain
-
-MAX_RUN_QUERIES = 200  # the grid ranks and evaluates each query on its own: ~14 s for 200 queries, once (cached)
 
 
 def baseline(settings: MetricSettings) -> tuple[dict, str]:
@@ -61,47 +59,36 @@ def for_lists(orders: Mapping[str, Sequence[str]], grade_of: Mapping[str, float]
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
-def _lists(digest: str, run_name: str, ties: str, _dataset) -> dict[str, tuple[list[float], list[float]]]:
-    """Per query: the run's ranked grades (unjudged = 0) and every judged grade, from ``ndcg_core.ranked_query``."""
-    encoded = dataset_view.encoded_run(_dataset, run_name)
-    lists = {}
-    for query in encoded.query_names.astype(str):
-        try:
-            listed = ndcg_core.ranked_query(encoded, query=query, ties=ties)
-        except ndcg_core.InvalidInput:
-            continue  # not retrieved, or not judged: no NDCG to compare
-        lists[query] = (listed.grades.tolist(), listed.ideal_relevances.tolist())
-    return lists
+def _ratios(digest: str, run_name: str, k: int | None, _dataset) -> ndcg_core.RunRatios:
+    """``ndcg_core.run_ratios`` of one run (every tie rule, gain and cutoff), once per data set, run and k."""
+    return ndcg_core.run_ratios(dataset_view.encoded_run(_dataset, run_name), k=k)
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
-def _grid(digest: str, name_a: str, name_b: str, ties: str, choices: tuple, queries: tuple, _dataset) -> pd.DataFrame:
-    a, b = _lists(digest, name_a, ties, _dataset), _lists(digest, name_b, ties, _dataset)
-    return ndcg_core.winner_grid([a[q][0] for q in queries], [b[q][0] for q in queries],
-                                 judged=[a[q][1] for q in queries], **dict(choices))
+def _grid(digest: str, name_a: str, name_b: str, choices: tuple, query: str | None, _dataset) -> pd.DataFrame:
+    options = dict(choices)
+    a, b = (_ratios(digest, name, options["k"], _dataset) for name in (name_a, name_b))
+    return ndcg_core.run_winner_grid(a, b, queries=None if query is None else [query], **options)
 
 
 def for_runs(dataset, name_a: str, name_b: str, settings: MetricSettings, *, ties: str) -> None:
-    """Two runs: the grid over every query both runs rank, then the grid of one picked query."""
+    """Two runs: the grid over every query both runs rank (any number: ``run_winner_grid`` is vectorised over
+    queries), then the grid of one picked query. The tie rule is a dimension of the grid, the page's rule first."""
     choices, note = baseline(settings)
-    _intro(note + (" Tied scores are ordered by the page's rule; under “average” the run's own order is used."
-                   if ties == "average" else ""), who=f"A = {plain(name_a)}, B = {plain(name_b)}. ")
-    queries_a = dataset_view.encoded_run(dataset, name_a).query_names
-    if len(queries_a) > MAX_RUN_QUERIES:
-        st.caption(f"This data set has {len(queries_a):,} queries; the grid ranks each query on its own, so it is "
-                   f"offered up to {MAX_RUN_QUERIES} queries. Use two rankings of one query instead.")
+    _intro(note + " A second table varies the tie rule (the Dataset page's rule first): it matters where a run "
+                  "gives documents equal scores.", who=f"A = {plain(name_a)}, B = {plain(name_b)}. ")
+    frozen = tuple(sorted({**choices, "ties": ties}.items()))
+    try:
+        with st.spinner("Evaluating both runs under every convention…"):
+            grid = _grid(dataset.digest, name_a, name_b, frozen, None, dataset)
+    except ndcg_core.InvalidInput as error:
+        st.info(f"Not available: {plain(error)}", icon=":material/info:")
         return
-    rule = "stable" if ties == "average" else ties
-    a, b = _lists(dataset.digest, name_a, rule, dataset), _lists(dataset.digest, name_b, rule, dataset)
-    queries = tuple(sorted(set(a) & set(b)))
-    if not queries:
-        st.info("The two runs share no judged query.", icon=":material/info:")
-        return
-    frozen = tuple(sorted(choices.items()))
-    st.markdown(f"**Overall**: mean NDCG over the {len(queries)} queries both runs rank")
-    show_winner_grid(_grid(dataset.digest, name_a, name_b, rule, frozen, queries, dataset), ("A", "B"),
-                     key="compare_flip_runs")
-    query = st.selectbox("One query", queries, key="compare_flip_query", help="The same grid for a single query.")
+    queries = grid.attrs["query_ids"]
+    st.markdown(f"**Overall**: mean NDCG over the {grid.attrs['queries']:,} queries both runs rank")
+    show_winner_grid(grid, ("A", "B"), key="compare_flip_runs")
+    query = st.selectbox("One query", queries, key="compare_flip_query",
+                         help="The same grid for a single query.")
     st.markdown(f"**Query {plain(query)}**")
-    show_winner_grid(_grid(dataset.digest, name_a, name_b, rule, frozen, (query,), dataset), ("A", "B"),
+    show_winner_grid(_grid(dataset.digest, name_a, name_b, frozen, str(query), dataset), ("A", "B"),
                      key="compare_flip_query_grid")

@@ -9,6 +9,7 @@ Numbers
       formulas, where a grade of 3 reads better than 3.000).
     * :func:`compact`: up to four significant digits, for grades and the terms of a long formula.
     * :func:`percent`: a share as a whole percentage (confidence levels).
+    * :func:`grouped`: a count with thousands separators (``12,345`` queries); :func:`megabytes` a file size.
 
     ``None`` and NaN (an NDCG left out by the zero-IDCG rule "skip") print as a word, never as "nan";
     a value that rounds to zero never prints as "-0.00".
@@ -82,6 +83,16 @@ def compact(value: float) -> str:
 def percent(value: float) -> str:
     """A share as a whole percentage: ``percent(0.95) == "95%"``."""
     return f"{value:.0%}"
+
+
+def grouped(count: int) -> str:
+    """A count with thousands separators: ``grouped(1234567) == "1,234,567"``."""
+    return f"{int(count):,}"
+
+
+def megabytes(size: int, digits: int = 1) -> str:
+    """A size in bytes as megabytes (MiB): ``megabytes(3 * 1024 * 1024) == "3.0 MB"``."""
+    return f"{fixed(size / 1024 / 1024, digits)} MB"
 
 
 # --- LaTeX ---------------------------------------------------------------------------------------------------

@@ -12,9 +12,10 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ui import dataset_state
 from ui.dataset_report import evaluate
 from ui.dataset_upload import LoadedDataset
-from ui.formatting import fixed, percent
+from ui.formatting import fixed, grouped, percent
 from ui.widgets import plain
 
 SHOWN_ROWS = 100
@@ -72,7 +73,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
         st.text(f"Every retrieved document in {depth} is judged, so the condensed list is the usual list: both give "
                 f"{fixed(summary['standard'])}. {tail}")
         return
-    st.text(f"{affected:,} of {len(per_query):,} queries have unjudged documents in {depth}. The usual figure counts "
+    st.text(f"{grouped(affected)} of {grouped(len(per_query))} queries have unjudged documents in {depth}. The usual figure counts "
             "them as not relevant; the condensed list leaves them out; the third figure assumes each was "
             "judged at its query's top grade.")
     table = per_query[per_query["n_unjudged_in_cutoff"] > 0].rename_axis("query").reset_index()
@@ -83,9 +84,10 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
         st.caption("The top-grade figure is below the usual one: judging the unjudged documents at the top grade also "
                    "adds them to each query's ideal list, and most of them sit below the cutoff, so IDCG grows more "
                    "than DCG.")
-    st.caption(f"The {len(shown):,} queries whose figure moves most (of {affected:,} with unjudged documents).")
+    st.caption(f"The {grouped(len(shown))} queries whose figure moves most (of {grouped(affected)} with unjudged "
+               "documents).")
     st.dataframe(shown, hide_index=True, key="dataset_unjudged_table", column_config=COLUMNS)
-    query = st.session_state.get("dataset_query")
+    query = dataset_state.picked_query()
     if query is not None and str(query) in per_query.index.astype(str):
         row = per_query.loc[per_query.index.astype(str) == str(query)].iloc[0]
         st.text(f"Query {query}: usual {fixed(row['standard'])}, condensed {fixed(row['condensed'])}, unjudged at "

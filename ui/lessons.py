@@ -17,8 +17,8 @@ from ui.formatting import gain_words, num
 from ui.lesson_inputs import DOCUMENT_003_GRADES, DOCUMENT_003_NAMES, grades_field, lesson_kwargs, list_frame
 from ui.lessons_conventions import lesson_all_zero, lesson_dataset, lesson_gain, lesson_ideal_all_judged
 from ui.lessons_unjudged import lesson_unjudged
+from ui.ranking import make_ranking
 from ui.settings import MetricSettings
-from ui.walk_lists import WalkList
 from ui.walkthrough import ideal_names
 
 LESSON_TITLES = (
@@ -148,7 +148,7 @@ def lesson_ideal_binary_graded(settings: MetricSettings) -> None:
         st.warning("Binary relevance uses only 0 (not relevant) and 1 (relevant).")
     result = ndcg_core.evaluate(grades, **lesson_kwargs(settings))
     names = [f"D{j + 1}" for j in range(len(grades))]
-    ideal_order = ideal_names(WalkList("", tuple(names), tuple(grades)))
+    ideal_order = ideal_names(make_ranking(names, grades))
     st.dataframe(
         pd.DataFrame(
             {

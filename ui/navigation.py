@@ -1,12 +1,69 @@
-"""The app's pages, for st.navigation: app.py uses them, and so does a page that finds itself run without app.py.
+"""The app's pages, for st.navigation, and the sidebar navigation drawn from them.
 
-Each url_path is its file's stem: until st.navigation has run once, Streamlit serves a pages/ folder in its
-legacy mode, which finds pages by file stem, so a deep link on a fresh server must use that same name.
+app.py uses :func:`app_pages`, and so does a page that finds itself run without app.py. Each url_path is
+its file's stem: until st.navigation has run once, Streamlit serves a pages/ folder in its legacy mode,
+which finds pages by file stem, so a deep link on a fresh server must use that same name.
+
+Why the app draws its own navigation: Streamlit's generated sidebar nav puts its links in ``<li>``
+elements whose parent list is not a ``<ul>``/``<ol>`` to assistive technology, which axe-core reports as
+8-10 serious ``list``/``listitem`` violations on every page. ``st.navigation(..., position="hidden")``
+keeps routing (URLs, deep links, the default page) and hides that nav; :func:`sidebar_navigation` draws
+the same groups with ``st.page_link``, which are plain links (Streamlit marks the current page's link).
 """
 
 from __future__ import annotations
 
 import streamlit as st
+
+NAV_POSITION = "hidden"  # routing by st.navigation, links drawn by sidebar_navigation
+
+# On a phone the sidebar covers the page; Streamlit's own nav closes it when a page is chosen, so ours does too.
+# A constant script (no user data), installed once per browser tab by app.py: a link of the app's navigation
+# chosen (click, tap or Enter) on a narrow screen presses the sidebar's own close button; the sidebar's scrolling
+# box gets a tab stop.
+CLOSE_ON_PHONE_SCRIPT = """
+<script>
+(() => {
+  if (window.__ndcgNavCloses) return;
+  window.__ndcgNavCloses = true;
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest ? event.target.closest(".st-key-app_nav a") : null;
+    if (!link || !window.matchMedia("(max-width: 768px)").matches) return;
+    const close = document.querySelector("[data-testid='stSidebarCollapseButton'] button");
+    if (close) setTimeout(() => close.click(), 0);
+  }, true);
+  // The sidebar (pages, Present mode, settings) is taller than a laptop screen, so it scrolls: a scrolling
+  // region must be reachable by keyboard (axe: scrollable-region-focusable), so it gets a tab stop and a name.
+  let pending = false;
+  const focusableScroll = () => {
+    pending = false;
+    const boxes = document.querySelectorAll("[data-testid='stSidebar'], [data-testid='stSidebar'] div, "
+      + "[data-testid='stAppViewContainer'], [data-testid='stMain'], [data-testid='stAppScrollToBottomContainer']");
+    for (const box of boxes) {
+      const style = getComputedStyle(box);
+      if (box.scrollHeight > box.clientHeight && /(auto|scroll)/.test(style.overflowY) && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("aria-label", box.closest("[data-testid='stSidebar']") ? "Pages and settings" : "Page");
+      }
+    }
+  };
+  new MutationObserver(() => { if (!pending) { pending = true; requestAnimationFrame(focusableScroll); } })
+    .observe(document.body, { childList: true, subtree: true });
+  focusableScroll();
+})();
+</script>
+"""
+
+
+# Pages that state their own convention and never read the shared metric settings (the Live class: each activity
+# names its gain and cutoff). app.py draws no settings sidebar on them: it would take a projector's width and
+# put settings the page ignores into its links.
+OWN_CONVENTION = frozenset({"live_class"})
+
+
+def uses_shared_settings(page: st.Page) -> bool:
+    """Whether ``page`` reads the shared metric settings (and so gets the settings sidebar)."""
+    return page.url_path not in OWN_CONVENTION
 
 
 def app_pages() -> dict[str, list[st.Page]]:
@@ -18,6 +75,7 @@ def app_pages() -> dict[str, list[st.Page]]:
                     url_path="worked_examples"),
             st.Page("pages/quiz.py", title="Quiz", icon=":material/quiz:", url_path="quiz"),
             st.Page("pages/live_class.py", title="Live class", icon=":material/co_present:", url_path="live_class"),
+            st.Page("pages/for_teachers.py", title="For teachers", icon=":material/school:", url_path="for_teachers"),
         ],
         "Evaluate": [
             st.Page("pages/dataset.py", title="Dataset", icon=":material/dataset:", url_path="dataset"),
@@ -28,3 +86,21 @@ def app_pages() -> dict[str, list[st.Page]]:
                     url_path="why_differ"),
         ],
     }
+
+
+def navigate(pages: dict[str, list[st.Page]]) -> st.Page:
+    """Route with Streamlit's navigation hidden; returns the page to run (app.py draws the links)."""
+    return st.navigation(pages, position=NAV_POSITION)
+
+
+def sidebar_navigation(pages: dict[str, list[st.Page]]) -> None:
+    """The sidebar's links, one group per section, in app_pages' order (the current page is highlighted).
+
+    ``pages`` must be the dict given to :func:`navigate` in this run: a link finds its page by that object.
+    """
+    with st.sidebar.container(key="app_nav"):
+        for group, members in pages.items():
+            st.caption(group)
+            for member in members:
+                st.page_link(member, label=member.title, icon=member.icon)
+        st.divider()

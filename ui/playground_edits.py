@@ -26,6 +26,7 @@ LIST_KEY = "playground_list"
 EDITOR_PREFIX = "playground_editor"
 EXTRA_PREFIX = "playground_extra"
 EDITOR_COLUMNS = ("Rank", "Document", "Grade")
+SCORE_COLUMNS = ("Document", "Grade", "Score")  # the ranking editor in score mode (ui.score_mode)
 MAX_GRADE_CHARS = 40  # the longest float repr is 24 characters; anything longer is refused, not truncated
 _GRADE_TEXT = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
@@ -73,6 +74,40 @@ def _cell_grade(value, where: str) -> float:
     if grade < 0:
         raise EditError(f"{where}: grade {grade:g} is negative. Grades are 0 (not relevant) or more.")
     return grade
+
+
+def _cell_score(value, where: str) -> float:
+    """A score from an editor cell: any finite number (negative too), or EditError saying why."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise EditError(f"{where}: the score is blank. Type a number (higher ranks first).")
+    text = value.strip() if isinstance(value, str) else value
+    if isinstance(text, bool) or not isinstance(text, (str, int, float)) or (
+            isinstance(text, str) and (len(text) > MAX_GRADE_CHARS or not _GRADE_TEXT.fullmatch(text))):
+        raise EditError(f"{where}: the score is not a number. Type a number such as 2.5 or -1.")
+    try:
+        score = float(text)
+    except (OverflowError, TypeError, ValueError):
+        raise EditError(f"{where}: the score is not a finite number.") from None
+    if not math.isfinite(score):
+        raise EditError(f"{where}: the score is missing or infinite. Type a finite number.")
+    return score
+
+
+def apply_score_delta(names: Sequence[str], grades: Sequence[float], scores: Sequence[float], delta: Mapping, *,
+                      others: Sequence[str] = ()) -> tuple[list[str], list[float], list[float]]:
+    """:func:`apply_editor_delta` plus the Score column (score mode): rows edited, added and deleted alike."""
+    new_names, new_grades = apply_editor_delta(names, grades, delta, label="Row", others=others)
+    raw: list[object] = list(scores)
+    for row, changes in (delta.get("edited_rows") or {}).items():
+        if "Score" in changes:
+            raw[_row_number(row, len(names))] = changes["Score"]
+    for row in delta.get("added_rows") or []:
+        raw.append(row.get("Score", "0") if isinstance(row, Mapping) else "0")
+    deleted = {_row_number(row, len(raw)) for row in delta.get("deleted_rows") or []}
+    kept = [i for i in range(len(raw)) if i not in deleted]
+    checked = [_cell_score(raw[i], f"Row {number} ({plain(new_names[number - 1][:40])})")
+               for number, i in enumerate(kept, start=1)]
+    return new_names, new_grades, checked
 
 
 def _row_number(row, size: int) -> int | None:
@@ -160,10 +195,12 @@ def apply_pending_changes(settings: MetricSettings) -> None:
     playground = state.playground()
     playground.edit_error = None
     base = state.editor_base()
+    scored = playground.score_mode and state.editor_scores() is not None
     # What the browser sent must name rows and columns of the tables drawn (st.data_editor itself would raise).
-    for key, rows in ((editor_key(), len(base.names)), (extra_editor_key(), len(base.extra_names))):
-        if not session.editor_state_is_usable(session.widget(key), rows=rows, columns=EDITOR_COLUMNS):
-            state.set_ranking(ranking)  # the editors restart (new keys) from the last valid ranking
+    for key, rows, columns in ((editor_key(), len(base.names), SCORE_COLUMNS if scored else EDITOR_COLUMNS),
+                               (extra_editor_key(), len(base.extra_names), EDITOR_COLUMNS)):
+        if not session.editor_state_is_usable(session.widget(key), rows=rows, columns=columns):
+            state.set_ranking(ranking, scores=playground.scores if scored else None)  # restart from the last valid
             state.playground().edit_error = session.REFUSED_EDIT
             return
     main_delta = session.widget(editor_key())
@@ -171,17 +208,24 @@ def apply_pending_changes(settings: MetricSettings) -> None:
     if not _has_changes(main_delta) and not _has_changes(extra_delta) and not state.is_edited():
         return  # nothing edited since the editors started: the fast, common path
     try:
-        names, grades = base.names, base.grades
-        if _has_changes(main_delta):
+        names, grades, scores = base.names, base.grades, state.editor_scores()
+        if _has_changes(main_delta) and scored:
+            names, grades, scores = apply_score_delta(names, grades, scores, main_delta, others=base.extra_names)
+        elif _has_changes(main_delta):
             names, grades = apply_editor_delta(names, grades, main_delta, label="Rank", others=base.extra_names)
-            if not names:
-                raise EditError("The ranking is empty: keep at least one document.")
+        if not names:
+            raise EditError("The ranking is empty: keep at least one document.")
         extra_names, extra_grades = base.extra_names, base.extra_grades
         if _has_changes(extra_delta):
             extra_names, extra_grades = apply_editor_delta(extra_names, extra_grades, extra_delta, label="Extra row",
                                                           others=names)
         candidate = state.make_ranking(names, grades, extra_names, extra_grades)
-        if candidate == ranking:
+        ranked_scores = None
+        if scored:  # the ranking is the order of the scores (ndcg_core.score_order), whatever the table's order
+            from ui.score_mode import rank_by_scores
+
+            candidate, ranked_scores = rank_by_scores(candidate, scores, playground.tie_rule)
+        if candidate == ranking and ranked_scores == (playground.scores if scored else None):
             return
         evaluate(candidate, **{**settings.kwargs(), "zero_idcg": "zero"})  # all-zero grades are a valid edit
     except EditError as error:
@@ -190,7 +234,7 @@ def apply_pending_changes(settings: MetricSettings) -> None:
     except ndcg_core.InvalidInput as error:
         playground.edit_error = user_message(error)
         return
-    state.set_edited_ranking(candidate)
+    state.set_edited_ranking(candidate, scores=ranked_scores)
 
 
 def _has_changes(delta) -> bool:
@@ -215,8 +259,12 @@ def ranking_editor(ranking: Ranking) -> None:
     canonical ranking plus the user's own edits.
     """
     ranking = state.editor_base()
+    scores = state.editor_scores() if state.playground().score_mode else None
+    frame = _frame(ranking.names, ranking.grades, with_rank=scores is None)
+    if scores is not None:  # score mode: no Rank column (the rows stay put while the ranked list re-sorts)
+        frame["Score"] = pd.array([url_state.format_number(score) for score in scores], dtype="string")
     st.data_editor(
-        _frame(ranking.names, ranking.grades, with_rank=True),
+        frame,
         key=editor_key(),
         num_rows="dynamic",
         hide_index=True,
@@ -229,6 +277,9 @@ def ranking_editor(ranking: Ranking) -> None:
                                                     default=_new_name(ranking.names, ranking.extra_names)),
             "Grade": st.column_config.TextColumn(
                 "Grade", help="Relevance grade: 0 = not relevant, higher = more relevant", default="0",
+            ),
+            "Score": st.column_config.TextColumn(
+                "Score", help="The ranker's score: higher ranks first; equal scores tie", default="0",
             ),
         },
     )

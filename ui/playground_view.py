@@ -6,11 +6,13 @@ the canonical :class:`ui.ranking.Ranking`; widgets are drawn from it, never the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import streamlit as st
 
 import ndcg_core
-from ui import state, url_state
+from ui import ghost, state, url_state
 from ui.formatting import fixed as figure
 from ui.messages import user_message, zero_idcg_refused
 from ui.playground_edits import (  # noqa: F401 - the page calls the editors through this module
@@ -52,21 +54,27 @@ ORDER_BUTTONS = (
 )
 
 
-def order_buttons() -> None:
-    with st.container(horizontal=True):  # one block, not a column per button: as wide, cheaper to send
+def order_buttons(after: Callable[[], None] | None = None) -> None:
+    """The order buttons in one row; ``after`` draws one more control at its end (the "Predict first" switch)."""
+    with st.container(horizontal=True, vertical_alignment="center"):  # one block, not a column per button
         for kind, label, icon, help_text in ORDER_BUTTONS:
             st.button(
                 label, key=f"playground_{kind}", on_click=_reorder, args=(kind,), help=help_text, icon=icon,
                 width="stretch",
             )
+        if after is not None:
+            after()
 
 
 # --- deltas --------------------------------------------------------------------------------------------------------
 
 def previous_metrics(ranking: Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> dict | None:
-    """The metrics shown before the latest change (of order, grades or settings), for the cards' deltas."""
+    """The metrics shown before the latest change (of order, grades or settings), for the cards' deltas.
+
+    They include each position's contribution, for the chart's ghost bars (ui.ghost).
+    """
     playground = state.playground()
-    now = {"cg": result.cg, "dcg": result.dcg, "idcg": result.idcg, "ndcg": result.ndcg}
+    now = {"cg": result.cg, "dcg": result.dcg, "idcg": result.idcg, "ndcg": result.ndcg, **ghost.snapshot(result)}
     last = playground.last
     if last is not None and (last[0] is not ranking or last[1] != settings):
         playground.previous = last[2]
@@ -139,8 +147,9 @@ def extra_note(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
 
 def publish_ranking(ranking: Ranking) -> url_state.RankingLink:
     """Put the ranking in the URL (``docs``/``extra``, or ``unlinked`` when it cannot fit), before anything else."""
-    link = url_state.ranking_link(ranking)
-    url_state.publish({"docs": None, "extra": None, "tg": None, "unlinked": None, **link.params})
+    link = url_state.ranking_link(ranking, **state.score_link_args())  # sc/tie in score mode (ui.score_mode)
+    url_state.publish({"docs": None, "extra": None, "tg": None, "sc": None, "tie": None, "unlinked": None,
+                       **link.params})
     return link
 
 

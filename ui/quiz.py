@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 import streamlit as st
 
-from ui import session, url_state
+from ui import quiz_whys, session, url_state
 from ui.formatting import compact, fixed
 from ui.quiz_model import (
     ESTIMATE_FULL,
@@ -206,6 +206,7 @@ def _compare(question: Question, seed: int, answer: Answer | None) -> None:
         f"{answer.verdict} Ranking {correct} has the higher NDCG@{question.k}."
     )
     st.markdown("**Why:** " + why_text(question, question.order, "A") + "; " + why_text(question, question.other_order, "B") + ".")
+    quiz_whys.show_compare(question, answer.given)
     st.caption("Both share the same ideal list, so the ranking with the larger DCG@k wins.")
     with st.expander("Per-position numbers"):
         left, right = st.columns(2)
@@ -233,17 +234,19 @@ def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
     st.markdown(f"**Estimate NDCG@{question.k}** of this ranking (full marks within {ESTIMATE_FULL:g}, "
                 f"half within {ESTIMATE_HALF:g})." + _cutoff_hint(question))
     _show_ranking(question)
-    st.slider("Your estimate", 0.0, 1.0, 0.5, 0.01, key=_widget_key(seed, question, "guess"),
-              disabled=answer is not None)
     if answer is None:
+        st.slider("Your estimate", 0.0, 1.0, 0.5, 0.01, key=_widget_key(seed, question, "guess"))
         st.button("Check", key=_widget_key(seed, question, "check"), on_click=_answer_estimate, args=(question, seed))
         return
+    # Answered: the verdict below states the estimate. (A disabled slider drew it in grey text that fails the
+    # contrast check, 2.5:1, without telling assistive technology that it is disabled.)
     truth = question.result().ndcg
     (st.success if answer.points == 1 else st.warning if answer.points > 0 else st.error)(
         f"{answer.verdict} NDCG@{question.k} = {fixed(truth, 3)}; you said {answer.given} "
         f"(off by {fixed(abs(float(answer.given) - truth), 3)})."
     )
     st.markdown("**Why:** " + why_text(question) + ".")
+    quiz_whys.show_estimate(question, float(answer.given))
     ideal = question.result()
     st.caption("Ideal order of the grades: " + ", ".join(compact(g) for g in ideal.ideal_relevances)
                + f"; IDCG@{question.k} sums the first {question.k} of them, each divided by log₂(i + 1).")

@@ -271,3 +271,4 @@ def answer_summary(question: Question) -> str:
     shortest = question.shortest_fix()
     best_order = ", ".join(question.ranked_names(shortest))
     return f"{question.fewest_moves()} moves, e.g. to {best_order}: " + why_text(question, shortest) + "."
+

@@ -33,6 +33,8 @@ class RankedList {
     this.rows = new Map();  // id -> row element
     this.drag = null;     // {id, slot, pointerId} while a row is being dragged
     this.view = null;
+    this.selectSeq = 0;   // row clicks sent (linked highlighting, ui/linked.py)
+    this.highlight = null;  // the highlighted rank (1-based) as last known
     this.root = document.createElement("div");
     this.root.className = "rl-root";
     const help = document.createElement("p");
@@ -57,6 +59,8 @@ class RankedList {
     this.live = document.createElement("div");
     this.live.className = "rl-live";
     this.live.setAttribute("aria-live", "polite");
+    this.live.setAttribute("role", "status");
+    this.announced = null;  // id of the last moved document, until its new NDCG has been announced
     this.more = document.createElement("p");
     this.more.className = "rl-more";
     this.root.append(help, this.head, this.list, this.live, this.more);
@@ -68,6 +72,8 @@ class RankedList {
     this.data = data;
     this.index = new Map(data.ids.map((id, i) => [id, i]));
     this.seq = Math.max(this.seq, data.applied);
+    this.selectSeq = Math.max(this.selectSeq, data.select_seq || 0);
+    this.highlight = data.highlight ?? null;
     this.queue = this.queue.filter((move) => move.seq > data.applied);  // acknowledged moves leave the queue
     for (const id of this.rows.keys()) {
       if (!this.index.has(id)) { this.rows.get(id).remove(); this.rows.delete(id); }
@@ -79,6 +85,19 @@ class RankedList {
     this.more.hidden = !(data.total > data.ids.length);
     this.more.textContent = `Showing the top ${data.ids.length} of ${data.total} documents; edit the rest in the table.`;
     this.reconcile();
+    this.announceSettled();
+  }
+
+  announceSettled() {
+    // Screen readers hear the move at once, then the new NDCG once the server has answered every queued move.
+    const moved = this.announced;
+    if (!moved || this.queue.length > 0 || !this.index.has(moved)) return;
+    this.announced = null;
+    const rank = this.order.indexOf(moved) + 1;
+    const ndcg = typeof this.data.ndcg === "number" ? this.data.ndcg : null;
+    const metric = this.data.k === null ? "NDCG" : `NDCG@${this.data.k}`;
+    this.live.textContent = `${this.data.names[this.index.get(moved)]} is at rank ${rank}.`
+      + (ndcg === null ? "" : ` ${metric} is now ${ndcg.toFixed(4)}.`);
   }
 
   reconcile() {
@@ -143,8 +162,10 @@ class RankedList {
       if (k !== null && position === k) wanted.push(this.cut);
       row.querySelector(".rl-rank-text").textContent = String(position + 1);
       row.classList.toggle("beyond", k !== null && position >= k);
+      this.link(row, position);
       const label = `Rank ${position + 1}: ${this.data.names[i]}, grade ${fmtGrade(this.data.grades[i])}`;
-      row.setAttribute("aria-label", `${label}. Alt+Up or Alt+Down moves it.`);
+      const marked = row.classList.contains("linked") ? " Highlighted." : "";
+      row.setAttribute("aria-label", `${label}.${marked} Alt+Up or Alt+Down moves it.`);
       row.querySelector(".rl-up").disabled = position === 0;
       row.querySelector(".rl-down").disabled = position === n - 1;
       row.querySelector(".rl-up").setAttribute("aria-label", `Move ${this.data.names[i]} up`);
@@ -163,14 +184,47 @@ class RankedList {
     }
   }
 
+  // --- linked highlighting (ui/linked.py) ------------------------------------------------------------
+  link(row, position) {
+    // The rank's colour (shared with its bar and its formula term) and the highlight, by position.
+    const colours = this.data.rank_colours;
+    if (colours && colours[position]) row.style.setProperty("--rl-pos", colours[position]);
+    else row.style.removeProperty("--rl-pos");
+    const on = this.highlight === position + 1;
+    row.classList.toggle("linked", on);
+    if (on) row.setAttribute("aria-current", "true"); else row.removeAttribute("aria-current");
+  }
+
+  select(id) {
+    // A click or Enter on a row: highlight its rank at once (toggle), and tell the server.
+    const position = this.order.indexOf(id) + 1;
+    if (position < 1 || !this.data.rank_colours) return;
+    this.highlight = this.highlight === position ? null : position;
+    this.layout();
+    this.sendSelect({ seq: ++this.selectSeq, position });
+  }
+
   // --- moves -----------------------------------------------------------------------------------------
   enqueue(id, from, to) {
     if (from === to) return;
     for (const row of this.rows.values()) row.classList.toggle("moved", row.dataset.id === id);
     this.queue.push({ seq: ++this.seq, id, from, to });
     this.reconcile();
-    this.live.textContent = `${this.data.names[this.index.get(id)]} moved to rank ${to + 1}`;
+    this.flash(id);
+    this.live.textContent = `${this.data.names[this.index.get(id)]} moved to rank ${to + 1}.`;
+    this.announced = id;  // completed with the new NDCG when the server's answer arrives (announceSettled)
     this.send(this.queue.slice());  // the whole unacknowledged queue: a coalesced or overtaken message loses nothing
+  }
+
+  flash(id) {
+    // Show what changed: the moved row flashes for a moment and is scrolled into view (the list's own scroll
+    // and the page's), so it stays visible wherever it went. The class is left until the next move's flash.
+    const row = this.rows.get(id);
+    if (!row) return;
+    for (const other of this.rows.values()) other.classList.remove("flash");
+    void row.offsetWidth;  // restart the animation when the same row moves again
+    row.classList.add("flash");
+    if (!this.drag) row.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   step(id, delta, part) {
@@ -186,6 +240,11 @@ class RankedList {
 
   onKey(event, id) {
     const row = this.rows.get(id);
+    if (event.target === row && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      this.select(id);
+      return;
+    }
     if (event.target !== row || (event.key !== "ArrowUp" && event.key !== "ArrowDown")) return;
     event.preventDefault();
     const delta = event.key === "ArrowUp" ? -1 : 1;
@@ -232,8 +291,10 @@ class RankedList {
     };
     const onUp = (upEvent) => {
       if (upEvent.pointerId !== press.pointerId) return;
+      const clicked = !this.drag && Math.abs(upEvent.clientY - press.startY) < 4;  // a press that never dragged
       finish(true);
       row.focus({ preventScroll: true });
+      if (clicked) this.select(id);
     };
     const onCancel = (cancelEvent) => { if (cancelEvent.pointerId === press.pointerId) finish(true); };
     press.finish = finish;
@@ -293,6 +354,7 @@ export default function ({ data, parentElement, setStateValue }) {
     parentElement.__rankedList = list;
   }
   list.send = (moves) => setStateValue("moves", moves);
+  list.sendSelect = (click) => setStateValue("select", click);
   list.update(data);
   return () => list.destroy();  // Streamlit calls the last cleanup when the component unmounts
 }

@@ -25,6 +25,7 @@ Tests drive it the same way: ``at.session_state[key] = moves_to(at.session_state
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -139,21 +140,30 @@ def moves_to(session_state: Mapping, key: str, perm: Sequence[int]) -> dict:
 def ranked_list(
     names: Sequence[str],
     grades: Sequence[float],
-    contributions: Sequence[float],
+    contributions: Sequence[float | None],
     *,
     key: str,
     k: int | None = None,
     limit: int = VISIBLE_LIMIT,
+    ndcg: float | None = None,
+    rank_colours: Sequence[str] | None = None,
+    highlight: int | None = None,
+    select_seq: int = 0,
 ) -> list[int]:
     """Show the drag-to-reorder list; return the user's order as a permutation of ``range(len(names))``.
 
+    Linked highlighting (ui/linked.py): ``rank_colours[i]`` colours rank i + 1's number and edge, ``highlight``
+    marks a rank, and a click (or Enter) on a row sends ``{"seq": n, "position": rank}`` as the state value
+    ``select``; ``select_seq`` is the last one the page applied, so the browser numbers on from it.
+
     The permutation is relative to the order given here (identity when untouched). Only the top
-    ``limit`` rows are drawn (the rest keep their places), so very long lists stay fast.
+    ``limit`` rows are drawn (the rest keep their places), so very long lists stay fast. ``ndcg`` (the
+    list's NDCG, when the page shows it) is announced to screen readers after a move, once the server has it.
     """
     n = len(names)
     names = [str(name) for name in names]
     grades = [float(grade) for grade in grades]
-    contributions = [float(value) for value in contributions]
+    contributions = [None if value is None else float(value) for value in contributions]  # None: hidden ("…")
     shown = min(n, max(1, limit))
     tracker = st.session_state.setdefault(_tracker_key(key), {"applied": 0, "ids": []})
     perm = pending_order(key, n, names=names, grades=grades, limit=shown) or list(range(n))
@@ -162,6 +172,7 @@ def ranked_list(
         names = [names[i] for i in perm]
         grades = [grades[i] for i in perm]
         contributions = [None] * n  # type: ignore[list-item]
+        ndcg = None  # it belongs to the old order too
     ids = row_ids(names[:shown], grades[:shown])
     tracker["ids"] = ids
 
@@ -179,11 +190,16 @@ def ranked_list(
             "k": k,
             "total": n,
             "applied": tracker["applied"],
+            "ndcg": float(ndcg) if ndcg is not None and math.isfinite(ndcg) else None,
+            "rank_colours": list(rank_colours[:shown]) if rank_colours is not None else None,
+            "highlight": highlight,
+            "select_seq": select_seq,
         },
         on_moves_change=_ignore,
+        on_select_change=_ignore,
     )
     return perm
 
 
 def _ignore() -> None:
-    """Declares ``moves`` as a state value of the component (Streamlit requires a callback per state key)."""
+    """Declares ``moves`` and ``select`` as state values of the component (Streamlit requires a callback per state key)."""

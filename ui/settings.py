@@ -1,8 +1,9 @@
 """The metric settings every page shares, shown in the sidebar and mirrored to the URL.
 
 One canonical :class:`MetricSettings` lives in the session (``"settings"``). ``app.py`` calls
-:func:`settings_sidebar` before running the page, so the same widgets (and values) appear on every page;
-pages read :func:`current_settings`. The link format and its parsing are in :mod:`ui.url_state`.
+:func:`settings_sidebar` before running the page, so the same widgets (and values) appear on every page that
+uses them (``ui.navigation.uses_shared_settings``; a page without them calls :func:`hold_settings`); pages
+read :func:`current_settings`. The link format and its parsing are in :mod:`ui.url_state`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,19 @@ SCOPE = "settings"
 WIDGETS = {"gain": "settings_gain", "log_base": "settings_log_base", "k": "settings_k", "zero_idcg": "settings_zero_idcg"}
 TABLE_KEY = "settings_gain_table"
 TABLE_BASE_KEY = "settings_gain_table_df"
+HELP = {  # each setting's help in the sidebar: what it does and which document or library uses it
+    "gain": "How a grade becomes a gain. Exponential (2^grade − 1) rewards highly relevant documents much more: "
+    "documents 000, 002 and 004, LightGBM, XGBoost, ranx ndcg_burges. Linear (gain = grade): documents 001 and 003, "
+    "scikit-learn, trec_eval, ranx ndcg. A custom table sets any gain per grade (trec_eval gain levels, LightGBM "
+    "label_gain, the customGain list of document 000).",
+    "log_base": "The gain at rank i is divided by log_b(i + 1). Base 2 is usual (all libraries); document 000's code "
+    "uses the natural log (e). DCG and IDCG change with the base, NDCG never does: the base scales both by the same "
+    "factor.",
+    "k": "Only the top k positions count (NDCG@k). Empty evaluates the whole ranking. The ideal list is cut at k too; "
+    "with extra judged documents and k beyond the ranking, IDCG@k includes them (trec_eval's ndcg_cut).",
+    "zero_idcg": "If no judged document is relevant, IDCG is 0 and NDCG = 0/0. scikit-learn and trec_eval report 0, "
+    "LightGBM and XGBoost report 1; 'skip' leaves such queries out of dataset averages.",
+}
 
 
 @dataclass
@@ -111,54 +125,14 @@ def settings_sidebar() -> MetricSettings:
     with st.sidebar:
         st.header("Metric settings")
         notice_slot = st.empty()  # filled below, once this run's settings are known
-        gain = st.radio(
-            "Gain",
-            list(GAIN_LABELS),
-            format_func=GAIN_LABELS.get,
-            key=WIDGETS["gain"],
-            help=(
-                "How a grade becomes a gain. Exponential (2^grade − 1) rewards highly relevant documents much more: "
-                "documents 000, 002 and 004, LightGBM, XGBoost, ranx ndcg_burges. Linear (gain = grade): documents "
-                "001 and 003, scikit-learn, trec_eval, ranx ndcg. A custom table sets any gain per grade "
-                "(trec_eval gain levels, LightGBM label_gain, the customGain list of document 000)."
-            ),
-        )
+        gain = st.radio("Gain", list(GAIN_LABELS), format_func=GAIN_LABELS.get, key=WIDGETS["gain"], help=HELP["gain"])
         table = _gain_table_editor() if gain == "custom" else current_settings().gain_table
-        log_base = st.radio(
-            "Log base of the discount",
-            list(LOG_BASES),
-            horizontal=True,
-            key=WIDGETS["log_base"],
-            help=(
-                "The gain at rank i is divided by log_b(i + 1). Base 2 is usual (all libraries); document 000's "
-                "code uses the natural log (e). DCG and IDCG change with the base, NDCG never does: the base "
-                "scales both by the same factor."
-            ),
-        )
-        k = st.number_input(
-            "Cutoff k (empty = whole list)",
-            min_value=1,
-            max_value=MAX_K,
-            step=1,
-            value=None,
-            placeholder="whole list",
-            key=WIDGETS["k"],
-            help=(
-                "Only the top k positions count (NDCG@k). Empty evaluates the whole ranking. The ideal list is cut "
-                "at k too; with extra judged documents and k beyond the ranking, IDCG@k includes them (trec_eval's "
-                "ndcg_cut)."
-            ),
-        )
-        zero_idcg = st.selectbox(
-            "NDCG when IDCG = 0",
-            list(ZERO_IDCG_LABELS),
-            format_func=ZERO_IDCG_LABELS.get,
-            key=WIDGETS["zero_idcg"],
-            help=(
-                "If no judged document is relevant, IDCG is 0 and NDCG = 0/0. scikit-learn and trec_eval report 0, "
-                "LightGBM and XGBoost report 1; 'skip' leaves such queries out of dataset averages."
-            ),
-        )
+        log_base = st.radio("Log base of the discount", list(LOG_BASES), horizontal=True, key=WIDGETS["log_base"],
+                            help=HELP["log_base"])
+        k = st.number_input("Cutoff k (empty = whole list)", min_value=1, max_value=MAX_K, step=1, value=None,
+                            placeholder="whole list", key=WIDGETS["k"], help=HELP["k"])
+        zero_idcg = st.selectbox("NDCG when IDCG = 0", list(ZERO_IDCG_LABELS), format_func=ZERO_IDCG_LABELS.get,
+                                 key=WIDGETS["zero_idcg"], help=HELP["zero_idcg"])
     settings = MetricSettings(gain=gain, gain_table=table, log_base=log_base, k=k, zero_idcg=zero_idcg)
     session.set_widget(STATE_KEY, settings)
     if link.notice is not None and settings == link.notice_for:
@@ -167,6 +141,17 @@ def settings_sidebar() -> MetricSettings:
         link.notice = None  # the user has changed the settings since
     url_state.publish({"k": None, "gt": None, **url_state.settings_params(settings)})
     return settings
+
+
+def hold_settings() -> None:
+    """On a page without the sidebar: keep the session's settings for the next page that draws it.
+
+    Streamlit drops the value of a widget that a run does not draw, so without this the sidebar would come back
+    with its defaults (and overwrite the settings). The settings are pushed into the widgets' keys as values
+    set from code, which survive; no settings parameter is published, so the page's URL carries none.
+    """
+    if session.has(STATE_KEY):
+        _push_to_widgets(current_settings())
 
 
 def _gain_table_editor() -> tuple[tuple[float, float], ...]:

@@ -15,6 +15,7 @@ import numpy as np
 import streamlit as st
 
 from ui import session, url_state
+from ui.predict_model import Feedback
 from ui.ranking import DEFAULT_RANKING, Ranking, make_ranking
 from ui.settings import MetricSettings, current_settings, set_settings
 
@@ -24,6 +25,15 @@ SCOPE = "playground"  # its link warnings' scope in ui.url_state
 
 __all__ = ["DEFAULT_RANKING", "PlaygroundState", "Ranking", "current_ranking", "make_ranking", "open_in_playground",
            "playground_list", "set_ranking"]
+
+
+@dataclass
+class RevealState:
+    """Predict-first mode (ui/predict.py): what the learner has seen, and the verdict on their last guess."""
+
+    on: bool = False  # the "Predict first" toggle
+    seen: tuple | None = None  # (ranking, settings, metrics) whose numbers were last shown
+    feedback: Feedback | None = None  # the latest guess, judged; shown until the next change
 
 
 @dataclass
@@ -39,17 +49,38 @@ class PlaygroundState:
     last: tuple | None = None  # (ranking, settings, metrics) last shown, for the cards' deltas
     previous: dict | None = None  # metrics shown before the latest change
     rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(2024))  # Shuffle's sequence
+    # Score mode (ui.score_mode): the ranking is the order of typed scores under ``tie_rule``.
+    score_mode: bool = False
+    scores: tuple[float, ...] | None = None  # one per ranked document, aligned with ``ranking`` (kept when off)
+    base_scores: tuple[float, ...] | None = None  # aligned with ``base``: the score editor's starting point
+    tie_rule: str = "average"
+    score_notice: str | None = None  # why score mode was turned off (a drag or an order button)
+    highlight: int | None = None  # the linked views' highlighted rank, 1-based (ui/linked.py)
+    list_select_seq: int = 0  # the last row click of the ranked list already applied
+    reveal: RevealState = field(default_factory=RevealState)
 
     @classmethod
-    def of(cls, ranking: Ranking) -> PlaygroundState:
-        """A fresh state showing ``ranking`` (Reset goes back to it)."""
-        return cls(ranking=ranking, initial=ranking, base=ranking)
+    def of(cls, ranking: Ranking, scores: tuple[float, ...] | None = None, tie_rule: str = "average") -> PlaygroundState:
+        """A fresh state showing ``ranking`` (Reset goes back to it); with ``scores``, in score mode."""
+        return cls(ranking=ranking, initial=ranking, base=ranking, score_mode=scores is not None, scores=scores,
+                   base_scores=scores, tie_rule=tie_rule)
 
 
 def _from_url() -> PlaygroundState:
-    ranking, problem = url_state.ranking_from_params(url_state.params())
+    params = url_state.params()
+    ranking, problem = url_state.ranking_from_params(params)
     url_state.warn(SCOPE, problem)
-    return PlaygroundState.of(ranking or DEFAULT_RANKING)
+    if ranking is None:
+        return PlaygroundState.of(DEFAULT_RANKING)
+    scores, tie_rule, score_problem = url_state.scores_from_params(params, len(ranking.names))
+    if score_problem:
+        url_state.warn(SCOPE, score_problem)
+    if scores is None:
+        return PlaygroundState.of(ranking)
+    from ui.score_mode import rank_by_scores  # the link's order is re-derived from its scores by ndcg_core
+
+    ranked, ranked_scores = rank_by_scores(ranking, scores, tie_rule)
+    return PlaygroundState.of(ranked, ranked_scores, tie_rule)
 
 
 def playground() -> PlaygroundState:
@@ -61,9 +92,25 @@ def current_ranking() -> Ranking:
     return playground().ranking
 
 
-def set_ranking(ranking: Ranking) -> None:
-    """Replace the canonical ranking (reorder, button, opened list); the editors restart from it."""
+def set_ranking(ranking: Ranking, *, scores: tuple[float, ...] | None = None) -> None:
+    """Replace the canonical ranking (reorder, button, opened list); the editors restart from it.
+
+    ``scores`` (aligned with ``ranking``) keeps score mode on: the caller ranked by them (ui.score_mode).
+    Without them a new order was chosen by hand, so score mode turns off (the scores follow their documents
+    by name, for when it is turned on again) and says why.
+    """
     state = playground()
+    if scores is None:
+        scores = _carried_scores(state.ranking, ranking, state.scores)
+        if state.score_mode:
+            state.score_mode = False
+            state.score_notice = (
+                "Score mode is off: you chose an order by hand (a drag or an order button), and a typed order "
+                "overrides the scores. Turn “Rank by scores” on again to go back to the order of the scores."
+                if scores is not None or set(ranking.names) == set(state.ranking.names) else None)
+    else:
+        state.score_notice = None
+    state.scores = state.base_scores = scores
     state.ranking = state.base = ranking
     state.edited = False
     state.edit_error = None
@@ -71,13 +118,22 @@ def set_ranking(ranking: Ranking) -> None:
     url_state.warn(SCOPE, None)  # a bad link's warning stays until the user changes the list
 
 
-def set_edited_ranking(ranking: Ranking) -> None:
+def _carried_scores(old: Ranking, new: Ranking, scores: tuple[float, ...] | None) -> tuple[float, ...] | None:
+    """The scores of ``old``'s documents in ``new``'s order, matched by name (None when names repeat or differ)."""
+    if scores is None or len(set(old.names)) != len(old.names) or sorted(old.names) != sorted(new.names):
+        return None
+    by_name = dict(zip(old.names, scores, strict=True))
+    return tuple(by_name[name] for name in new.names)
+
+
+def set_edited_ranking(ranking: Ranking, *, scores: tuple[float, ...] | None = None) -> None:
     """The ranking as the editors' edits make it: the editors keep their widget state (no restart).
 
     The data editors show :func:`editor_base` plus the user's edits; restarting them after every edit would
     drop a cell the user is already typing into, so only reorders and buttons restart them.
     """
     state = playground()
+    state.scores = scores if scores is not None else _carried_scores(state.ranking, ranking, state.scores)
     state.ranking = ranking
     state.edited = True
     url_state.warn(SCOPE, None)
@@ -91,6 +147,20 @@ def editor_base() -> Ranking:
     """The ranking the editors were last (re)started from; their edit state is relative to it."""
     state = playground()
     return state.base if state.edited else state.ranking
+
+
+def editor_scores() -> tuple[float, ...] | None:
+    """The scores of :func:`editor_base`'s documents (score mode's editor column)."""
+    state = playground()
+    return state.base_scores if state.edited else state.scores
+
+
+def score_link_args() -> dict:
+    """``scores`` and ``tie_rule`` for :func:`ui.url_state.ranking_link`: present only in score mode."""
+    state = playground()
+    if not state.score_mode or state.scores is None:
+        return {}
+    return {"scores": state.scores, "tie_rule": state.tie_rule}
 
 
 def initial_ranking() -> Ranking:

@@ -3,16 +3,19 @@
 **Format.** Settings: ``gain`` (exponential|linear|custom), ``base`` (2|e|10), ``k`` (1..100000, absent = whole
 list), ``z`` (zero|one|skip|error), ``gt`` (custom gain table ``grade:gain,...``). Playground: ``docs`` and
 ``extra`` (``name:grade,...``, names percent-encoded), ``tg`` (tie groups of a list opened from a run), or ``unlinked=N`` when N documents are too many for a
-link. Step by step: ``list`` (a worked example's key), ``pos``. Quiz: ``seed``. Compare: ``compare``
+link; in score mode ``sc`` (one score per ranked document, in ``docs`` order, any finite number) and ``tie`` (the
+tie rule, one of ``ndcg_core.TIE_RULES``). Step by step: ``list`` (a worked example's key), ``pos``. Quiz: ``seed``. Compare: ``compare``
 (lists|runs), ``slide=1``. Conventions: ``case``, ``rows`` (``name:grade:score:score_2:ranked,...``). Dataset
-(sample data only): ``run``, ``ties``, ``missing``, ``query``.
+(sample data only): ``run``, ``ties``, ``missing``, ``query``. Why do my numbers differ: the typed texts under
+:data:`WHY_DIFFER_PARAMS` (``g`` grades, ``s`` scores, ``x`` judged-not-ranked, ``d`` ids, ``cut``, ``a``/``ra``
+and ``b``/``rb`` the two numbers and where they came from), each checked by the page like typed text. Live class
+(not managed: they say who you are and stay until the page replaces them): ``join`` (a join link's class code),
+``code`` with ``student`` (a student's token), ``teacher`` (the secret) or ``screen`` (the projector's view-only token).
+Every page: ``present=1`` (Present mode, see :mod:`ui.present`; ``0`` or absent = off).
 
-**Rules.** Whole numbers are ASCII digits only (``'²'.isdigit()`` is True but ``int('²')`` fails) and at most
-:data:`MAX_INT_DIGITS` long; numbers are ASCII decimal/exponent text of at most :data:`MAX_NUMBER_CHARS`
-characters and finite (``float('٣')`` would accept Arabic-Indic digits). Numbers are written with
-:func:`format_number`, the shortest text that reads back as the same float (``repr``), so a link reopens to
-exactly the shared numbers. Anything unusable falls back to the default and leaves a warning that names the
-parameter, never quoting the link's (untrusted) text.
+**Rules.** Every value is read with :mod:`ui.url_rules` (ASCII digits only, length limits, finite numbers, exact
+number text), so anything unusable falls back to the default and leaves a warning that names the parameter,
+never quoting the link's (untrusted) text.
 
 **Writing.** Pages :func:`publish` their parameters during a run; ``app.py`` calls :func:`flush` once at the
 end, which writes the URL only when it differs, with one ``st.query_params.from_dict`` call. Streamlit 1.67's
@@ -24,73 +27,43 @@ changes nothing adds none.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote, urlencode
 
 import streamlit as st
 
+from ui import session
 from ui.ranking import Ranking
 from ui.settings_model import GAIN_LABELS, LOG_BASES, MAX_K, ZERO_IDCG_LABELS, MetricSettings
-
-MAX_PARAM_CHARS = 30_000  # browsers and proxies get unreliable beyond ~32 k characters of URL
-MAX_LINK_DOCUMENTS = 1_000
-MAX_NAME_CHARS = 200
-MAX_INT_DIGITS = 9
-MAX_NUMBER_CHARS = 40  # repr of any float fits in 24 characters
-_NUMBER = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]{1,4})?")
+from ui.url_rules import (  # noqa: F401 - the rules are part of this module's interface (pages call url_state.*)
+    MAX_INT_DIGITS,
+    MAX_LINK_DOCUMENTS,
+    MAX_NAME_CHARS,
+    MAX_NUMBER_CHARS,
+    MAX_PARAM_CHARS,
+    LinkError,
+    choice,
+    format_number,
+    parse_flag,
+    parse_int,
+    parse_number,
+    parse_text,
+)
 
 SETTINGS_PARAMS = ("gain", "base", "k", "z", "gt")
-PAGE_PARAMS = ("docs", "extra", "tg", "unlinked", "list", "pos", "seed", "compare", "slide", "case", "rows",
+PAGE_PARAMS = ("docs", "extra", "tg", "sc", "tie", "unlinked", "list", "pos", "seed", "compare", "slide", "case", "rows",
                "run", "ties", "missing", "query")
-MANAGED = frozenset(SETTINGS_PARAMS + PAGE_PARAMS)
+# The Why-differ page's fields (its widgets' names) -> their parameters.
+WHY_DIFFER_PARAMS = {"grades": "g", "scores": "s", "extra": "x", "ids": "d", "k": "cut", "from_1": "a",
+                     "number_1": "ra", "from_2": "b", "number_2": "rb"}
+MAX_TEXT_CHARS = 40_000  # one field of the Why-differ page (its own limit on typed text)
+APP_PARAMS = ("present",)  # the app's own switches, on every page
+MANAGED = frozenset(SETTINGS_PARAMS + PAGE_PARAMS + tuple(WHY_DIFFER_PARAMS.values()) + APP_PARAMS)
+LIVE_PARAMS = ("join", "code", "student", "teacher", "screen")
 PLAYGROUND_URL = "/"  # the default page is served at the root ("/playground" shows "Page not found" first)
 CONVENTIONS_COLUMNS = ["document", "grade", "score", "score_2", "ranked"]
 _SESSION_KEY = "url_state"
-
-
-class LinkError(ValueError):
-    """A parameter that cannot be used; the message says why in plain words (no link text quoted)."""
-
-
-# --- one set of rules -------------------------------------------------------------------------------------
-
-def parse_int(text: object, *, low: int, high: int) -> int | None:
-    """An ASCII whole number in [low, high], or None (never an exception, whatever the text)."""
-    if not isinstance(text, str) or not 0 < len(text) <= MAX_INT_DIGITS or not text.isascii() or not text.isdigit():
-        return None
-    value = int(text)
-    return value if low <= value <= high else None
-
-
-def parse_number(text: object, what: str, *, negative: bool = False) -> float:
-    """A finite float from ASCII number text; :class:`LinkError` naming ``what`` otherwise."""
-    if not isinstance(text, str) or len(text) > MAX_NUMBER_CHARS or not _NUMBER.fullmatch(text):
-        raise LinkError(f"{what} is not a number")
-    value = float(text)
-    if not math.isfinite(value):
-        raise LinkError(f"{what} is too large (beyond about 1.8e308)")
-    if value < 0 and not negative:
-        raise LinkError(f"{what} is negative")
-    return value
-
-
-def format_number(value: float) -> str:
-    """The shortest text that reads back as exactly ``value``: 3, 2.5, 12345678901.5, 1e22."""
-    text = repr(float(value)).replace("e+", "e")
-    return text[:-2] if text.endswith(".0") else text
-
-
-def choice(params: Mapping[str, str], name: str, allowed: Sequence[str], problems: list[str], label: str):
-    """``params[name]`` when it is one of ``allowed``; else None (and ``label`` joins ``problems`` if present)."""
-    value = params.get(name)
-    if value is None:
-        return None
-    if value in allowed:
-        return value
-    problems.append(label)
-    return None
 
 
 # --- settings ------------------------------------------------------------------------------------------------
@@ -184,8 +157,9 @@ class RankingLink:
     problem: str | None = None
 
 
-def ranking_link(ranking: Ranking) -> RankingLink:
-    """``docs``/``extra`` for a ranking; a list too big for a link gets ``unlinked=N`` and the real reason."""
+def ranking_link(ranking: Ranking, *, scores: Sequence[float] | None = None, tie_rule: str | None = None) -> RankingLink:
+    """``docs``/``extra`` for a ranking (``sc``/``tie`` in score mode); a list too big for a link gets
+    ``unlinked=N`` and the real reason."""
     count = len(ranking.names) + len(ranking.extra_names)
     if count > MAX_LINK_DOCUMENTS:
         return RankingLink({"unlinked": str(count)}, f"it has {count:,} documents (a link holds at most "
@@ -195,6 +169,9 @@ def ranking_link(ranking: Ranking) -> RankingLink:
         params["extra"] = encode_documents(ranking.extra_names, ranking.extra_grades)
     if ranking.tie_groups is not None:
         params["tg"] = ",".join(str(group) for group in ranking.tie_groups)
+    if scores is not None:
+        params["sc"] = ",".join(format_number(score) for score in scores)
+        params["tie"] = tie_rule or "average"
     longest = max(len(value) for value in params.values())
     if longest > MAX_PARAM_CHARS:
         return RankingLink({"unlinked": str(count)}, f"its names and grades need {longest:,} characters (a link "
@@ -222,6 +199,29 @@ def ranking_from_params(params: Mapping[str, str]) -> tuple[Ranking | None, str 
     except LinkError as error:
         return None, f"The link's document list could not be used ({error}), so the example list is shown."
     return Ranking(names, grades, extra_names, extra_grades, tie_groups), None
+
+
+def scores_from_params(params: Mapping[str, str], n_documents: int) -> tuple[tuple[float, ...] | None, str, str | None]:
+    """(the link's scores or None, its tie rule, a warning or None): score mode's ``sc`` and ``tie``."""
+    from ndcg_core import TIE_RULES
+
+    rule = params.get("tie", "average")
+    if rule not in TIE_RULES:
+        return None, "average", "The link's tie rule could not be read, so score mode is off."
+    if "sc" not in params:
+        return None, rule, None
+    text = str(params["sc"])
+    try:
+        if len(text) > MAX_PARAM_CHARS:
+            raise LinkError(f"they are longer than {MAX_PARAM_CHARS:,} characters")
+        chunks = text.split(",")
+        if len(chunks) != n_documents:
+            raise LinkError("there is not one score per ranked document")
+        scores = tuple(parse_number(chunk, f"score {position}", negative=True)
+                       for position, chunk in enumerate(chunks, start=1))
+    except LinkError as error:
+        return None, rule, f"The link's scores could not be used ({error}), so score mode is off."
+    return scores, rule, None
 
 
 def playground_link(ranking: Ranking, settings: MetricSettings) -> str:
@@ -283,6 +283,28 @@ def decode_rows(text: str) -> list[dict]:
     return records
 
 
+# --- the Why-differ page's texts ---------------------------------------------------------------------------
+
+def why_differ_texts(params: Mapping[str, str]) -> tuple[dict[str, str] | None, str | None]:
+    """(the link's texts by field, or None when it has none; a problem, or None).
+
+    Only the form is checked here (length, no control characters); the page checks the content as it checks
+    typed text, so a link can never hold what could not be typed."""
+    linked = {name: params[param] for name, param in WHY_DIFFER_PARAMS.items() if param in params}
+    if not linked:
+        return None, None
+    texts = {name: parse_text(value, limit=MAX_TEXT_CHARS) for name, value in linked.items()}
+    unusable = [name for name, text in texts.items() if text is None]
+    if unusable:
+        return None, f"the field “{unusable[0]}” is too long or holds control characters"
+    return {name: texts.get(name) or "" for name in WHY_DIFFER_PARAMS}, None
+
+
+def why_differ_params(texts: Mapping[str, str]) -> dict[str, str | None]:
+    """The parameters for the page's texts: every non-empty field, stripped; the empty ones absent (None)."""
+    return {param: (str(texts.get(name, "")).strip() or None) for name, param in WHY_DIFFER_PARAMS.items()}
+
+
 # --- reading, warnings and the one write per run ----------------------------------------------------------
 
 @dataclass
@@ -294,7 +316,7 @@ class UrlSession:
 
 
 def _session() -> UrlSession:
-    return st.session_state.setdefault(_SESSION_KEY, UrlSession())
+    return session.page_state(_SESSION_KEY, UrlSession)
 
 
 def params() -> dict[str, str]:
@@ -347,10 +369,23 @@ def flush(*, partial: bool = False) -> None:
         st.query_params.from_dict(desired)
 
 
+def live_params() -> dict[str, str]:
+    """The Live class's parameters present in the URL (empty values left out)."""
+    current = params()
+    return {name: current[name] for name in LIVE_PARAMS if current.get(name)}
+
+
+def open_live(values: Mapping[str, str]) -> None:
+    """Replace the Live class's parameters now (joining or starting a session moves the tab to its address).
+
+    Written at once, not at the end of the run: the caller reruns straight away, before app.py's flush.
+    """
+    publish({name: values.get(name) for name in LIVE_PARAMS})
+    flush(partial=True)
+
+
 def restore_choice(key: str, param: str, allowed: Sequence[str], *, scope: str, label: str) -> None:
     """On a session's first visit, a widget's value from the URL; an unusable one leaves a warning for ``scope``."""
-    from ui import session
-
     value = params().get(param)
     if session.has(key) or value is None:
         return

@@ -15,6 +15,7 @@ import streamlit as st
 import ndcg_core
 from ui import session, url_state
 from ui.messages import document_title
+from ui.ranking import Ranking
 from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings
 from ui.state import playground_list
 
@@ -26,14 +27,11 @@ SCOPE = "step_by_step"  # the page's link warnings in ui.url_state
 
 
 @dataclass(frozen=True)
-class WalkList:
-    """A ranked list to walk through: names and grades in ranked order, plus judged-but-unranked documents."""
+class WalkList(Ranking):
+    """A ranking to walk through (a :class:`ui.ranking.Ranking`: ranked documents plus judged-but-unranked ones),
+    with the words that say where it came from."""
 
-    label: str
-    names: tuple[str, ...]
-    grades: tuple[float, ...]
-    extra_names: tuple[str, ...] = ()
-    extra_grades: tuple[float, ...] = ()
+    label: str = ""
 
 
 def worked_examples() -> tuple:
@@ -74,15 +72,11 @@ def walk_list_for(source: str) -> WalkList:
     example = example_by_key(source) if source != PLAYGROUND_SOURCE else None
     if example is not None:
         names, grades = example_ranked(example)
-        return WalkList(
-            label=f"{example.title} ({document_title(example.source)})",
-            names=names,
-            grades=grades,
-            extra_names=tuple(example.extra_documents),
-            extra_grades=tuple(float(g) for g in example.extra_grades),
-        )
+        return WalkList(names, grades, tuple(example.extra_documents), tuple(float(g) for g in example.extra_grades),
+                        label=f"{example.title} ({document_title(example.source)})")
     names, grades, extra_names, extra_grades = playground_list()
-    return WalkList("the Playground's current list", tuple(names), tuple(grades), tuple(extra_names), tuple(extra_grades))
+    return WalkList(tuple(names), tuple(grades), tuple(extra_names), tuple(extra_grades),
+                    label="the Playground's current list")
 
 
 def source_label(source: str) -> str:

@@ -11,9 +11,10 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import charts, session, url_state
+from ui import charts, linked, predict, session, url_state
 from ui.formatting import gain_latex, gain_words, log_latex, num
 from ui.messages import user_message
+from ui.ranking import Ranking, evaluate
 from ui.settings import MetricSettings
 from ui.walk_lists import PLAYING_KEY, POSITION_KEY, SCOPE, WalkList
 from ui.widgets import formula, metric_cards, plain
@@ -22,15 +23,14 @@ USER_MOVED_KEY = "step_user_moved"
 AUTOPLAY_SECONDS = 1.5
 
 
-def evaluate_walk(walk: WalkList, settings: MetricSettings) -> ndcg_core.ListResult:
-    ideal = list(walk.grades) + list(walk.extra_grades) if walk.extra_grades else None
-    return ndcg_core.evaluate(list(walk.grades), ideal_relevances=ideal, **settings.kwargs())
+def evaluate_walk(walk: Ranking, settings: MetricSettings) -> ndcg_core.ListResult:
+    return evaluate(walk, **settings.kwargs())
 
 
-def ideal_names(walk: WalkList) -> list[str]:
+def ideal_names(walk: Ranking) -> list[str]:
     """Document names in the ideal order (grades descending, ties in list order): display only."""
     names = list(walk.names) + list(walk.extra_names)
-    return [names[j] for j in ndcg_core.ideal_order(list(walk.grades) + list(walk.extra_grades))]
+    return [names[j] for j in ndcg_core.ideal_order(walk.ideal_relevances())]
 
 
 def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
@@ -52,7 +52,9 @@ def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
         # a full rerun re-declares the fragment with (or without) its timer.
         if bool(session.widget(PLAYING_KEY, False)) != playing:
             st.rerun()
-        if playing and not session.forget(USER_MOVED_KEY):
+        waiting = predict.step_waiting(predict.step_key(walk.names, walk.grades, settings,
+                                                        int(session.widget(POSITION_KEY))))
+        if playing and not session.forget(USER_MOVED_KEY) and not waiting:  # predict mode: wait for the guess
             if session.widget(POSITION_KEY) < size:
                 session.set_widget(POSITION_KEY, session.widget(POSITION_KEY) + 1)
             if session.widget(POSITION_KEY) >= size:
@@ -113,6 +115,7 @@ def _controls(size: int, playing: bool) -> None:
             key="step_play", on_click=_toggle_play, args=(size,),
             help=f"Advance one position every {AUTOPLAY_SECONDS:g} s; stops at the last position.",
         )
+        predict.step_toggle()
     if size > 1:
         st.slider(
             "Position i", min_value=1, max_value=size, key=POSITION_KEY,
@@ -132,6 +135,12 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
     ideal_note = " (judged, but not in the ranking)" if ideal_name in walk.extra_names else ""
 
     st.subheader(f"Position i = {position} of {len(table)}")
+    guess_key = predict.step_key(walk.names, walk.grades, settings, position)
+    if predict.step_waiting(guess_key):  # "Predict first": this position's numbers wait for a guess
+        predict.step_form(guess_key, predict.term_of(result, position), plain(name), settings)
+        return
+    predict.step_feedback(guess_key)
+    drawn = table.iloc[:position] if predict.step_state().on else table  # predict mode: no peeking ahead
     if not bool(row["in_cutoff"]):
         st.warning(
             f"Position {position} is past the cutoff k = {settings.k}: it does not count towards NDCG@{settings.k}. "
@@ -169,20 +178,29 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
         )
 
     # Full width: legible on a projector, and the charts' legends need the room.
-    st.plotly_chart(
-        charts.contribution_chart(table, k=settings.k, highlight=position), width="stretch",
-        key="step_contribution_chart",
-    )
-    st.plotly_chart(
-        charts.cumulative_chart(table, k=settings.k, highlight=position), width="stretch",
-        key="step_cumulative_chart",
-    )
+    # Linked views (ui/linked.py): bars in their positions' colours; clicking one walks to that position.
+    for chart, build in (("step_contribution_chart", charts.contribution_chart),
+                         ("step_cumulative_chart", charts.cumulative_chart)):
+        key = linked.chart_key(chart, position)
+        st.plotly_chart(
+            linked.link_figure(build(drawn, k=settings.k, highlight=position), position), width="stretch", key=key,
+            on_select=linked.on_bar_click(key, _go_to), selection_mode="points",
+        )
     if len(table) > 2 * PROGRESS_WINDOW + 1:
         st.markdown(f"**The table around position {position}** (the highlighted row is position i)")
     else:
         st.markdown("**The whole table so far** (the highlighted row is position i)")
-    st.dataframe(_progress_frame(walk, result, position), hide_index=True, width="stretch",
+    st.dataframe(_progress_frame(walk, result, position, ahead=not predict.step_state().on), hide_index=True,
+                 width="stretch",
                  column_config=PROGRESS_COLUMNS)
+
+
+def _go_to(position: int | None) -> None:
+    """A bar clicked on a chart: walk to its position."""
+    if position is not None:
+        url_state.warn(SCOPE, None)
+        session.set_widget(POSITION_KEY, position)  # a drawn bar's rank: always a position of the list
+        session.set_widget(USER_MOVED_KEY, True)
 
 
 def _side_view(
@@ -211,11 +229,11 @@ def _side_view(
 PROGRESS_WINDOW = 25  # rows shown either side of position i in long lists
 
 
-def _progress_frame(walk: WalkList, result: ndcg_core.ListResult, position: int):
+def _progress_frame(walk: WalkList, result: ndcg_core.ListResult, position: int, *, ahead: bool = True):
     table = result.table
     # Long lists: only the rows around position i (a 10,000-row styled table would be slow to send).
     start = max(0, position - 1 - PROGRESS_WINDOW)
-    stop = min(len(table), position + PROGRESS_WINDOW)
+    stop = min(len(table), position + PROGRESS_WINDOW) if ahead else position  # predict mode: nothing ahead
     table = table.iloc[start:stop]
     frame = pd.DataFrame(
         {

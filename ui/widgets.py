@@ -125,8 +125,13 @@ def show_table(
     key: str = "table",
     file_name: str = "ndcg_per_position.csv",
     height: int | str = "auto",
+    highlight: int | None = None,
+    colour: str = "#CC79A7",
 ) -> None:
-    """The per-position table from ndcg_core, formatted, with a CSV download of the exact numbers."""
+    """The per-position table from ndcg_core, formatted, with a CSV download of the exact numbers.
+
+    ``highlight``: that rank's row is shaded in ``colour`` (the linked views' colour of the rank, ui/linked.py).
+    """
     table = table_arrow(result, names)
     config = {
         column: st.column_config.NumberColumn(label, format="%.4f")
@@ -139,7 +144,8 @@ def show_table(
     config["in_cutoff"] = st.column_config.CheckboxColumn("Counted (≤ k)", width="small")
     if "document" in table.column_names:
         config["document"] = st.column_config.TextColumn("Document")
-    st.dataframe(table, hide_index=True, column_config=config, height=height, width="stretch")
+    shown = table if highlight is None else _shaded(table_frame(result, names), highlight, colour)
+    st.dataframe(shown, hide_index=True, column_config=config, height=height, width="stretch")
     st.download_button(
         "Download this table as CSV",
         lambda: table_frame(result, names).to_csv(index=False).encode(),  # built only when clicked, not on every rerun
@@ -151,30 +157,64 @@ def show_table(
     )
 
 
+def _shaded(frame: pd.DataFrame, rank: int, colour: str):
+    """``frame`` styled with rank ``rank``'s row shaded (a Styler costs a few ms: only while a rank is highlighted)."""
+    tint = f"background-color: {colour}33; font-weight: bold"  # the colour at 20 % opacity, text stays dark
+
+    def shade(row: pd.Series) -> list[str]:
+        return [tint] * len(row) if row["rank"] == rank else [""] * len(row)
+
+    return frame.style.apply(shade, axis=1)
+
+
 # --- formula -----------------------------------------------------------------------------------------------
 
-def _elided(grades: Sequence[float]) -> list[tuple[int, float]]:
-    """(position, grade) pairs to print: all of a short sum, else the first few and the last."""
+def _elided(grades: Sequence[float], keep: int | None = None) -> list[tuple[int, float]]:
+    """(position, grade) pairs to print: all of a short sum, else the first few, ``keep`` and the last.
+
+    Position -1 stands for the "⋯" between positions that are not next to each other.
+    """
     count = len(grades)
     if count <= FORMULA_TERMS + 2:
         return [(i + 1, float(g)) for i, g in enumerate(grades)]
-    shown = [(i + 1, float(grades[i])) for i in range(FORMULA_TERMS)]
-    return shown + [(-1, math.nan), (count, float(grades[-1]))]
+    wanted = {*range(1, FORMULA_TERMS + 1), count} | ({keep} if keep is not None and 1 <= keep <= count else set())
+    pairs: list[tuple[int, float]] = []
+    for position in sorted(wanted):
+        if pairs and position != pairs[-1][0] + 1:
+            pairs.append((-1, math.nan))
+        pairs.append((position, float(grades[position - 1])))
+    return pairs
 
 
-def _render_terms(pairs: list[tuple[int, float]], settings: MetricSettings) -> str:
+def _render_terms(
+    pairs: list[tuple[int, float]], settings: MetricSettings, colours: Sequence[str] | None = None,
+    highlight: int | None = None,
+) -> str:
+    """The sum's terms; ``colours[i - 1]`` colours term i (the linked views' colours), ``highlight`` boxes one."""
     log = log_latex(settings.log_base)
     parts = []
     for position, grade in pairs:
         if position == -1:
             parts.append(r"\cdots")
-        else:
-            parts.append(rf"\frac{{{gain_term_latex(grade, settings.gain, dict(settings.gain_table))}}}{{{log}({position}+1)}}")
+            continue
+        term = rf"\frac{{{gain_term_latex(grade, settings.gain, dict(settings.gain_table))}}}{{{log}({position}+1)}}"
+        if colours is not None and position <= len(colours):
+            term = rf"{{\color{{{colours[position - 1]}}}{term}}}"
+        if position == highlight:
+            term = rf"\boxed{{{term}}}"
+        parts.append(term)
     return " + ".join(parts) if parts else "0"
 
 
-def formula(result: ndcg_core.ListResult, settings: MetricSettings) -> None:
-    """DCG, IDCG and NDCG as formulas, then with this list's grades and totals substituted."""
+def formula(
+    result: ndcg_core.ListResult, settings: MetricSettings, *, colours: Sequence[str] | None = None,
+    highlight: int | None = None,
+) -> None:
+    """DCG, IDCG and NDCG as formulas, then with this list's grades and totals substituted.
+
+    ``colours`` (one per rank) writes each DCG term in its position's colour and ``highlight`` boxes rank
+    ``highlight``'s terms in both sums (ui/linked.py).
+    """
     table = result.table
     n = len(table)
     counted = table["relevance"].to_numpy()[table["in_cutoff"].to_numpy()]  # numpy: a .loc lookup costs 5x more
@@ -197,10 +237,12 @@ def formula(result: ndcg_core.ListResult, settings: MetricSettings) -> None:
            else f", all {result.ideal_depth} of them: without a cutoff IDCG counts every judged document.")
     )
     st.latex(
-        rf"DCG@{k_value} = {_render_terms(_elided(list(counted)), settings)} = {fixed(result.dcg)}"
+        rf"DCG@{k_value} = {_render_terms(_elided(list(counted), highlight), settings, colours, highlight)} = "
+        rf"{fixed(result.dcg)}"
     )
     st.latex(
-        rf"IDCG@{k_value} = {_render_terms(_elided(list(ideal)), settings)} = {fixed(result.idcg)}"
+        rf"IDCG@{k_value} = {_render_terms(_elided(list(ideal), highlight), settings, None, highlight)} = "
+        rf"{fixed(result.idcg)}"
     )
     if result.idcg > 0:
         st.latex(

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import SCREENSHOTS, screenshot, wait_for_app  # noqa: F401 (shared helpers, re-exported)
+from tests.browser.helpers import PHONE, SCREENSHOTS, screenshot, wait_for_app  # noqa: F401 (shared helpers, re-exported)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -109,10 +109,36 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def page(browser):
-    """A fresh browser context and page (1400x900), closed after the test."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    tab = context.new_page()
-    yield tab
+def _shared_context(browser, **options):
+    """One browser context for a test module: its tabs share the HTTP cache, so Streamlit's scripts are
+    downloaded and compiled once per module instead of once per test. Each test still gets a tab of its own,
+    which is a Streamlit session of its own (the app keeps nothing in cookies or browser storage)."""
+    context = browser.new_context(**options)
+    yield context
     context.close()
+
+
+@pytest.fixture(scope="module")
+def desktop_context(browser):
+    yield from _shared_context(browser, viewport={"width": 1400, "height": 900})
+
+
+@pytest.fixture(scope="module")
+def phone_context(browser):
+    yield from _shared_context(browser, **PHONE)
+
+
+@pytest.fixture
+def page(desktop_context):
+    """A fresh tab (1400x900; a test may resize it), closed after the test."""
+    tab = desktop_context.new_page()
+    yield tab
+    tab.close()
+
+
+@pytest.fixture
+def phone(phone_context):
+    """A fresh tab on a 390x844 touch phone (an iPhone 12-14 sized viewport), closed after the test."""
+    tab = phone_context.new_page()
+    yield tab
+    tab.close()

@@ -57,6 +57,11 @@ def open_playground(tab, app_url: str, query: str = "") -> None:
     tab.wait_for_selector("text=Metric settings", timeout=30_000)
 
 
+def next_frame(tab) -> None:
+    """Wait until the browser has laid out and painted the current state (two animation frames), e.g. after a resize."""
+    tab.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())))")
+
+
 def screenshot(tab, name: str, *, full_page: bool = True) -> Path:
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"

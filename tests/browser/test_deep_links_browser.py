@@ -16,6 +16,10 @@ from tests.browser.helpers import screenshot, wait_for_app
 pytestmark = pytest.mark.browser
 
 
+TITLES = {"/step_by_step": "Step by step", "/worked_examples": "Worked examples", "/quiz": "Quiz",
+          "/conventions": "Library conventions"}  # each deep link's page, as the sidebar names it
+
+
 @pytest.fixture
 def fresh_app_url():
     """A server of its own for each test: its first visitor is the test."""
@@ -39,5 +43,15 @@ def test_first_visit_to_a_deep_link_on_a_fresh_server(page, fresh_app_url, path,
     body = page.locator("body").inner_text()
     assert "Page not found" not in body
     assert "Metric settings" in page.locator("[data-testid='stSidebar']").inner_text()
+    # The app's own navigation (Streamlit's is hidden, see ui/navigation.py) marks the deep-linked page.
+    assert page.locator("[data-testid='stSidebarNav']").count() == 0
+    page.wait_for_function(
+        """(title) => {
+             const marked = [...document.querySelectorAll('.st-key-app_nav a')]
+               .filter((a) => getComputedStyle(a).backgroundColor !== 'rgba(0, 0, 0, 0)');
+             return marked.length === 1 && marked[0].innerText.includes(title);
+           }""",
+        arg=TITLES[path.split("?")[0]], timeout=15_000,
+    )
     assert page.url.startswith(fresh_app_url + path.split("?")[0])
     screenshot(page, f"deep_link{path.split('?')[0].replace('/', '_')}")

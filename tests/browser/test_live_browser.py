@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.browser.conftest import _require_browser, free_port, screenshot, start_app, stop_app, wait_for_app
+from tests.browser.helpers import drag_row, row
 from tests.live_databases import fresh_database, postgres_cluster
 from ui.live import activities, schema, security, store
 
@@ -194,3 +195,209 @@ def test_live_class_teacher_and_three_students(browser, live_app):
     finally:
         for context in contexts:
             context.close()
+
+
+# --- "Fix the ranking": students reorder with the ranked list (mouse drags, keyboard), the teacher scores --------
+
+SETTLED_LIST = """(names) => {
+  const root = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+    .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean);
+  if (!root || root.dataset.pending !== '0') return false;
+  const shown = [...root.querySelectorAll('.rl-row .rl-name')].map((el) => el.textContent);
+  return JSON.stringify(shown) === JSON.stringify(names);
+}"""
+
+# Every table of the main area shows all its columns (none scrolled away or cut by a sidebar).
+TABLES_FIT = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stTable"]')]
+  .filter((table) => table.offsetParent !== null)
+  .map((table) => [table, ...table.querySelectorAll('div')].every((el) => el.scrollWidth <= el.clientWidth + 1)
+    && table.getBoundingClientRect().right <= document.documentElement.clientWidth)"""
+
+
+def _settled(tab, names: list[str]) -> None:
+    """Wait until the ranked list shows ``names`` with no move waiting for the server."""
+    tab.wait_for_function(SETTLED_LIST, arg=names, timeout=WAIT)
+
+
+def _chart_bars(tab) -> dict[str, int]:
+    """The live chart's bars as plotly drew them: label -> students."""
+    return tab.evaluate("""() => {
+      const plot = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+      const bars = plot.data[0];
+      return Object.fromEntries(bars.x.map((label, i) => [label, bars.y[i]]));
+    }""")
+
+
+def _no_settings_sidebar(tab) -> None:
+    """The Live class page draws no metric settings, and its sidebar starts closed (the page gets the width)."""
+    assert tab.get_by_text("Metric settings").count() == 0
+    assert not tab.get_by_test_id("stSidebar").is_visible() or \
+        tab.get_by_test_id("stSidebar").get_attribute("aria-expanded") == "false"
+    assert not {"gain", "base", "z", "k"} & set(parse_qs(urlparse(tab.url).query))
+
+
+def test_live_reorder_activity_dragged_and_keyed_then_scored(browser, live_app):
+    """Seed 3's "Fix the ranking": D1 D4 D2 D5 D3 D6 with grades 2 3 3 0 1 0 (linear gain, k = 6).
+
+    Kim drags D1 below D2 and D3 above D5: D4 D2 D1 D3 D5 D6, the ideal grades 3 3 2 1 0 0 in the 2 moves
+    needed (1 point). Lee, on a phone with a keyboard, presses Alt+↓ once on D1: D4 D1 D2 D5 D3 D6, grades
+    3 2 3 0 1 0, NDCG = (3 + 2/log2 3 + 3/2 + 1/log2 6) / (3 + 3/log2 3 + 2/2 + 1/log2 5) = 6.1487 / 6.3235
+    = 0.9724 (0 points: not the best order).
+    """
+    import math
+
+    base, engine = live_app
+    teacher_context = _context(browser)
+    contexts = [teacher_context]
+    try:
+        teacher = teacher_context.new_page()
+        teacher.goto(f"{base}/live_class")
+        teacher.get_by_role("button", name="Start a live session").click()
+        _wait_text(teacher, "Join at http")
+        wait_for_app(teacher)
+        _no_settings_sidebar(teacher)
+        query = parse_qs(urlparse(teacher.url).query)
+        code, secret = query["code"][0], query["teacher"][0]
+        session = store.teacher_session(engine, code=code, secret=secret)
+
+        kind = teacher.get_by_test_id("stSelectbox").filter(has_text="Kind")
+        kind.locator("input").click()
+        teacher.get_by_role("option", name="Fix the ranking").click(timeout=WAIT)
+        wait_for_app(teacher)
+        seed = teacher.get_by_role("spinbutton", name="Quiz seed")
+        seed.fill("3")
+        seed.press("Enter")
+        wait_for_app(teacher)
+        teacher.get_by_role("button", name="Add and open").click()
+        _wait_text(teacher, "open for answers")
+        activity = store.current_activity(engine, session.id)
+        assert (activity.kind, activity.state) == ("reorder", "open")
+        assert activity.spec == activities.generate("reorder", seed=3)
+        assert [activity.spec["names"][i] for i in activity.spec["order"]] == ["D1", "D4", "D2", "D5", "D3", "D6"]
+        _wait_text(teacher, "Joined")
+        wait_for_app(teacher)
+        assert all(teacher.evaluate(TABLES_FIT))  # the starting list's Grade and Counts columns are whole
+        reveal = teacher.get_by_role("button", name="Reveal").bounding_box()
+        assert reveal["y"] + reveal["height"] <= 720  # the controls fit the projector without scrolling
+        screenshot(teacher, "live_teacher_reorder_open_1280")
+
+        kim_context, kim = _join_by_link(browser, base, code, "Kim")
+        lee_context, lee = _join_by_link(browser, base, code, "Lee", phone=True)
+        contexts += [kim_context, lee_context]
+        start = ["D1", "D4", "D2", "D5", "D3", "D6"]
+        for tab in (kim, lee):
+            _settled(tab, start)
+            _no_settings_sidebar(tab)
+
+        # Kim: two mouse drags, each waited for (the list and the move count follow).
+        drag_row(kim, 0, 2)
+        _settled(kim, ["D4", "D2", "D1", "D5", "D3", "D6"])
+        drag_row(kim, 4, 3)
+        best = ["D4", "D2", "D1", "D3", "D5", "D6"]
+        _settled(kim, best)
+        _wait_text(kim, "Moves so far: 2")
+        kim.get_by_role("button", name="Send my answer").click()
+        _wait_text(kim, "Answer received: best in 2 moves")
+
+        # Lee: the keyboard, on the focused row (focus follows the row).
+        row(lee, "D1").focus()
+        lee.keyboard.press("Alt+ArrowDown")
+        keyed = ["D4", "D1", "D2", "D5", "D3", "D6"]
+        _settled(lee, keyed)
+        _wait_text(lee, "Moves so far: 1")
+        screenshot(lee, "live_student_reorder_phone")
+        lee.get_by_role("button", name="Send my answer").click()
+        _wait_text(lee, "Answer received: NDCG 0.97")
+
+        # What the server stored: the orders (indices into the spec's names), moves, labels and points.
+        index = {name: i for i, name in enumerate(activity.spec["names"])}
+        reached = (3 + 2 / math.log2(3) + 3 / 2 + 1 / math.log2(6)) / (3 + 3 / math.log2(3) + 2 / 2 + 1 / math.log2(5))
+        assert round(reached, 4) == 0.9724
+        rows = {r.nickname: r for r in store.activity_answers(engine, activity.id)}
+        assert {name: (r.answer, r.label, r.points, r.correct) for name, r in rows.items()} == {
+            "Kim": ({"order": [index[n] for n in best], "moves": 2}, "best in 2 moves", 1.0, True),
+            "Lee": ({"order": [index[n] for n in keyed], "moves": 1}, f"NDCG {reached:.2f}", 0.0, False),
+        }
+
+        # The teacher's dashboard picks both up by itself; closing shows the share correct and the slip.
+        teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_text("2", exact=True).wait_for(timeout=WAIT)
+        teacher.wait_for_function(
+            """() => { const p = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+                       return p && p.data && p.data[0].x.length === 2; }""", timeout=WAIT)
+        assert _chart_bars(teacher) == {"best in 2 moves": 1, "NDCG 0.97": 1}
+        teacher.get_by_role("button", name="Close", exact=True).click()
+        _wait_text(teacher, "50%")
+        _wait_text(teacher, "Most common wrong answer: NDCG 0.97 (1 student)")
+        teacher.get_by_role("button", name="Reveal").click()
+        _wait_text(teacher, "Best order")
+        wait_for_app(teacher)
+        worked = "\n".join(teacher.get_by_test_id("stCode").all_inner_texts())
+        assert "NDCG@6 = " in worked and worked.rstrip().endswith("= 1.000")  # the best order's NDCG
+        screenshot(teacher, "live_teacher_reorder_revealed_1280")
+        teacher.set_viewport_size({"width": 1920, "height": 1080})
+        teacher.get_by_test_id("stMain").evaluate("(main) => main.scrollTo(0, 0)")
+        wait_for_app(teacher)
+        assert all(teacher.evaluate(TABLES_FIT))
+        screenshot(teacher, "live_teacher_reorder_revealed_1920")
+
+        _wait_text(kim, "Your answer: best in 2 moves · 1 point")
+        _wait_text(lee, "Your answer: NDCG 0.97 · 0 points")
+        for tab in (kim, lee):
+            _wait_text(tab, "The class: 2 answers, 1 right")
+        assert lee.get_by_text("Kim").count() == 0 and kim.get_by_text("Lee").count() == 0
+        screenshot(lee, "live_student_reorder_revealed_phone")
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_student_phone_shows_reconnecting_while_the_database_is_down(browser):
+    """PostgreSQL stopped for 10 s under a student's open phone page: the page says "Reconnecting", an answer
+    sent meanwhile is not called received, and once the database is back it is written and acknowledged."""
+    import time
+
+    from tests.live_databases import require_postgres, running_postgres
+
+    _require_browser()
+    require_postgres()
+    with running_postgres() as cluster:
+        url = fresh_database(cluster.url)
+        engine = schema.create_engine(url, pool_pre_ping=True)
+        schema.migrate(engine)
+        session, secret = store.create_session(engine)
+        activity = store.add_activity(engine, code=session.code, secret=secret, kind="compare",
+                                      spec=activities.generate("compare", seed=42))
+        store.set_state(engine, code=session.code, secret=secret, activity_id=activity.id, state="open")
+        previous = os.environ.get("NDCG_LIVE_DB_URL")
+        os.environ["NDCG_LIVE_DB_URL"] = url
+        try:
+            port = free_port()
+            process = start_app(port)
+        finally:
+            if previous is None:
+                os.environ.pop("NDCG_LIVE_DB_URL", None)
+            else:
+                os.environ["NDCG_LIVE_DB_URL"] = previous
+        context = None
+        try:
+            context, phone = _join_by_link(browser, f"http://127.0.0.1:{port}", session.code, "Kai", phone=True)
+            _wait_text(phone, "Which ranking has the higher NDCG@")
+            cluster.stop()
+            down_at = time.monotonic()
+            _wait_text(phone, "Reconnecting to the class")  # the 2 s poll finds the database gone
+            screenshot(phone, "live_student_reconnecting_phone")
+            phone.get_by_text("Ranking A", exact=True).last.click()
+            phone.get_by_role("button", name="Send my answer").click()
+            _wait_text(phone, "your answer is kept here")
+            assert phone.get_by_text("Answer received").count() == 0
+            # The outage is what is under test and must last 10 s: this pause is its length, not a wait for the app.
+            time.sleep(max(0.0, down_at + 10 - time.monotonic()))
+            assert phone.get_by_text("Reconnecting to the class").count() >= 1  # still saying so after 10 s
+            cluster.start()
+            _wait_text(phone, "Answer received: Ranking A")  # the kept answer, re-sent by the next poll
+            assert [(r.label, r.revision) for r in store.activity_answers(engine, activity.id)] == [("A", 1)]
+        finally:
+            if context is not None:
+                context.close()
+            stop_app(process)
+            engine.dispose()

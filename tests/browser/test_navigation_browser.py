@@ -37,7 +37,7 @@ def _low_card_indices() -> list[int]:
 
 def _go_to_worked_examples(tab, app_url: str) -> None:
     """Open the Worked examples page: by its sidebar link when the app is already open (a rerun, not a reload)."""
-    link = tab.locator("[data-testid='stSidebarNav']").get_by_role("link", name="Worked examples")
+    link = tab.locator(".st-key-app_nav").get_by_role("link", name="Worked examples")
     if tab.url.startswith(app_url) and link.count():
         link.click()
         tab.wait_for_url(re.compile("worked_examples"), timeout=30_000)
@@ -98,7 +98,7 @@ def test_one_back_press_returns_to_the_previous_page(page, app_url):
     # merged: every rerun below used to push 4-8 history entries, so one Back stayed on the Playground.
     open_page(page, f"{app_url}/conventions")
     page.get_by_role("heading", name="Why libraries disagree on the same input").first.wait_for(timeout=30_000)
-    page.locator("[data-testid='stSidebarNav']").get_by_role("link", name="Playground").click()
+    page.locator(".st-key-app_nav").get_by_role("link", name="Playground").click()
     page.wait_for_url(lambda url: "conventions" not in url, timeout=30_000)
     page.wait_for_selector(".rl-row", timeout=30_000)
     wait_for_app(page)

@@ -129,7 +129,7 @@ def test_hostile_names_on_the_step_by_step_page(page, app_url):
     page.goto(hostile_link(app_url))
     wait_for_app(page)
     page.wait_for_selector(".rl-row", timeout=30_000)
-    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Step by step").first.click()
+    page.locator('.st-key-app_nav a').filter(has_text="Step by step").first.click()
     wait_for_app(page)
     page.wait_for_selector("h1:has-text('Step by step')", timeout=30_000)
     screenshot(page, "security_step_by_step")

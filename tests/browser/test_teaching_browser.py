@@ -74,15 +74,6 @@ def test_answer_one_quiz_question(page, app_url):
     screenshot(page, "teaching_quiz_answered")
 
 
-@pytest.fixture
-def phone(browser):
-    """A 390x844 touch phone (an iPhone 12-14 sized viewport)."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    tab = context.new_page()
-    yield tab
-    context.close()
-
-
 FORMULAS_FIT = """() => [...document.querySelectorAll('.katex-display')]
     .every(d => d.scrollWidth <= d.clientWidth + 1)"""
 
@@ -109,7 +100,7 @@ def test_long_formulas_wrap_on_a_phone(phone, app_url):
     assert overflowing_formulas(phone) == []
     assert running.first.bounding_box()["height"] > 40  # on two lines: it wrapped
     running.first.scroll_into_view_if_needed()
-    screenshot(phone, "teaching_step_formula_phone")
+    screenshot(phone, "teaching_step_formula_phone", full_page=False)
 
 
 def test_fix_the_ranking_shows_names_on_a_phone(phone, app_url):

@@ -14,44 +14,40 @@ SCORES = [0.8, 0.7, 0.65, 0.5, 0.4, 0.1]
 
 
 def _fill(tab, label: str, text: str) -> None:
+    """Type ``text`` into a field and leave it (Tab commits a Streamlit text widget's value, then it reruns)."""
     field = tab.get_by_label(label, exact=True)
     field.click()
-    field.fill("")
-    field.type(text, delay=100)  # human typing speed
-    field.press("Tab")  # commit the widget's value
+    field.fill(text)
+    field.press("Tab")
     wait_for_app(tab)
 
 
-@pytest.mark.parametrize("viewport", [{"width": 1400, "height": 900}, {"width": 390, "height": 844}])
-def test_lightgbm_against_scikit_learn_is_explained(browser, app_url, viewport):
-    touch = viewport["width"] < 500
-    context = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
-    tab = context.new_page()
-    try:
-        tab.goto(app_url + "/why_differ")
-        wait_for_app(tab)
-        tab.get_by_text("Why do my NDCG numbers differ?").first.wait_for(timeout=30_000)
-        sklearn_value = CONVENTIONS["sklearn"].evaluate(GRADES, SCORES).ndcg
-        lightgbm_value = CONVENTIONS["lightgbm"].evaluate(GRADES, SCORES).ndcg
-        _fill(tab, "Grades", ", ".join(map(str, GRADES)))
-        _fill(tab, "Scores (optional)", ", ".join(map(str, SCORES)))
-        _fill(tab, "First number: where from", "scikit-learn")
-        _fill(tab, "First number", f"{sklearn_value:.4f}")
-        _fill(tab, "Second number: where from", "LightGBM")
-        _fill(tab, "Second number (optional)", f"{lightgbm_value:.4f}")
-        explanation = tab.locator("[data-testid='stAlertContentInfo']").first
-        explanation.get_by_text("LightGBM's number", exact=False).wait_for(timeout=30_000)
-        text = explanation.inner_text()
-        assert "2^grade − 1" in text and "the grade itself" in text
-        body = tab.locator("[data-testid='stMain']").inner_text()
-        assert f"{lightgbm_value:.4f}" in body and "LightGBM ndcg metric" in body
-        assert "g=2%2C+3%2C+0" in tab.url or "g=2,+3" in tab.url or "g=2%2C%203" in tab.url
-        screenshot(tab, f"why_differ_lightgbm_sklearn_{viewport['width']}")
-        tab.get_by_text("The calculations side by side").scroll_into_view_if_needed()
-        tab.locator("[data-testid='stDataFrame']").first.wait_for(timeout=10_000)
-        screenshot(tab, f"why_differ_side_by_side_{viewport['width']}")
-    finally:
-        context.close()
+@pytest.mark.parametrize("device", ["page", "phone"])  # a 1400x900 screen and a 390x844 touch phone
+def test_lightgbm_against_scikit_learn_is_explained(request, app_url, device):
+    tab = request.getfixturevalue(device)
+    viewport = tab.viewport_size
+    tab.goto(app_url + "/why_differ")
+    wait_for_app(tab)
+    tab.get_by_text("Why do my NDCG numbers differ?").first.wait_for(timeout=30_000)
+    sklearn_value = CONVENTIONS["sklearn"].evaluate(GRADES, SCORES).ndcg
+    lightgbm_value = CONVENTIONS["lightgbm"].evaluate(GRADES, SCORES).ndcg
+    _fill(tab, "Grades", ", ".join(map(str, GRADES)))
+    _fill(tab, "Scores (optional)", ", ".join(map(str, SCORES)))
+    _fill(tab, "First number: where from", "scikit-learn")
+    _fill(tab, "First number", f"{sklearn_value:.4f}")
+    _fill(tab, "Second number: where from", "LightGBM")
+    _fill(tab, "Second number (optional)", f"{lightgbm_value:.4f}")
+    explanation = tab.locator("[data-testid='stAlertContentInfo']").first
+    explanation.get_by_text("LightGBM's number", exact=False).wait_for(timeout=30_000)
+    text = explanation.inner_text()
+    assert "2^grade − 1" in text and "the grade itself" in text
+    body = tab.locator("[data-testid='stMain']").inner_text()
+    assert f"{lightgbm_value:.4f}" in body and "LightGBM ndcg metric" in body
+    assert "g=2%2C+3%2C+0" in tab.url or "g=2,+3" in tab.url or "g=2%2C%203" in tab.url
+    screenshot(tab, f"why_differ_lightgbm_sklearn_{viewport['width']}", full_page=device == "page")  # a phone: 3x pixels
+    tab.get_by_text("The calculations side by side").scroll_into_view_if_needed()
+    tab.locator("[data-testid='stDataFrame']").first.wait_for(timeout=10_000)
+    screenshot(tab, f"why_differ_side_by_side_{viewport['width']}", full_page=device == "page")
 
 
 def test_uploaded_outputs_with_an_off_by_one_discount_are_diagnosed(page, app_url, tmp_path):

@@ -20,14 +20,16 @@ from pathlib import Path
 import streamlit as st
 from sqlalchemy.engine import Engine
 
+from ui import url_state
 from ui.live import schema, security
 
 ENV_URL = "NDCG_LIVE_DB_URL"
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / ".live" / "live.sqlite3"
 
-# URL parameters of the page: a join link carries ``join``; a student's address ``code`` + ``student``;
-# the teacher's ``code`` + ``teacher`` (the secret); the view-only projector's ``code`` + ``screen``.
-JOIN, CODE, STUDENT, TEACHER, SCREEN = "join", "code", "student", "teacher", "screen"
+# URL parameters of the page (their format is documented, read and written in ui.url_state): a join link carries
+# ``join``; a student's address ``code`` + ``student``; the teacher's ``code`` + ``teacher`` (the secret); the
+# view-only projector's ``code`` + ``screen``.
+JOIN, CODE, STUDENT, TEACHER, SCREEN = url_state.LIVE_PARAMS
 
 
 def _secrets_configured() -> bool:

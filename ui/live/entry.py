@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 import streamlit as st
 
+from ui import url_state
 from ui.live import connection, security, store
 from ui.live.schema import NICKNAME_MAX
 from ui.live.student_view import student_page
@@ -21,7 +22,9 @@ from ui.live.teacher_view import teacher_page
 
 
 def live_class_page() -> None:
-    params = st.query_params
+    params = url_state.live_params()
+    if not (params.get(connection.TEACHER) or params.get(connection.SCREEN)):
+        st.title("Live class")  # on a 720 px projector the join band is the heading: every line counts
     try:
         engine = connection.live_engine()
         if params.get(connection.TEACHER):
@@ -58,7 +61,7 @@ def _landing(join_code: str | None) -> None:
                    "teacher link that alone controls the session.")
         if st.button("Start a live session", icon=":material/co_present:", key="live_start", width="stretch"):
             session, secret = store.create_session(connection.live_engine())
-            st.query_params.from_dict({connection.CODE: session.code, connection.TEACHER: secret})
+            url_state.open_live({connection.CODE: session.code, connection.TEACHER: secret})
             st.rerun()
 
 
@@ -70,5 +73,5 @@ def _join(code: str, nickname: str) -> None:
     except (store.JoinRefused, store.RateLimited) as error:
         st.error(str(error), icon=":material/error:")
         return
-    st.query_params.from_dict({connection.CODE: session.code, connection.STUDENT: token})
+    url_state.open_live({connection.CODE: session.code, connection.STUDENT: token})
     st.rerun()

@@ -18,14 +18,11 @@ from sqlalchemy.engine import Engine
 
 from ui.live import activities, connection, store, widgets
 from ui.live.quiz_adapter import moves_needed
+from ui.live.state import Pending, Reorder, answer_key, answer_value, live, preset_answer, take_notice
 from ui.ranked_list import pending_order, ranked_list
 from ui.widgets import plain
 
 REFRESH_SECONDS = 2.0
-PENDING = "live_pending_answer"  # (code, token, activity id, answer) not yet acknowledged by the database
-NOTICE = "live_student_notice"
-STAMP = "live_stamp"  # what the page was drawn for: store.session_stamp
-OUTAGE = "live_outage"  # the last read failed: redraw everything once the database answers again
 RECONNECTING = "Reconnecting to the class… your answer is kept here and will be sent as soon as the connection is back."
 
 
@@ -43,30 +40,30 @@ def student_page(engine: Engine, *, code: str, token: str) -> None:
 
 def _send(code: str, token: str, activity_id: int, answer: dict) -> None:
     """Write the answer; on an outage keep it for the next poll (the acknowledgement is the stored row)."""
-    st.session_state.pop(PENDING, None)
+    state = live()
+    state.pending = None
     try:
         stored = store.submit_answer(connection.live_engine(), code=code, token=token, activity_id=activity_id,
                                      answer=answer, scorer=activities.score)
-        st.session_state[NOTICE] = ("success", "Answer received." if stored.revision == 1 else "Answer replaced.")
+        state.notice = ("success", "Answer received." if stored.revision == 1 else "Answer replaced.")
     except store.NotOpen:
-        st.session_state[NOTICE] = ("error", "Too late: the teacher has closed the answers.")
+        state.notice = ("error", "Too late: the teacher has closed the answers.")
     except (store.LiveError, ValueError) as error:
-        st.session_state[NOTICE] = ("error", str(error))
+        state.notice = ("error", str(error))
     except sa.exc.DBAPIError:
-        st.session_state[PENDING] = (code, token, activity_id, answer)
+        state.pending = Pending(code, token, activity_id, answer)
 
 
 def _current_answer(activity: store.Activity) -> dict | None:
     """The answer the student's widgets hold now (None when nothing is chosen yet)."""
-    state = st.session_state
     if activity.kind == "estimate":
-        value = state.get(f"live_answer_{activity.id}")
+        value = answer_value(activity.id)
         return None if value is None else {"value": round(float(value), 2)}
     if activity.kind == "compare":
-        choice = state.get(f"live_answer_{activity.id}")
+        choice = answer_value(activity.id)
         return None if choice is None else {"choice": choice}
-    order = state.get(f"live_order_{activity.id}")
-    return None if order is None else {"order": list(order), "moves": int(state.get(f"live_moves_{activity.id}", 0))}
+    working = live().reorders.get(activity.id)
+    return None if working is None else {"order": list(working.order), "moves": working.moves}
 
 
 def _send_current(code: str, token: str, activity: store.Activity) -> None:
@@ -82,22 +79,25 @@ def _watch(session_id: int) -> None:
     Also re-sends an answer kept during an outage, and shows "reconnecting" while the database is away.
     Why a separate fragment: 200 phones polling every 2 s must not each redraw the whole question.
     """
-    state = st.session_state
+    state = live()
     try:
-        if PENDING in state:
-            _send(*state[PENDING])
-            if PENDING not in state:  # written at last: show the acknowledgement
+        if state.pending is not None:
+            pending = state.pending
+            _send(pending.code, pending.token, pending.activity_id, pending.answer)
+            if state.pending is None:  # written at last: show the acknowledgement
                 st.rerun(scope="app")
         stamp = store.session_stamp(connection.live_engine(), session_id)
     except sa.exc.DBAPIError:
-        state[OUTAGE] = True
+        state.outage = True
         st.warning(RECONNECTING, icon=":material/sync:")
         return
-    if PENDING in state:
+    if state.pending is not None:
         st.warning(RECONNECTING, icon=":material/sync:")
         return
-    if state.pop(OUTAGE, False) or state.setdefault(STAMP, stamp) != stamp:
-        state[STAMP] = stamp
+    if state.stamp is None:
+        state.stamp = stamp
+    if state.outage or state.stamp != stamp:
+        state.outage, state.stamp = False, stamp
         st.rerun(scope="app")
 
 
@@ -105,14 +105,20 @@ def _watch(session_id: int) -> None:
 def _panel(code: str, token: str, student_id: int) -> None:
     """The question and the student's answer; reruns alone when they answer, fully when _watch says so."""
     engine = connection.live_engine()
+    state = live()
     try:
         session = store.find_session(engine, code)
         activity = store.current_activity(engine, session.id)
         mine = None if activity is None else store.my_answer(engine, student_id=student_id, activity_id=activity.id)
+        state.view = (session, activity, mine)
     except sa.exc.DBAPIError:
-        st.session_state[OUTAGE] = True
-        st.warning(RECONNECTING, icon=":material/sync:")
-        return
+        state.outage = True
+        if state.view is None or state.view[1] is None or state.view[1].state != "open":
+            st.warning(RECONNECTING, icon=":material/sync:")
+            return
+        # A click on the answer (which reruns this fragment) must not take the question away during an outage:
+        # draw it from the last read, so the answer can still be sent (and kept until the database is back).
+        session, activity, mine = state.view
     if session.ended:
         st.info("The session has ended. Thank you!")
         return
@@ -148,20 +154,18 @@ def _answer_text(mine: store.Answer) -> str:
 
 
 def _answer_form(code: str, token: str, activity: store.Activity, question, mine: store.Answer | None) -> None:
-    key = f"live_answer_{activity.id}"
+    key = answer_key(activity.id)
     if activity.kind == "estimate":
-        if key not in st.session_state:
-            st.session_state[key] = float(mine.answer["value"]) if mine else 0.5
+        preset_answer(activity.id, float(mine.answer["value"]) if mine else 0.5)
         st.slider("Your estimate of NDCG", 0.0, 1.0, step=0.01, key=key)
     elif activity.kind == "compare":
-        if key not in st.session_state and mine is not None:
-            st.session_state[key] = mine.answer["choice"]
+        preset_answer(activity.id, mine.answer["choice"] if mine else None)
         st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=key,
                  format_func=lambda label: f"Ranking {label}")
     else:
         _reorder(activity, question, mine)
     answer = _current_answer(activity)
-    notice = st.session_state.pop(NOTICE, None)
+    notice = take_notice()
     label = "Send my answer" if mine is None else "Change my answer"
     # The callback reads the widgets' values when the click arrives (not the values of the last drawing): a
     # slider moved and "Send" pressed in the same instant send what the student sees.
@@ -169,6 +173,8 @@ def _answer_form(code: str, token: str, activity: store.Activity, question, mine
               on_click=_send_current, args=(code, token, activity))
     if notice is not None and notice[0] == "error":
         st.error(notice[1])
+    if live().pending is not None and live().pending.activity_id == activity.id:
+        st.warning(RECONNECTING, icon=":material/sync:")  # sent, not acknowledged: never a false "received"
     if mine is not None:
         st.success(f"✓ {'Answer replaced' if mine.revision > 1 else 'Answer received'}: {plain(_answer_text(mine))}. "
                    "You can change it until the teacher closes the answers.", icon=":material/check_circle:")
@@ -176,21 +182,20 @@ def _answer_form(code: str, token: str, activity: store.Activity, question, mine
 
 def _reorder(activity: store.Activity, question, mine: store.Answer | None) -> None:
     """The drag list (ranked_list's protocol: apply a pending move before drawing)."""
-    order_key, moves_key, widget_key = (f"live_order_{activity.id}", f"live_moves_{activity.id}",
-                                        f"live_drag_{activity.id}")
-    if order_key not in st.session_state:
-        st.session_state[order_key] = tuple(mine.answer["order"]) if mine else question.order
-        st.session_state[moves_key] = int(mine.answer.get("moves", 0)) if mine else 0
-    shown = st.session_state[order_key]
-    moved = pending_order(widget_key, len(question.names), names=question.ranked_names(shown),
-                          grades=question.ranked_grades(shown))
+    widget_key = f"live_drag_{activity.id}"
+    reorders = live().reorders
+    if activity.id not in reorders:  # first drawing (or a reload): the stored answer, else the starting list
+        reorders[activity.id] = (Reorder(tuple(mine.answer["order"]), int(mine.answer.get("moves", 0))) if mine
+                                 else Reorder(tuple(question.order)))
+    working = reorders[activity.id]
+    moved = pending_order(widget_key, len(question.names), names=question.ranked_names(working.order),
+                          grades=question.ranked_grades(working.order))
     if moved is not None:
-        st.session_state[order_key] = tuple(st.session_state[order_key][j] for j in moved)
-        st.session_state[moves_key] += moves_needed(moved)
-    order = st.session_state[order_key]
-    ranked_list(question.ranked_names(order), question.ranked_grades(order),
-                question.result(order).table["contribution"].tolist(), key=widget_key, k=question.k)
-    st.caption(f"Moves so far: {st.session_state[moves_key]}")
+        working.order = tuple(working.order[j] for j in moved)
+        working.moves += moves_needed(moved)
+    ranked_list(question.ranked_names(working.order), question.ranked_grades(working.order),
+                question.result(working.order).table["contribution"].tolist(), key=widget_key, k=question.k)
+    st.caption(f"Moves so far: {working.moves}")
 
 
 def _own_result(activity: store.Activity, mine: store.Answer | None) -> None:

@@ -18,8 +18,10 @@ import sqlalchemy as sa
 import streamlit as st
 from sqlalchemy.engine import Engine
 
+from ui import url_state
 from ui.live import activities, connection, store, widgets
 from ui.live.quiz_adapter import MAX_SEED
+from ui.live.state import LEADERBOARD_KEY, leaderboard_toggle, live, take_teacher_error
 from ui.widgets import plain
 
 REFRESH_SECONDS = 1.5
@@ -27,11 +29,11 @@ RECONNECTING = "Reconnecting to the class database… (nothing is lost: the page
 
 
 def _secret() -> str:
-    return st.query_params.get(connection.TEACHER, "")
+    return url_state.live_params().get(connection.TEACHER, "")
 
 
 def _code() -> str:
-    return st.query_params.get(connection.CODE, "")
+    return url_state.live_params().get(connection.CODE, "")
 
 
 def _control(action, **kwargs) -> None:
@@ -39,23 +41,23 @@ def _control(action, **kwargs) -> None:
     try:
         action(connection.live_engine(), code=_code(), secret=_secret(), **kwargs)
     except store.LiveError as error:
-        st.session_state["live_teacher_error"] = str(error)
+        live().teacher_error = str(error)
     except sa.exc.DBAPIError:
-        st.session_state["live_teacher_error"] = RECONNECTING
+        live().teacher_error = RECONNECTING
 
 
 def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
     """The dashboard with its controls (teacher link), or without any (``view_only``: the projector link)."""
     try:
         if view_only:
-            session = store.screen_session(engine, code=_code(), token=st.query_params.get(connection.SCREEN, ""))
+            session = store.screen_session(engine, code=_code(), token=url_state.live_params().get(connection.SCREEN, ""))
         else:
             session = store.teacher_session(engine, code=_code(), secret=_secret())
     except store.NotAuthorized:
         what = "projector link does not show" if view_only else "teacher link is not valid: it does not control"
         st.error(f"This {what} any session. Nothing was changed.", icon=":material/lock:")
         return
-    error = st.session_state.pop("live_teacher_error", None)
+    error = take_teacher_error()
     if error:
         st.warning(error)
     _header(engine, session, view_only=view_only)
@@ -99,11 +101,14 @@ def _header(engine: Engine, session: store.Session, *, view_only: bool) -> None:
 
 def _current_activity(session: store.Session, activity: store.Activity, *, controls: bool) -> None:
     st.subheader(f"Activity {activity.position} · {activities.TITLES[activity.kind]} {widgets.state_badge(activity.state)}")
+    if controls and not session.ended:
+        _activity_buttons(activity)  # above the question: on a 720 px projector a six-row list pushed them off
     question = widgets.show_question(activity)
     if activity.kind == "reorder":
         widgets.show_ranking(question, label="Starting list")
-    if session.ended or not controls:
-        return
+
+
+def _activity_buttons(activity: store.Activity) -> None:
     buttons = st.columns(3)
     steps = (("Open", "open", activity.state in ("draft", "closed")),
              ("Close", "closed", activity.state == "open"),
@@ -182,9 +187,9 @@ def _add_activities(kind: str | None, seed: int, *, open_it: bool = False) -> No
         if open_it and added:
             store.set_state(engine, code=code, secret=secret, activity_id=added[-1].id, state="open")
     except store.LiveError as error:
-        st.session_state["live_teacher_error"] = str(error)
+        live().teacher_error = str(error)
     except sa.exc.DBAPIError:
-        st.session_state["live_teacher_error"] = RECONNECTING
+        live().teacher_error = RECONNECTING
 
 
 def _summary(engine: Engine, session: store.Session) -> None:
@@ -230,7 +235,7 @@ def _session_settings(session: store.Session) -> None:
         st.code(connection.teacher_link(session.code, _secret()), language=None)
         st.caption("Projector link: the same dashboard, view only (no control, no export). Safe to project.")
         st.code(connection.screen_link(session.code, _secret()), language=None)
-        st.toggle("Show the leaderboard (nicknames) to the class", value=session.leaderboard, key="live_leaderboard",
+        st.toggle("Show the leaderboard (nicknames) to the class", value=session.leaderboard, key=LEADERBOARD_KEY,
                   on_change=_leaderboard_changed, disabled=session.ended)
         if not session.ended:
             st.button("End the session", key="live_end", on_click=_control, args=(store.end_session,),
@@ -238,4 +243,4 @@ def _session_settings(session: store.Session) -> None:
 
 
 def _leaderboard_changed() -> None:
-    _control(store.set_leaderboard, on=bool(st.session_state.get("live_leaderboard")))
+    _control(store.set_leaderboard, on=leaderboard_toggle())

@@ -1,0 +1,61 @@
+"""The order of one list by its scores, and which ranked documents tie: :func:`score_order`.
+
+The Playground's score mode shows a list ranked by typed scores: the order and
+the tie groups come from here (the one tie implementation, ``order_rows`` in
+``_ties.py``), never from a sort in the app.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._ties import TIE_RULES, order_rows, tie_group_labels
+from ._validation import InvalidInput, as_finite_numbers, as_grades, check_choice
+
+
+@dataclass(frozen=True)
+class ScoreOrder:
+    """``order[i]``: the input index of the document at rank i + 1; ``tie_groups[i]``: its tie group label.
+
+    Documents share a label exactly when their scores are equal (labels count up from 0 down the ranking).
+    """
+
+    order: tuple[int, ...]
+    tie_groups: tuple[int, ...]
+
+    @property
+    def tied(self) -> bool:
+        """True when at least two documents share a score."""
+        return len(set(self.tie_groups)) < len(self.tie_groups)
+
+
+def score_order(relevances, scores, *, ties: str = "average", doc_ids=None) -> ScoreOrder:
+    """Rank documents by descending score; ``ties`` orders equal scores (the rules of :func:`evaluate_scores`).
+
+    ``relevances`` are needed by the ``"optimistic"`` and ``"pessimistic"``
+    rules, ``doc_ids`` by ``"trec_eval"`` (without them a later input position
+    counts as a larger id). Under ``"average"`` tied documents keep their input
+    order (their gains are averaged by :func:`evaluate` with ``tie_groups``).
+
+    >>> score_order([0, 3, 1], [1.0, 1.0, 2.0], ties="optimistic")
+    ScoreOrder(order=(2, 1, 0), tie_groups=(0, 1, 1))
+    >>> score_order([0, 3, 1], [1.0, 1.0, 2.0], ties="trec_eval", doc_ids=["b", "a", "c"]).order
+    (2, 0, 1)
+    """
+    grades = as_grades(relevances, what="relevances")
+    values = as_finite_numbers(scores, what="scores")
+    if grades.size != values.size:
+        raise InvalidInput(f"Got {grades.size} grades but {values.size} scores: give one score per document.")
+    check_choice(ties, TIE_RULES, name="tie rule")
+    ids = None
+    if doc_ids is not None:
+        ids = np.asarray([str(name) for name in doc_ids], dtype=object)
+        if ids.size != grades.size:
+            raise InvalidInput(f"Got {grades.size} grades but {ids.size} document ids: give one id per document.")
+    order = order_rows(np.zeros(grades.size, dtype=np.int8), values, ties=ties, grade=grades,
+                       doc_ids=None if ids is None else ids.__getitem__)
+    order = np.arange(grades.size) if order is None else order
+    return ScoreOrder(order=tuple(int(i) for i in order),
+                      tie_groups=tuple(int(g) for g in tie_group_labels(values[order])))

@@ -1,0 +1,173 @@
+"""Accessibility in Chromium (issue 15, item 6): the app's own navigation, an axe-core audit of every page,
+the ranked list's live region, grade chips that carry their number.
+
+The audit runs axe-core (bundled by ``axe-playwright-python``) twice per page: on the app's content
+(``stMain``) and on everything else, Streamlit's chrome (sidebar with the app's navigation and settings,
+header, toolbar). Serious and critical violations fail the test in both; the full list (every impact) is
+written to ``screenshots/axe_report.json`` for reading. The pages audited are the ones the sidebar links to,
+and a separate check ties those links to the files in ``pages/``, so a new page is audited as soon as it exists.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import ndcg_core
+from tests.browser.helpers import (
+    PHONE,
+    ROOT,
+    SCREENSHOTS,
+    expect,
+    list_names,
+    open_page,
+    open_playground,
+    row,
+    screenshot,
+    wait_for_app,
+    wait_for_charts,
+    wait_until_settled,
+)
+
+pytestmark = pytest.mark.browser
+
+NAV = ".st-key-app_nav"
+BLOCKING = {"serious", "critical"}
+GROUPS = {"Learn": ["Playground", "Step by step", "Worked examples", "Quiz", "Live class"],
+          "Evaluate": ["Dataset", "Compare rankers", "Library conventions", "Why do my numbers differ?"]}
+GRADES = dict(zip(["D1", "D2", "D3", "D4", "D5"], [3.0, 1.0, 2.0, 0.0, 2.0], strict=True))  # the Playground's default list
+
+
+def _nav_links(tab) -> list[dict]:
+    """The sidebar navigation's links in order: text, path, and whether it is drawn as the current page."""
+    return tab.evaluate(
+        """(selector) => [...document.querySelectorAll(selector + ' a')].map((a) => ({
+             text: a.innerText.trim().split('\\n').pop(), path: new URL(a.href).pathname,
+             current: getComputedStyle(a).backgroundColor !== 'rgba(0, 0, 0, 0)',
+           }))""",
+        NAV,
+    )
+
+
+def _audit(tab, context: dict) -> list[dict]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(tab, context=context, options={"resultTypes": ["violations"]})
+    return [{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]]}
+            for v in result.response["violations"]]
+
+
+def _blocking(violations: list[dict]) -> list[str]:
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes'][:3]}" for v in violations if v["impact"] in BLOCKING]
+
+
+def _audit_page(tab) -> dict[str, list[dict]]:
+    main = "[data-testid='stMain']"
+    return {"content": _audit(tab, {"include": [[main]]}), "chrome": _audit(tab, {"exclude": [[main]]})}
+
+
+# --- the navigation ---------------------------------------------------------------------------------------------
+
+def test_the_sidebar_navigation_is_the_apps_own_grouped_with_the_current_page_marked(page, app_url):
+    open_playground(page, app_url)
+    assert page.locator("[data-testid='stSidebarNav']").count() == 0  # Streamlit's generated nav is gone
+    nav_text = page.locator(NAV).inner_text()
+    for group, titles in GROUPS.items():  # each group's caption, then its pages in order
+        assert group in nav_text
+        after = nav_text[nav_text.index(group):]
+        assert [title for title in titles if title in after] == titles
+    links = _nav_links(page)
+    stems = sorted(path.stem for path in (ROOT / "pages").glob("*.py"))
+    assert sorted(link["path"].strip("/") or "playground" for link in links) == stems  # every page, once
+    assert [link["text"] for link in links if link["current"]] == ["Playground"]
+    screenshot(page, "a11y_nav_playground", full_page=False)
+    # Enter on a focused link opens its page, which becomes the marked one.
+    page.locator(NAV).get_by_role("link", name="Library conventions").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile("/conventions"), timeout=30_000)
+    page.get_by_role("heading", name="Why libraries disagree on the same input").first.wait_for(timeout=30_000)
+    wait_for_app(page)
+    expect()(page.locator(NAV).get_by_role("link", name="Library conventions")).to_be_visible()
+    assert [link["text"] for link in _nav_links(page) if link["current"]] == ["Library conventions"]
+    assert "Metric settings" in page.locator("[data-testid='stSidebar']").inner_text()
+    screenshot(page, "a11y_nav_conventions", full_page=False)
+
+
+def test_on_a_phone_choosing_a_page_closes_the_sidebar(browser, app_url):
+    """As Streamlit's own nav does: the open sidebar covers a phone's screen, so choosing a page closes it."""
+    context = browser.new_context(**PHONE)
+    tab = context.new_page()
+    try:
+        open_page(tab, app_url + "/")
+        link = tab.locator(NAV).get_by_role("link", name="Quiz")
+        tab.locator("[data-testid='stExpandSidebarButton']").first.tap()
+        expect()(link).to_be_in_viewport()
+        screenshot(tab, "a11y_nav_phone_open", full_page=False)
+        link.tap()
+        tab.wait_for_url(re.compile("/quiz"), timeout=30_000)
+        tab.get_by_role("heading", name="Quiz").first.wait_for(timeout=30_000)
+        expect()(link).not_to_be_in_viewport(timeout=10_000)  # the sidebar slid away
+        expect()(tab.get_by_role("heading", name="Quiz").first).to_be_in_viewport()
+        screenshot(tab, "a11y_nav_phone_after", full_page=False)
+    finally:
+        context.close()
+
+
+# --- the axe audit ----------------------------------------------------------------------------------------------
+
+def test_every_page_passes_axe_with_no_serious_or_critical_violation(page, app_url):
+    open_playground(page, app_url)
+    paths = [link["path"] for link in _nav_links(page)]
+    assert len(paths) >= 9
+    report, content_problems, chrome_problems = {}, {}, {}
+    for path in paths:
+        open_page(page, app_url + path)
+        wait_for_charts(page)
+        page.locator("h1").first.wait_for(timeout=30_000)
+        found = _audit_page(page)
+        report[path] = found
+        if _blocking(found["content"]):
+            content_problems[path] = _blocking(found["content"])
+        if _blocking(found["chrome"]):
+            chrome_problems[path] = _blocking(found["chrome"])
+    SCREENSHOTS.mkdir(exist_ok=True)
+    (SCREENSHOTS / "axe_report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    counts = {path: {part: len(v) for part, v in parts.items()} for path, parts in report.items()}
+    print("axe violations of any impact, per page:", counts)
+    assert content_problems == {}, f"the app's content: {content_problems}"
+    assert chrome_problems == {}, f"Streamlit's chrome (sidebar, header): {chrome_problems}"
+
+
+# --- the ranked list: live region and chips ---------------------------------------------------------------------
+
+def test_a_move_is_announced_with_the_new_rank_and_then_the_new_ndcg(page, app_url):
+    open_playground(page, app_url)
+    live = page.locator(".rl-live")
+    assert live.get_attribute("aria-live") == "polite"
+    row(page, "D1").focus()
+    page.keyboard.press("Alt+ArrowDown")
+    names = ["D2", "D1", "D3", "D4", "D5"]
+    wait_until_settled(page, names, GRADES)
+    ndcg = ndcg_core.evaluate([GRADES[name] for name in names]).ndcg
+    expect()(live).to_have_text(f"D1 is at rank 2. NDCG is now {ndcg:.4f}.", timeout=15_000)
+    # Under a cutoff the announcement names it: NDCG@k.
+    open_playground(page, app_url, "?k=2&docs=D1:3,D2:1,D3:2,D4:0,D5:2")
+    row(page, "D3").focus()
+    page.keyboard.press("Alt+ArrowUp")
+    names = ["D1", "D3", "D2", "D4", "D5"]
+    wait_until_settled(page, names, GRADES, k=2)
+    ndcg = ndcg_core.evaluate([GRADES[name] for name in names], k=2).ndcg
+    expect()(page.locator(".rl-live")).to_have_text(f"D3 is at rank 2. NDCG@2 is now {ndcg:.4f}.", timeout=15_000)
+
+
+def test_grade_chips_carry_their_number_not_only_a_colour(page, app_url):
+    open_playground(page, app_url, "?docs=A:0,B:1,C:2.5,D:3,E:4")
+    chips = page.locator(".rl-row .rl-chip")
+    expect()(chips).to_have_text(["0", "1", "2.5", "3", "4"])
+    assert list_names(page) == ["A", "B", "C", "D", "E"]
+    colours = {chip.evaluate("(el) => getComputedStyle(el).backgroundColor") for chip in chips.all()}
+    assert len(colours) == 5  # the colour is a second carrier, the number the first
+    for name, grade in zip("ABCDE", ["0", "1", "2.5", "3", "4"], strict=True):
+        assert f"grade {grade}" in row(page, name).get_attribute("aria-label")

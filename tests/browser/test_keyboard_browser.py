@@ -1,0 +1,155 @@
+"""Every journey with the keyboard alone (issue 15, item 6): Tab, Shift+Tab, Enter, Space and the arrow keys.
+
+No test here clicks, hovers or focuses an element by script: focus moves only by Tab from the page's start,
+stopping when the focused element is the one the journey needs (``tab_to``), as a keyboard user does.
+After a journey the page's content is audited again (axe-core): the states it leads to must be clean too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import ndcg_core
+from tests.browser.helpers import (
+    expect,
+    expect_ndcg,
+    open_page,
+    open_playground,
+    screenshot,
+    wait_for_app,
+    wait_until_settled,
+)
+from ui.quiz_model import generate_quiz
+
+pytestmark = pytest.mark.browser
+
+GRADES = dict(zip(["D1", "D2", "D3", "D4", "D5"], [3.0, 1.0, 2.0, 0.0, 2.0], strict=True))  # the Playground's default list
+MAX_TABS = 300
+
+# The focused element, through the ranked list's shadow root.
+FOCUSED = """() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  return el;
+}"""
+
+
+def tab_to(tab, test: str, arg=None, *, key: str = "Tab") -> None:
+    """Press Tab until the focused element ``el`` passes ``test`` (a JS expression of ``el`` and ``arg``)."""
+    check = f"(arg) => {{ const el = ({FOCUSED})(); return !!el && el !== document.body && Boolean({test}); }}"
+    for _ in range(MAX_TABS):
+        if tab.evaluate(check, arg):  # already there (the last Tab of a journey may have landed on it)
+            return
+        tab.keyboard.press(key)
+    if tab.evaluate(check, arg):
+        return
+    last = tab.evaluate(f"() => {{ const el = ({FOCUSED})(); return el && el.outerHTML.slice(0, 200); }}")
+    raise AssertionError(f"{MAX_TABS} presses of {key} never focused an element where {test} (arg {arg!r}); last: {last}")
+
+
+def _content_is_clean(tab) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(tab, context={"include": [["[data-testid='stMain']"]]}, options={"resultTypes": ["violations"]})
+    blocking = [(v["id"], v["impact"], [(n["target"], n.get("failureSummary", "")[:160]) for n in v["nodes"][:3]])
+                for v in result.response["violations"] if v["impact"] in ("serious", "critical")]
+    assert blocking == []
+
+
+def test_reorder_by_keyboard(page, app_url):
+    open_playground(page, app_url)
+    tab_to(page, "el.classList.contains('rl-row') && el.querySelector('.rl-name').textContent === arg", "D1")
+    page.keyboard.press("Alt+ArrowDown")  # D1 one down; focus follows it
+    names = ["D2", "D1", "D3", "D4", "D5"]
+    wait_until_settled(page, names, GRADES)
+    page.keyboard.press("ArrowDown")  # plain arrows move the focus between rows: now D3
+    page.keyboard.press("Alt+ArrowUp")
+    names = ["D2", "D3", "D1", "D4", "D5"]
+    wait_until_settled(page, names, GRADES)
+    tab_to(page, "el.getAttribute('aria-label') === arg", "Move D4 up")  # the visible ▲ button, by Space
+    page.keyboard.press("Space")
+    names = ["D2", "D3", "D4", "D1", "D5"]
+    wait_until_settled(page, names, GRADES)
+    ndcg = ndcg_core.evaluate([GRADES[name] for name in names]).ndcg
+    expect()(page.locator(".rl-live")).to_have_text(f"D4 is at rank 3. NDCG is now {ndcg:.4f}.", timeout=15_000)
+    screenshot(page, "keyboard_reorder", full_page=False)
+
+
+def test_edit_a_grade_by_keyboard(page, app_url):
+    open_playground(page, app_url)
+    tab_to(page, "el.tagName === 'CANVAS'")  # the first data grid: the Grades editor
+    for key in ["ArrowDown", "ArrowRight", "ArrowRight", "ArrowRight"] + ["ArrowUp"] * 6:
+        page.keyboard.press(key)  # a cell is selected; to the Grade column (the last), then to the first row (D1)
+    page.keyboard.type("1")  # typing on a selected cell starts editing it
+    expect()(page.locator("textarea.gdg-input")).to_have_value("1")  # the cell's editor is open with the new grade
+    page.keyboard.press("Enter")
+    grades = [1.0, 1.0, 2.0, 0.0, 2.0]
+    expect_ndcg(page, ndcg_core.evaluate(grades).ndcg)
+    expect()(page.locator(".rl-row .rl-chip")).to_have_text(["1", "1", "2", "0", "2"])
+    screenshot(page, "keyboard_edit_grade", full_page=False)
+
+
+def test_change_a_setting_in_the_sidebar_by_keyboard(page, app_url):
+    open_playground(page, app_url)
+    expect_ndcg(page, ndcg_core.evaluate(list(GRADES.values())).ndcg)
+    tab_to(page, "el.type === 'radio' && el.closest('[data-testid=\"stSidebar\"]') && el.checked")  # Gain: Exponential
+    page.keyboard.press("ArrowDown")  # the next choice of the group: Linear
+    wait_for_app(page)
+    expect_ndcg(page, ndcg_core.evaluate(list(GRADES.values()), gain="linear").ndcg)
+    assert "gain=linear" in page.url
+    screenshot(page, "keyboard_sidebar_setting", full_page=False)
+
+
+def test_answer_the_quiz_by_keyboard(page, app_url):
+    seed = 7
+    compare, estimate = generate_quiz(seed)[:2]
+    assert (compare.kind, estimate.kind) == ("compare", "estimate")
+    open_page(page, f"{app_url}/quiz?seed={seed}")
+    # Question 1: which ranking is better. Tab reaches the first radio; Space picks A, an arrow picks B.
+    tab_to(page, "el.type === 'radio' && el.closest('.st-key-quiz_question_1')")
+    page.keyboard.press("Space" if compare.best_answer() == "A" else "ArrowRight")
+    wait_for_app(page)
+    tab_to(page, "el.tagName === 'BUTTON' && el.innerText.trim() === 'Check' && !el.disabled"
+                 " && el.closest('.st-key-quiz_question_1')")
+    page.keyboard.press("Enter")
+    first = page.locator(".st-key-quiz_question_1")
+    expect()(first).to_contain_text("Correct!", timeout=15_000)
+    expect()(first).to_contain_text("1 point")
+    # Question 2: estimate NDCG@k with the slider (0.50 to start, 0.01 per arrow press).
+    target = round(estimate.result().ndcg, 2)
+    tab_to(page, "el.getAttribute('aria-label') === 'Your estimate' && el.closest('.st-key-quiz_question_2')")
+    steps = round((target - 0.5) * 100)
+    for _ in range(abs(steps)):
+        page.keyboard.press("ArrowRight" if steps > 0 else "ArrowLeft")
+    wait_for_app(page)
+    slider = page.locator(".st-key-quiz_question_2 input[aria-label='Your estimate']")
+    expect()(slider).to_have_value(f"{target:g}")
+    tab_to(page, "el.tagName === 'BUTTON' && el.innerText.trim() === 'Check' && el.closest('.st-key-quiz_question_2')")
+    page.keyboard.press("Enter")
+    second = page.locator(".st-key-quiz_question_2")
+    expect()(second).to_contain_text("Spot on!", timeout=15_000)
+    screenshot(page, "keyboard_quiz")
+    _content_is_clean(page)
+
+
+def test_run_the_diagnosis_by_keyboard(page, app_url):
+    grades, scores = [2, 3, 0, 1, 3, 0], [0.8, 0.7, 0.65, 0.5, 0.4, 0.1]
+    sklearn = ndcg_core.CONVENTIONS["sklearn"].evaluate(grades, scores).ndcg
+    lightgbm = ndcg_core.CONVENTIONS["lightgbm"].evaluate(grades, scores).ndcg
+    open_page(page, f"{app_url}/why_differ")
+    fields = [("Grades", ", ".join(map(str, grades))), ("Scores (optional)", ", ".join(map(str, scores))),
+              ("First number: where from", "scikit-learn"), ("First number", f"{sklearn:.4f}"),
+              ("Second number: where from", "LightGBM"), ("Second number (optional)", f"{lightgbm:.4f}")]
+    for label, text in fields:
+        tab_to(page, "el.getAttribute('aria-label') === arg", label)
+        page.keyboard.press("ControlOrMeta+A")  # the page opens with an example filled in: replace it
+        page.keyboard.type(text)
+        page.keyboard.press("Tab")  # leaving the field commits it
+        wait_for_app(page)
+    page.wait_for_url(lambda url: "g=2%2C+3%2C+0%2C+1%2C+3%2C+0" in url and f"rb={lightgbm:.4f}" in url, timeout=30_000)
+    explanation = page.locator("[data-testid='stAlertContentInfo']").first
+    expect()(explanation).to_contain_text("LightGBM's number", timeout=30_000)
+    assert "2^grade − 1" in explanation.inner_text()
+    expect()(page.locator("[data-testid='stMain']")).to_contain_text(f"{lightgbm:.4f}")
+    screenshot(page, "keyboard_why_differ")
+    _content_is_clean(page)

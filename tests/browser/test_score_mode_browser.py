@@ -1,0 +1,94 @@
+"""The Playground's score mode in a real browser: turn it on, type scores in the table, see the ranked list follow
+the scores and the tie band appear (values from ndcg_core, the worked case of tests/test_score_mode.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+import ndcg_core
+from tests.browser.helpers import expect, expect_ndcg, open_playground, screenshot, wait_for_app
+from tests.browser.test_playground_browser import ROW, _stable_box
+
+pytestmark = pytest.mark.browser
+
+G = [3, 1, 2, 0, 2]  # D1..D5
+
+
+def score_editor(tab):
+    """The ranking editor: the first table in the column headed "Grades" (the band's tables come earlier)."""
+    column = tab.locator('[data-testid="stColumn"]').filter(has=tab.get_by_role("heading", name="Grades"))
+    return column.locator('[data-testid="stDataFrame"]').first
+
+
+def edit_score(tab, row: int, text: str) -> None:
+    """Double-click the Score cell (the last column) of ``row`` (0-based) on the grid's canvas, type, Enter."""
+    editor = score_editor(tab)
+    editor.locator("canvas").first.wait_for(timeout=30_000)
+    wait_for_app(tab)
+    editor.scroll_into_view_if_needed()  # the band above it grows once scores tie: keep the grid in the viewport
+    box = _stable_box(editor)
+    tab.mouse.dblclick(box["x"] + box["width"] - 40, box["y"] + ROW * (row + 1) + ROW / 2)
+    overlay = tab.locator("#portal textarea, #portal input, .gdg-growing-entry textarea").first
+    try:
+        overlay.wait_for(timeout=10_000)
+    except Exception:
+        screenshot(tab, "score_mode_edit_failed")
+        raise
+    overlay.press("ControlOrMeta+a")
+    overlay.type(text)
+    overlay.press("Enter")
+
+
+def edit_score_until(tab, row: int, text: str, done) -> None:
+    """Edit a score and wait for ``done``; retype once if the synthetic double-click landed mid-layout
+    (as ``edit_grade_until`` in test_playground_browser.py)."""
+    for attempt in range(2):
+        edit_score(tab, row, text)
+        try:
+            done(8_000 if attempt == 0 else 15_000)
+            return
+        except AssertionError:
+            if attempt == 1:
+                raise
+            tab.keyboard.press("Escape")
+
+
+def score_ndcg(scores: list[float], ties: str = "average") -> str:
+    return f"{ndcg_core.evaluate_scores(G, scores, ties=ties).ndcg:.4f}"
+
+
+def test_type_scores_see_the_order_and_the_tie_band(page, app_url):
+    open_playground(page, app_url)
+    expect_ndcg(page, ndcg_core.evaluate(G).ndcg)
+    page.locator('[data-testid="stCheckbox"]').filter(has_text="Rank by scores").locator("label").click()
+    wait_for_app(page)
+    score_editor(page).locator("canvas").first.wait_for(timeout=30_000)
+    expect()(page.get_by_text("no two scores tie", exact=False)).to_be_visible(timeout=15_000)
+    names = page.locator(".rl-row .rl-name")
+    expect()(names).to_have_text(["D1", "D2", "D3", "D4", "D5"], timeout=15_000)  # position scores keep the order
+
+    # Type D1 = 1, D2 = 3, D4 = 0, D5 = 2 (D3 keeps 3): each step's NDCG differs, so each wait is for that edit.
+    steps = [(0, "1", [1, 4, 3, 2, 1]), (1, "3", [1, 3, 3, 2, 1]), (3, "0", [1, 3, 3, 0, 1]), (4, "2", [1, 3, 3, 0, 2])]
+    shown = [score_ndcg([5, 4, 3, 2, 1])]
+    card = page.locator('[data-testid="stMetric"]').filter(has_text="NDCG").first.locator(
+        '[data-testid="stMetricValue"]')
+    for row, text, scores in steps:
+        expected = score_ndcg(scores)
+        assert expected not in shown  # a wait that could not tell this edit from the previous one would be blind
+        shown.append(expected)
+        edit_score_until(page, row, text,
+                         lambda timeout, value=expected: expect()(card).to_have_text(value, timeout=timeout))
+    wait_for_app(page)
+    expect()(names).to_have_text(["D2", "D3", "D5", "D1", "D4"], timeout=15_000)  # the order of scores 3, 3, 2, 1, 0
+    final = [1, 3, 3, 0, 2]
+    worst, best = score_ndcg(final, "pessimistic"), score_ndcg(final, "optimistic")
+    band = page.locator('[data-testid="stMarkdown"]').filter(has_text="Tie band with the sidebar's settings").first
+    expect()(band).to_contain_text(f"Worst order {worst}", timeout=15_000)
+    expect()(band).to_contain_text(f"expected (average over the orders) {score_ndcg(final)}")
+    expect()(band).to_contain_text(f"best order {best}")
+    expect()(page.locator('[data-testid="stPlotlyChart"]').filter(has_text="NDCG").first).to_be_visible()
+    assert "sc=1%2C3%2C3%2C0%2C2" in page.url.replace(",", "%2C") or "sc=3%2C3%2C2%2C1%2C0" in page.url.replace(",", "%2C")
+    band.scroll_into_view_if_needed()
+    screenshot(page, "score_mode_band", full_page=True)
+    score_editor(page).scroll_into_view_if_needed()
+    screenshot(page, "score_mode_list_and_scores", full_page=True)

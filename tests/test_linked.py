@@ -1,0 +1,214 @@
+"""Linked highlighting, Predict first and the quiz's per-option reasons, under AppTest with real values.
+
+Row clicks go through the ranked list's ``select`` state value (the message the browser sends); bar clicks are
+plotly selection events, whose mapping to a rank is tested here and whose round trip is in
+tests/browser/test_linked_browser.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+import pytest
+
+import ndcg_core
+from tests.conftest import run_page
+from tests.test_playground import drag, open_playground, ranking
+from ui import linked, state
+from ui.chart_style import POSITION_COLOURS, position_colour
+from ui.charts import contribution_chart
+from ui.quiz_model import Question, generate_quiz
+from ui.quiz_options import compare_whys, estimate_whys, nearest_option
+
+LIST_KEY = "playground_list"
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def test_position_colours_cycle_and_read_as_text_on_white():
+    assert [position_colour(rank) for rank in (1, 2, 7, 13)] == [POSITION_COLOURS[0], POSITION_COLOURS[1],
+                                                                  POSITION_COLOURS[0], POSITION_COLOURS[0]]
+    for colour in POSITION_COLOURS:  # WCAG contrast with white >= 4.5 (the formula writes terms in them)
+        assert 1.05 / (_luminance(colour) + 0.05) >= 4.5, colour
+    assert len(set(POSITION_COLOURS)) == len(POSITION_COLOURS)
+
+
+@pytest.mark.parametrize(("event", "rank"), [
+    ({"selection": {"points": [{"x": 2.8, "y": 1.5}]}}, 3),  # "your ranking" bar of rank 3 (left of the slot)
+    ({"selection": {"points": [{"x": 1.2, "y": 7.0}]}}, 1),  # the ideal bar of rank 1
+    ({"selection": {"points": [{"x": 4}, {"x": 5}]}}, 5),  # the last point clicked
+    ({"selection": {"points": []}}, None),
+    ({"selection": {"points": [{"x": True}]}}, None),
+    ({"selection": {"points": [{"x": float("nan")}]}}, None),
+    (None, None),
+])
+def test_bar_selection_gives_the_rank(event, rank):
+    assert linked.position_from_selection(event) == rank
+
+
+def test_list_selection_is_applied_once():
+    assert linked.list_selection({"select": {"seq": 2, "position": 4}}, 1) == (2, 4)
+    assert linked.list_selection({"select": {"seq": 2, "position": 4}}, 2) is None  # already applied
+    assert linked.list_selection({"select": {"seq": 3, "position": 0}}, 2) is None
+    assert linked.list_selection({"moves": []}, 0) is None
+
+
+def test_linked_figure_colours_bars_by_position_and_outlines_the_highlight():
+    table = ndcg_core.evaluate([3, 1, 2, 0, 2], k=3).table
+    fig = linked.link_figure(contribution_chart(table, k=3, highlight=2), 2)
+    yours, yours_past, ideal, ideal_past = fig.data
+    assert list(yours.marker.color) == list(POSITION_COLOURS[:3])  # ranks 1-3, counted
+    assert yours_past.marker.color == "#B8BEC6"  # past k stays grey
+    assert ideal.marker.color == "#E69F00"  # the ideal bars keep their own colour and hatching
+    assert list(yours.marker.line.width) == [0, 3, 0] and list(ideal.marker.line.width) == [0, 3, 0]
+    assert yours_past.marker.line.width == 0  # (no bar at rank 2 there: line untouched)
+    go.Figure(fig.to_plotly_json())  # every property set here passes plotly's full validation
+
+
+def test_linked_figure_leaves_other_traces_alone():
+    """A trace another module adds to the ranking's bar group (e.g. a translucent ghost) keeps its own colour."""
+    table = ndcg_core.evaluate([3, 1, 2, 0, 2]).table
+    fig = contribution_chart(table)
+    fig.add_trace(go.Bar(x=[1, 2, 3, 4, 5], y=[1, 1, 1, 1, 1], name="before", legendgroup="ghost",
+                         offsetgroup="actual", marker={"color": "rgba(0,0,0,0.2)"}))
+    linked.link_figure(fig, 2)
+    assert fig.data[-1].marker.color == "rgba(0,0,0,0.2)" and fig.data[-1].marker.line.width is None
+    assert list(fig.data[0].marker.color) == list(POSITION_COLOURS[:5])
+
+
+# --- Playground ------------------------------------------------------------------------------------------------
+
+def click_row(at, seq: int, position: int):
+    at.session_state[LIST_KEY] = {"select": {"seq": seq, "position": position}}
+    return at.run()
+
+
+def test_clicking_a_row_highlights_its_position_in_formula_table_and_state():
+    at = open_playground()
+    assert "\\color{#0072B2}\\frac{2^{3}-1}{\\log_2(1+1)}" in at.latex[3].body  # the DCG sum, rank 1 in blue
+    click_row(at, 1, 3)
+    assert not at.exception
+    assert at.session_state[state.RANKING_KEY].highlight == 3
+    dcg, idcg = at.latex[3].body, at.latex[4].body
+    assert "\\boxed{{\\color{#882255}\\frac{2^{2}-1}{\\log_2(3+1)}}}" in dcg  # D3's term: 3 / 2 = 1.5
+    assert "\\boxed{\\frac{2^{2}-1}{\\log_2(3+1)}}" in idcg  # the ideal list's rank 3 (grade 2)
+    assert dcg.count("\\boxed") == 1 and idcg.count("\\boxed") == 1
+    assert any("Highlighted: rank 3" in md.value and "D3" in md.value for md in at.markdown)
+    table = at.dataframe[-1].value  # the per-position table, shaded at rank 3
+    assert list(table["rank"]) == [1, 2, 3, 4, 5] and table["contribution"].iloc[2] == pytest.approx(1.5)
+
+    click_row(at, 1, 5)  # the same message again (a rerun): not applied twice
+    assert at.session_state[state.RANKING_KEY].highlight == 3
+    click_row(at, 2, 3)  # the highlighted row clicked again: cleared
+    assert at.session_state[state.RANKING_KEY].highlight is None
+    assert all("\\boxed" not in latex.body for latex in at.latex)
+
+
+def test_highlight_is_a_position_and_the_clear_button_clears_it():
+    at = open_playground()
+    click_row(at, 1, 2)
+    drag(at, [4, 0, 1, 2, 3])  # D5 to the top: rank 2 now holds D1 (grade 3)
+    assert ranking(at).names == ("D5", "D1", "D2", "D3", "D4")
+    assert "\\boxed{{\\color{#117733}\\frac{2^{3}-1}{\\log_2(2+1)}}}" in at.latex[3].body
+    at.button(key="playground_clear_highlight").click().run()
+    assert at.session_state[state.RANKING_KEY].highlight is None
+
+
+def test_predict_first_hides_the_numbers_until_the_guess_then_explains_it():
+    at = open_playground()
+    at.toggle(key="playground_predict").set_value(True).run()
+    assert [metric.value for metric in at.metric] == ["14.0000", "10.2915", "10.8235", "0.9508"]  # nothing changed yet
+    drag(at, [2, 0, 1, 3, 4])  # D3 from rank 3 to rank 1
+    assert not at.exception
+    assert len(at.metric) == 0 and len(at.latex) == 0  # cards and formula hidden
+    assert [frame.key for frame in at.dataframe] == ["playground_editor_1", "playground_extra_1"]  # only the editors
+    question = next(md.value for md in at.markdown if md.value.startswith("**Predict first.**"))
+    assert question == "**Predict first.** D3 moved from rank 3 to rank 1. NDCG was **0.9508**: what is it now?"
+    assert at.number_input(key="playground_guess").value == pytest.approx(0.9508496)  # starts at the old value
+
+    next(button for button in at.button if button.label == "Reveal").click().run()  # "no change" guessed
+    truth = ndcg_core.evaluate([2, 3, 1, 0, 2]).ndcg
+    assert [metric.value for metric in at.metric][3] == f"{truth:.4f}" == "0.8386"
+    verdict = at.error[0].value
+    assert "NDCG is now 0.8386 (was 0.9508); you guessed 0.951: off by 0.1122." in verdict
+    assert "CG, not DCG" in verdict
+    assert at.metric[3].delta == "-0.1122"  # the card's change is against the numbers last shown
+
+    drag(at, [1, 0, 2, 3, 4])  # the next move hides again and clears the verdict
+    assert len(at.metric) == 0 and len(at.error) == 0
+
+
+def test_predict_first_grade_edit_explains_idcg():
+    from tests.test_playground import edit
+
+    at = open_playground()
+    at.toggle(key="playground_predict").set_value(True).run()
+    edit(at, edited={3: {"Grade": 3}})  # D4: 0 -> 3
+    assert len(at.metric) == 0
+    at.number_input(key="playground_guess").set_value(0.99)
+    next(button for button in at.button if button.label == "Reveal").click().run()
+    assert at.metric[3].value == "0.9117"
+    assert "IDCG went 10.8235 → 14.5954, by a larger share." in at.error[0].value
+
+
+# --- Step by step ----------------------------------------------------------------------------------------------
+
+def test_step_by_step_predict_first_asks_before_each_position():
+    at = run_page("step_by_step")
+    at.toggle(key="step_predict_toggle").set_value(True).run()
+    assert any(md.value.startswith("**Predict first.** At rank **1** the ranking has **D1** with grade **3**")
+               for md in at.markdown)
+    assert not any("table so far" in md.value for md in at.markdown)  # no table (nor charts) before the guess
+    assert not any("contributes" in md.value for md in at.markdown)
+    at.number_input(key="step_guess").set_value(7.0)
+    next(button for button in at.button if button.label == "Reveal").click().run()
+    assert "The contribution is 7.0000; you guessed 7.000 (off by 0.0000)." in at.success[0].value
+    assert any("The whole table so far" in md.value for md in at.markdown)
+    at.button(key="step_next").click().run()
+    at.number_input(key="step_guess").set_value(1.0)  # the gain of grade 1, not divided by log₂3
+    next(button for button in at.button if button.label == "Reveal").click().run()
+    verdict = next(element.value for element in at.error if "contribution is" in element.value)
+    assert f"The contribution is {1 / math.log2(3):.4f}" in verdict and "That is the gain" in verdict
+
+
+# --- Quiz: every option explained ------------------------------------------------------------------------------
+
+def test_estimate_options_hand_derived():
+    # Ranked grades [2, 3, 0], k = 2, linear gain: DCG@2 = 2 + 3/log₂3 = 3.8928, IDCG@2 = 3 + 2/log₂3 = 4.2619.
+    question = Question(1, "estimate", ("D1", "D2", "D3"), (3.0, 2.0, 0.0), 2, "linear", (1, 0, 2))
+    options = {option.label: option for option in estimate_whys(question)}
+    assert options["NDCG@2"].value == pytest.approx((2 + 3 / math.log2(3)) / (3 + 2 / math.log2(3)))
+    assert options["NDCG@2"].correct and sum(option.correct for option in options.values()) == 1
+    assert options["No discount"].value == pytest.approx(1.0)  # CG@2 = 5 = ideal CG@2
+    assert options["No cutoff"].value == pytest.approx(options["NDCG@2"].value)  # the grade-0 tail adds nothing
+    assert options["No cutoff"].why.endswith("(Here it happens to equal the answer.)")
+    # Exponential gains [3, 7, 0]: DCG@2 = 3 + 7/log₂3, IDCG@2 = 7 + 3/log₂3.
+    assert options["Exponential gain"].value == pytest.approx((3 + 7 / math.log2(3)) / (7 + 3 / math.log2(3)))
+    assert nearest_option(list(options.values()), 0.99).label == "No discount"
+    assert nearest_option(list(options.values()), 0.90).label == "NDCG@2"  # a tie with "No cutoff": the answer
+
+
+def test_compare_options_each_explained():
+    question = next(q for q in generate_quiz(42) if q.kind == "compare")
+    whys = compare_whys(question)
+    assert [why.label for why in whys] == ["Ranking A", "Ranking B"]
+    assert [why.correct for why in whys] == [question.best_answer() == "A", question.best_answer() == "B"]
+    for why, order in zip(whys, (question.order, question.other_order), strict=True):
+        assert why.value == question.result(order).ndcg
+        assert why.why.startswith(f"NDCG@{question.k} = {why.value:.3f}; top {question.k} grades")
+
+
+def test_quiz_page_explains_both_options_after_an_answer():
+    at = run_page("quiz", query_params={"seed": "42"})
+    question = next(q for q in generate_quiz(42) if q.kind == "compare")
+    wrong = "A" if question.best_answer() == "B" else "B"
+    at.radio(key=f"quiz_42_{question.number}_choice").set_value(wrong).run()
+    at.button(key=f"quiz_42_{question.number}_check").click().run()
+    block = next(md.value for md in at.markdown if md.value.startswith("**Why, option by option:**"))
+    assert f"❌ **Ranking {wrong}** *(your answer)*" in block
+    assert f"✅ **Ranking {question.best_answer()}**:" in block

@@ -1,0 +1,142 @@
+"""Predict, then reveal (ui/predict_model.py): scoring a guess and the misconception each explanation names.
+
+The figures are hand-derived for document 000's list G = [3, 1, 2, 0, 2] under exponential gain and log₂:
+DCG = 7/1 + 1/log₂3 + 3/2 + 0 + 3/log₂6 = 7 + 0.63093 + 1.5 + 1.16056 = 10.29149,
+IDCG = 7 + 3/log₂3 + 3/2 + 1/log₂5 = 10.82347, NDCG = 0.95085. Moving D3 to rank 1 gives [2, 3, 1, 0, 2]:
+DCG = 3 + 7/log₂3 + 1/2 + 3/log₂6 = 9.07707, NDCG = 0.83865. ndcg_core is checked to agree before each use.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import ndcg_core
+from ui.predict_model import Change, Scores, Term, classify, judge_contribution, judge_ndcg, single_move
+
+NAMES = ("D1", "D2", "D3", "D4", "D5")
+G = (3.0, 1.0, 2.0, 0.0, 2.0)
+BEFORE = Scores(10.29149, 10.82347, 0.95085)
+MOVED = Scores(9.07707, 10.82347, 0.83865)  # D3 moved from rank 3 to rank 1
+MOVE = Change("order", ("D3", 2.0, 3, 1))
+
+
+def test_hand_figures_agree_with_ndcg_core():
+    for grades, scores in ((G, BEFORE), ((2, 3, 1, 0, 2), MOVED)):
+        result = ndcg_core.evaluate(list(grades))
+        assert (result.dcg, result.idcg, result.ndcg) == pytest.approx((scores.dcg, scores.idcg, scores.ndcg), abs=1e-5)
+
+
+def test_single_move_finds_the_moved_item_in_both_directions():
+    assert single_move("abcde", "cabde") == (2, 0)  # c moved up from 2 to 0
+    assert single_move("abcde", "bcdae") == (0, 3)  # a moved down from 0 to 3
+    assert single_move("abcde", "bacde") in ((1, 0), (0, 1))  # a swap of neighbours is one move either way
+    assert single_move("abcde", "edcba") is None  # a reversal is not one move
+    assert single_move("abcde", "abcde") is None
+
+
+def test_classify_names_the_kind_of_change():
+    after_move = (("D3", "D1", "D2", "D4", "D5"), (2, 3, 1, 0, 2))
+    assert classify((NAMES, G), after_move) == MOVE
+    assert classify((NAMES, G), (NAMES[::-1], G[::-1])).kind == "order"
+    assert classify((NAMES, G), (NAMES, (3, 1, 2, 3, 2))).kind == "grades"
+    assert classify((NAMES, G), (NAMES, G), same_settings=False).kind == "settings"
+    assert classify((NAMES, G), (NAMES, G)).kind == "none"
+    assert classify((NAMES, G), (NAMES, G), same_extra=False).kind == "grades"  # an extra judged document added
+
+
+def test_guessing_no_change_after_a_move_is_the_cg_misconception():
+    feedback = judge_ndcg(0.95085, BEFORE, MOVED, MOVE)
+    assert feedback.misconception == "no_change"
+    assert feedback.points == 0.0 and feedback.verdict == "Not quite."
+    assert "Order matters" in feedback.explanation and "CG, not DCG" in feedback.explanation
+    assert feedback.error == pytest.approx(0.95085 - 0.83865)
+    assert feedback.summary() == "NDCG is now 0.8387 (was 0.9508); you guessed 0.951: off by 0.1122."
+
+
+def test_close_guess_is_right_and_says_why():
+    feedback = judge_ndcg(0.84, BEFORE, MOVED, MOVE)
+    assert (feedback.points, feedback.misconception) == (1.0, "exact")
+    assert feedback.explanation == ("Right: DCG went from 10.2915 to 9.0771 and IDCG from 10.8235 to 10.8235, so "
+                                    "NDCG fell by 0.1122.")
+    assert judge_ndcg(0.80, BEFORE, MOVED, MOVE).points == 0.5  # 0.0387 off: within 0.05
+
+
+def test_wrong_direction_after_a_move_names_the_document_and_the_discount():
+    feedback = judge_ndcg(0.98, BEFORE, MOVED, MOVE)
+    assert feedback.misconception == "direction"
+    assert feedback.explanation == (
+        "NDCG fell (-0.1122): D3 (grade 2) moved from rank 3 to rank 1, ahead of documents with higher grades, so "
+        "the larger gains now sit where the discount log(i + 1) is larger."
+    )
+
+
+def test_overshoot_and_undershoot():
+    over = judge_ndcg(0.5, BEFORE, MOVED, MOVE)
+    assert over.misconception == "overshoot" and "NDCG only fell by 0.1122" in over.explanation
+    # 1/log₂2 = 1, 1/log₂4 = 0.5, 1/log₂8 = 1/3, 1/log₂3 = 0.63
+    assert "a gain counts 1 at rank 1, 0.50 at rank 3, 0.33 at rank 7" in over.explanation
+    under = judge_ndcg(0.92, BEFORE, MOVED, MOVE)  # guessed -0.031, it was -0.112
+    assert under.misconception == "undershoot" and "not far enough" in under.explanation
+    assert "rank 2 already keeps only 0.63 of a gain" in under.explanation
+
+
+def test_raising_a_grade_can_lower_ndcg_through_idcg():
+    # D4 (rank 4) from grade 0 to 3: DCG 10.2915 -> 13.3062 (+7/log₂5), IDCG 10.8235 -> 14.5954, NDCG 0.9117.
+    raised = ndcg_core.evaluate([3, 1, 2, 3, 2])
+    assert raised.dcg == pytest.approx(10.29149 + 7 / math.log2(5), abs=1e-5)
+    after = Scores.of(raised)
+    feedback = judge_ndcg(0.97, BEFORE, after, Change("grades"))
+    assert feedback.misconception == "direction"
+    assert feedback.explanation == ("NDCG fell although DCG went 10.2915 → 13.3062: the ideal list changed too, and "
+                                    "IDCG went 10.8235 → 14.5954, by a larger share.")
+
+
+def test_a_change_guessed_where_there_is_none_past_the_cutoff():
+    # k = 3: swapping ranks 4 and 5 changes nothing counted; NDCG@3 = 0.8786 either way.
+    at3 = Scores.of(ndcg_core.evaluate(list(G), k=3))
+    swapped = Scores.of(ndcg_core.evaluate([3, 1, 2, 2, 0], k=3))
+    assert at3.ndcg == swapped.ndcg == pytest.approx(0.87858, abs=1e-5)
+    feedback = judge_ndcg(0.80, at3, swapped, Change("order", ("D5", 2.0, 5, 4)))
+    assert feedback.misconception == "phantom_change"
+    assert feedback.explanation.startswith("Both ranks are past the cutoff k = 3")
+    assert judge_ndcg(0.8786, at3, swapped, Change("order", ("D5", 2.0, 5, 4))).misconception == "exact"
+
+
+# --- Step by step: one position's contribution (exponential gain, log₂) ---------------------------------------
+
+RANK2 = Term(2, 1.0, 1.0, math.log2(3), 1 / math.log2(3))  # 1 / 1.58496 = 0.63093
+RANK3 = Term(3, 2.0, 3.0, 2.0, 1.5)  # (2² - 1) / log₂4 = 3 / 2
+RANK5 = Term(5, 2.0, 3.0, math.log2(6), 3 / math.log2(6))  # 3 / 2.58496 = 1.16056
+
+
+def test_contribution_terms_match_ndcg_core_table():
+    table = ndcg_core.evaluate(list(G)).table
+    for term in (RANK2, RANK3, RANK5):
+        row = table.iloc[term.rank - 1]
+        assert (row["gain"], row["discount"], row["contribution"]) == pytest.approx(
+            (term.gain, term.discount, term.contribution))
+
+
+@pytest.mark.parametrize(("term", "guess", "key", "words"), [
+    (RANK3, 1.5, "exact", "Right: the gain divided by the discount of rank 3, 3 ÷ 2 = 1.500."),
+    (RANK2, 1.0, "gain_only", "That is the gain; the contribution divides it by the discount log(i + 1): "
+                              "1 ÷ 1.585 = 0.631."),
+    (RANK3, 1.0, "grade_not_gain", "You divided the grade; divide its gain instead (here 3 for grade 2): "
+                                   "3 ÷ 2 = 1.500."),
+    (RANK3, 6.0, "multiplied", "The discount divides the gain, it does not multiply it: 3 ÷ 2 = 1.500."),
+    (RANK5, 0.6, "rank_not_log", "The discount is log(i + 1) = 2.585, not the rank 5; it grows slowly: "
+                                 "3 ÷ 2.585 = 1.161."),
+    (RANK5, 9.0, "other", "The contribution is the gain divided by the discount of rank 5: 3 ÷ 2.585 = 1.161."),
+])
+def test_contribution_guess_names_the_slip(term, guess, key, words):
+    feedback = judge_contribution(guess, term)
+    assert (feedback.misconception, feedback.explanation) == (key, words)
+    assert feedback.truth == pytest.approx(term.contribution)
+
+
+def test_contribution_points():
+    assert judge_contribution(0.63, RANK2).points == 1.0
+    assert judge_contribution(0.58, RANK2).points == 0.5  # 0.051 off: within 10 % of 0.631 (0.063)
+    assert judge_contribution(1.0, RANK2).points == 0.0

@@ -1,0 +1,183 @@
+"""Present mode (ui/present.py) and the ghost of the previous state (ui/ghost.py), under AppTest.
+
+The ghost's values are checked against ndcg_core's contributions for the order shown before the move; the
+annotation against the two NDCG figures the cards show.
+"""
+
+from __future__ import annotations
+
+import json
+from unittest import mock
+
+import pytest
+
+import ndcg_core
+from tests.conftest import run_page
+from ui import charts, ghost, present, url_state
+from ui.ranked_list import moves_to
+
+G = [3, 1, 2, 0, 2]  # the Playground's example list (document 000)
+
+
+def figures(at) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def ghost_traces(at) -> list[dict]:
+    return [trace for figure in figures(at) for trace in figure["data"] if trace.get("name") == ghost.GHOST_NAME]
+
+
+def toggle(at):
+    return next(widget for widget in at.toggle if widget.key == present.KEY)
+
+
+# --- the switch and its URL parameter ------------------------------------------------------------------------------
+
+def test_present_is_off_by_default_and_absent_from_the_url():
+    at = run_page()
+    assert not at.exception
+    assert toggle(at).value is False
+    assert "present" not in at.query_params
+    assert [e.label for e in at.expander if e.label.startswith("Extra judged documents")]  # editing chrome shown
+    assert len(at.get("arrow_data_frame")) + len(at.get("data_editor") or []) >= 1
+
+
+def test_present_link_turns_it_on_and_hides_the_playground_editing_chrome():
+    at = run_page(query_params={"present": "1"})
+    assert not at.exception
+    assert toggle(at).value is True
+    assert at.query_params["present"] == "1"
+    assert not [e for e in at.expander if e.label.startswith("Extra judged documents")]
+    assert not [s for s in at.subheader if s.value in ("Grades", "Share this exact state")]
+    assert not at.code  # the share box
+    assert [s.value for s in at.subheader if s.value == "Per-position table"]  # the teaching parts stay
+    assert any("font-size: clamp(16px, 1.2vw, 28px)" in str(element.proto) for element in at.get("html"))
+
+
+def test_toggle_round_trips_through_the_url():
+    at = run_page()
+    toggle(at).set_value(True).run()
+    assert at.query_params["present"] == "1"
+    toggle(at).set_value(False).run()
+    assert "present" not in at.query_params
+    assert [s.value for s in at.subheader if s.value == "Share this exact state"]
+
+
+def test_present_stays_on_across_pages():
+    at = run_page(query_params={"present": "1"})
+    at.switch_page("pages/step_by_step.py").run()
+    assert not at.exception
+    assert toggle(at).value is True and at.query_params["present"] == "1"
+
+
+@pytest.mark.parametrize("value", ["yes", "2", "", "１", "1 "])
+def test_an_unusable_present_value_is_off_with_a_warning(value):
+    at = run_page(query_params={"present": value})
+    assert not at.exception
+    assert toggle(at).value is False
+    assert any("Present mode could not be read" in w.value for w in at.warning)
+    assert "present" not in at.query_params
+
+
+def test_parse_flag():
+    assert url_state.parse_flag("1") is True and url_state.parse_flag("0") is False
+    assert url_state.parse_flag("true") is None and url_state.parse_flag(None) is None and url_state.parse_flag(1) is None
+
+
+def test_turning_present_on_keeps_an_edit_made_in_the_grade_editor():
+    at = run_page()
+    revision = at.session_state["playground"].revision
+    at.session_state[f"playground_editor_{revision}"] = {"edited_rows": {"1": {"Grade": "3"}}, "added_rows": [],
+                                                         "deleted_rows": []}
+    at.run()
+    assert list(at.session_state["playground"].ranking.grades) == [3, 3, 2, 0, 2]
+    toggle(at).set_value(True).run()
+    at.run()  # a further run without the editor drawn: the edit must still be the ranking
+    assert list(at.session_state["playground"].ranking.grades) == [3, 3, 2, 0, 2]
+    expected = ndcg_core.evaluate([3, 3, 2, 0, 2]).ndcg
+    assert next(m.value for m in at.metric if m.label == "NDCG") == f"{expected:.4f}"
+
+
+def test_present_figure_enlarges_chart_text_only_when_on():
+    table = ndcg_core.evaluate(G, k=3).table
+    normal = charts.contribution_chart(table, k=3)
+    with mock.patch.object(present, "active", return_value=False):
+        assert present.figure(normal).layout.font.size == 15
+    with mock.patch.object(present, "active", return_value=True):
+        big = present.figure(charts.contribution_chart(table, k=3))
+    assert big.layout.font.size == present.CHART_FONT == 20
+    assert big.layout.title.font.size == present.CHART_TITLE_FONT
+    assert big.layout.annotations[0].font.size == 18  # the "k = 3" label
+    assert big.layout.margin.b > normal.layout.margin.b
+
+
+# --- the ghost of the previous state -------------------------------------------------------------------------------
+
+def test_no_ghost_before_the_first_change():
+    at = run_page()
+    assert ghost_traces(at) == []
+
+
+def test_ghost_after_a_move_holds_the_previous_contributions_and_the_ndcg_change():
+    at = run_page()
+    at.session_state["playground_list"] = moves_to(at.session_state, "playground_list", [0, 2, 1, 3, 4])
+    at.run()
+    assert not at.exception
+    before, after = ndcg_core.evaluate(G), ndcg_core.evaluate([3, 2, 1, 0, 2])
+    (trace,) = ghost_traces(at)
+    assert trace["y"] == pytest.approx(list(before.table["contribution"]), abs=1e-12)
+    assert trace["y"] == pytest.approx([7.0, 1 / 1.584962500721156, 1.5, 0.0, 3 / 2.584962500721156], abs=1e-12)
+    assert trace["x"] == [1, 2, 3, 4, 5] and trace["offsetgroup"] == "actual"
+    annotation = next(a for figure in figures(at) for a in figure["layout"]["annotations"] if "NDCG" in a["text"])
+    assert f"NDCG {before.ndcg:.4f} → {after.ndcg:.4f} (+{after.ndcg - before.ndcg:.4f})" in annotation["text"]
+    assert "NDCG 0.9508 → 0.9750 (+0.0242)" in annotation["text"]  # by hand: DCG 10.5533 / IDCG 10.8235
+
+
+def test_ghost_after_a_grade_edit_and_a_second_move_shows_the_state_just_before():
+    at = run_page()
+    revision = at.session_state["playground"].revision
+    at.session_state[f"playground_editor_{revision}"] = {"edited_rows": {"3": {"Grade": "1"}}, "added_rows": [],
+                                                         "deleted_rows": []}
+    at.run()
+    edited = ndcg_core.evaluate([3, 1, 2, 1, 2])
+    (trace,) = ghost_traces(at)
+    assert trace["y"] == pytest.approx(list(ndcg_core.evaluate(G).table["contribution"]), abs=1e-12)
+    at.session_state["playground_list"] = moves_to(at.session_state, "playground_list", [4, 0, 1, 2, 3])
+    at.run()
+    (trace,) = ghost_traces(at)
+    assert trace["y"] == pytest.approx(list(edited.table["contribution"]), abs=1e-12)
+    moved = ndcg_core.evaluate([2, 3, 1, 2, 1])
+    annotation = next(a for figure in figures(at) for a in figure["layout"]["annotations"] if "NDCG" in a["text"])
+    assert ghost.change_text(edited.ndcg, moved.ndcg) in annotation["text"]
+    assert "−" in ghost.change_text(edited.ndcg, moved.ndcg)  # a drop, written with a minus sign
+
+
+def test_change_text():
+    assert ghost.change_text(0.95077, 0.83858) == "NDCG 0.9508 → 0.8386 (−0.1122)"
+    assert ghost.change_text(0.5, 0.75) == "NDCG 0.5000 → 0.7500 (+0.2500)"
+    assert ghost.change_text(float("nan"), 0.5) == "NDCG n/a → 0.5000"
+
+
+# --- the Compare page's slide chart (on the page and in its PNG) --------------------------------------------------
+
+def test_slide_chart_text_is_slide_sized():
+    from ui import compare_charts
+
+    comparison = ndcg_core.compare_runs([0.1, 0.5, 0.7, 0.2], [0.3, 0.4, 0.9, 0.2], n_boot=200)
+    layout = compare_charts.slide_chart(comparison, name_a="A", name_b="B", metric="NDCG").layout
+    assert layout.font.size == 20 and layout.yaxis.tickfont.size == 20
+    assert layout.xaxis.title.font.size == 22 and layout.yaxis.title.font.size == 22
+    assert layout.title.font.size == 28
+    assert all(annotation.font.size >= 20 for annotation in layout.annotations)
+    assert layout.height == compare_charts.SLIDE_HEIGHT
+
+
+def test_in_present_mode_the_ndcg_change_is_the_playground_charts_title():
+    at = run_page(query_params={"present": "1"})
+    at.session_state["playground_list"] = moves_to(at.session_state, "playground_list", [0, 1, 3, 2, 4])
+    at.run()
+    (figure,) = figures(at)
+    assert figure["layout"]["title"]["text"] == "<b>NDCG 0.9508 → 0.9316 (−0.0192)</b>"  # DCG 10.0835 / 10.8235
+    assert not [a for a in figure["layout"].get("annotations", []) if "NDCG" in a["text"]]
+    assert figure["layout"]["font"]["size"] == present.CHART_FONT
+    assert figure["layout"]["height"] == present.PRESENT_CHART_HEIGHT

@@ -1,0 +1,117 @@
+"""The Library conventions page's input: the case picker, the editable input table, its state and share link.
+
+State: the case picker's value (``conventions_case``), per case the editor's base table and its edit state
+(Streamlit's, under the editor's key), and one typed :class:`ConventionsState` (the last valid input and the
+link's rows, per case). The link format and its rules are in :mod:`ui.url_state`; everything goes through
+:mod:`ui.session`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+import streamlit as st
+
+import ndcg_core
+from ui import conventions_view as view
+from ui import session, url_state
+from ui.messages import user_message
+from ui.settings_model import MetricSettings
+from ui.widgets import plain
+
+CASE_KEY = "conventions_case"
+STATE_KEY = "conventions"
+SCOPE = "conventions"  # the page's link warnings in ui.url_state
+CASE_TITLES = {key: case.title for key, case in view.CASES.items()} | {view.CUSTOM: "Your own input"}
+COLUMNS = {
+    "document": st.column_config.TextColumn("Document id", help="Used by trec_eval to break score ties."),
+    "grade": st.column_config.NumberColumn("Grade", min_value=0),
+    "score": st.column_config.NumberColumn("Score", help="Empty column = use the order of the rows."),
+    "score_2": st.column_config.NumberColumn("Score, ranker 2", help="Optional: a second ranker to compare."),
+    "ranked": st.column_config.CheckboxColumn(
+        "Ranked", help="Untick for a judged document the ranker did not return (it only enters the ideal list)."
+    ),
+}
+
+
+@dataclass
+class ConventionsState:
+    """What the page keeps between runs besides its widgets: per case, the last valid input and its link rows."""
+
+    link_read: bool = False  # a link's rows fill the table once, on the session's first visit
+    valid: dict[str, view.CheckedInput] = field(default_factory=dict)
+    rows: dict[str, str | None] = field(default_factory=dict)  # None: the case's own input (or too big for a link)
+
+
+def _state() -> ConventionsState:
+    return session.page_state(STATE_KEY, ConventionsState)
+
+
+def base_key(case_key: str) -> str:
+    """The session key of a case's editor base table (the editor is keyed by case, so switching resets it)."""
+    return f"conventions_base_{case_key}"
+
+
+def editor_key(case_key: str) -> str:
+    return f"conventions_editor_{case_key}"
+
+
+def choose_case() -> tuple[str, view.Case | None]:
+    """The case picker (restored from and published to the link); its lesson under it. None: the user's input."""
+    url_state.restore_choice(CASE_KEY, "case", list(CASE_TITLES), scope=SCOPE, label="case")
+    case_key = st.selectbox("Case", list(CASE_TITLES), format_func=CASE_TITLES.get, key=CASE_KEY)
+    url_state.publish({"case": case_key})
+    case = view.CASES.get(case_key)
+    if case is not None:
+        st.info(case.lesson, icon=":material/lightbulb:")
+    return case_key, case
+
+
+def _case_frame(case: view.Case | None) -> pd.DataFrame:
+    return case.frame() if case else view.CASES["ties"].frame()
+
+
+def _start_table(case_key: str, case: view.Case | None, settings: MetricSettings) -> None:
+    """A case's base table, once: the case's own input, or on the session's first visit a share link's rows."""
+    page = _state()
+    if session.has(base_key(case_key)):
+        page.link_read = True
+        return
+    session.set_widget(base_key(case_key), _case_frame(case))
+    linked = url_state.params().get("rows")
+    if linked is not None and not page.link_read:
+        try:
+            frame = view.decode_input(linked)
+            view.checked_input(frame, gain=settings.gain_spec())  # grades and scores as an edit would be checked
+            session.set_widget(base_key(case_key), frame)
+        except (ValueError, ndcg_core.InvalidInput) as error:
+            reason = plain(user_message(str(error).splitlines()[0][:200]))
+            url_state.warn(SCOPE, f"The link's input table could not be used ({reason}), so the case's own input is "
+                                  "shown.")
+    page.link_read = True
+
+
+def input_table(case_key: str, case: view.Case | None, settings: MetricSettings) -> view.CheckedInput:
+    """The editable input and the input to evaluate: the edit when valid, else the last valid one (and why)."""
+    _start_table(case_key, case, settings)
+    url_state.show_warning(SCOPE)
+    base = session.widget(base_key(case_key))
+    if refused := session.guard_editor(editor_key(case_key), rows=len(base), columns=view.INPUT_COLUMNS):
+        st.error(refused, icon=":material/warning:")
+    edited = st.data_editor(base, num_rows="dynamic", hide_index=True, key=editor_key(case_key), column_config=COLUMNS,
+                            width="stretch")
+    page = _state()
+    try:
+        given = page.valid[case_key] = view.checked_input(edited, gain=settings.gain_spec())
+    except ndcg_core.InvalidInput as error:
+        st.error(f"Edit not applied: {plain(user_message(error))}", icon=":material/warning:")
+        given = page.valid.get(case_key) or view.checked_input(base, gain=settings.gain_spec())
+    else:  # the input is in the share link unless it is the case's own (or too big for a URL)
+        rows = view.encode_input(edited)
+        same_as_case = rows == view.encode_input(_case_frame(case))
+        page.rows[case_key] = None if same_as_case else rows
+        if not same_as_case:
+            url_state.warn(SCOPE, None)  # the user's own input replaced the link's
+    url_state.publish({"rows": page.rows.get(case_key)})  # an invalid edit keeps the last valid
+    return given

@@ -1,0 +1,89 @@
+"""The Live class page's session state: one typed :class:`LiveState`, plus the answer widgets' values.
+
+Everything the page keeps between runs of one browser tab is here, under one key, through ``ui.session``;
+the identity (code, token or secret) is in the URL, read and written through ``ui.url_state``. A reload starts
+a fresh ``LiveState``; what matters survives in the database (answers) and the URL (who you are).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ui import session
+from ui.live.model import Activity, Answer, Session
+
+STATE_KEY = "live"
+
+
+@dataclass
+class Pending:
+    """An answer the database has not acknowledged yet (it was unreachable): re-sent on every poll."""
+
+    code: str
+    token: str
+    activity_id: int
+    answer: dict
+
+
+@dataclass
+class Reorder:
+    """A student's working order in a reorder activity (indices into the spec's documents) and the moves made."""
+
+    order: tuple[int, ...]
+    moves: int = 0
+
+
+@dataclass
+class LiveState:
+    """One tab's Live class state (student or teacher view)."""
+
+    pending: Pending | None = None
+    notice: tuple[str, str] | None = None  # ("success"|"error", text) from the last send, shown once
+    stamp: tuple | None = None  # what the student's page was drawn for (store.session_stamp)
+    outage: bool = False  # the last read failed: redraw everything once the database answers again
+    teacher_error: str | None = None  # a refused or failed control, shown once at the top of the dashboard
+    reorders: dict[int, Reorder] = field(default_factory=dict)  # activity id -> the student's working order
+    view: tuple[Session, Activity | None, Answer | None] | None = None  # the student's last read (for outages)
+
+
+def live() -> LiveState:
+    """This tab's state (created on first use)."""
+    return session.page_state(STATE_KEY, LiveState)
+
+
+def take_notice() -> tuple[str, str] | None:
+    """The last send's message, once."""
+    state = live()
+    notice, state.notice = state.notice, None
+    return notice
+
+
+def take_teacher_error() -> str | None:
+    """The last refused or failed control's message, once."""
+    state = live()
+    error, state.teacher_error = state.teacher_error, None
+    return error
+
+
+# --- widget values (Streamlit keeps them under the widget's key) ------------------------------------------------
+
+def answer_key(activity_id: int) -> str:
+    """The key of the slider (estimate) or radio (compare) holding the student's answer."""
+    return f"live_answer_{activity_id}"
+
+
+def answer_value(activity_id: int):
+    return session.widget(answer_key(activity_id))
+
+
+def preset_answer(activity_id: int, value) -> None:
+    """Set the answer widget before it is drawn (the stored answer, after a reload), unless it has a value."""
+    if not session.has(answer_key(activity_id)) and value is not None:
+        session.set_widget(answer_key(activity_id), value)
+
+
+LEADERBOARD_KEY = "live_leaderboard"
+
+
+def leaderboard_toggle() -> bool:
+    return bool(session.widget(LEADERBOARD_KEY, False))

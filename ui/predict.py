@@ -1,0 +1,188 @@
+"""Predict, then reveal: the "Predict first" mode of the Playground and of Step by step (Streamlit side).
+
+Playground: after a move or an edit the new numbers (cards, list contributions, chart, formula, table) stay
+hidden until the learner submits a guess of the new NDCG; then the answer, how far off the guess was and a
+one-line explanation of the misconception it suggests are shown. Step by step: before position i's numbers are
+shown, the learner guesses its contribution. Scoring and explanations live in ``ui.predict_model`` (no
+Streamlit); every figure comes from ``ndcg_core`` results.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+import ndcg_core
+from ui import session, state
+from ui.formatting import discount_words, fixed, gain_words, num
+from ui.predict_model import Feedback, Scores, Term, classify, judge_contribution, judge_ndcg
+from ui.ranking import Ranking
+from ui.settings_model import MetricSettings
+
+TOGGLE_KEY = "playground_predict"
+GUESS_KEY = "playground_guess"
+FORM_KEY = "playground_guess_form"
+TOGGLE_HELP = ("Predict first: after each move or edit, guess the new NDCG before the numbers are shown. "
+               "The answer comes with how far off you were and why.")
+
+
+# --- Playground -------------------------------------------------------------------------------------------------
+
+def _toggled() -> None:
+    reveal = state.playground().reveal
+    reveal.on = bool(session.widget(TOGGLE_KEY, False))
+    reveal.seen, reveal.feedback = None, None  # start from what is on the screen now
+
+
+def toggle() -> None:
+    """The "Predict first" switch (its value lives in the typed state; the widget follows it)."""
+    session.set_widget(TOGGLE_KEY, state.playground().reveal.on)
+    st.toggle("Predict first", key=TOGGLE_KEY, on_change=_toggled, help=TOGGLE_HELP)
+
+
+def hold(ranking: Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> bool:
+    """Whether this run's numbers wait for a guess: predict mode is on and the list or settings changed since
+    the numbers were last shown. Otherwise what is shown now is remembered as seen."""
+    reveal = state.playground().reveal
+    now = (ranking, settings, Scores.of(result))
+    if not reveal.on or math.isnan(now[2].ndcg):  # an undefined NDCG (zero-IDCG rule "skip") cannot be guessed
+        reveal.seen = now
+        return False
+    if reveal.seen is None or (reveal.seen[0] == ranking and reveal.seen[1] == settings):
+        reveal.seen = now
+        return False
+    if math.isnan(reveal.seen[2].ndcg):
+        reveal.seen = now
+        return False
+    reveal.feedback = None  # a new change: the last verdict is about an older one
+    return True
+
+
+def _change(before: tuple, ranking: Ranking, settings: MetricSettings):
+    old: Ranking = before[0]
+    return classify((old.names, old.grades), (ranking.names, ranking.grades), same_settings=before[1] == settings,
+                    same_extra=(old.extra_names, old.extra_grades) == (ranking.extra_names, ranking.extra_grades))
+
+
+def _submit(ranking: Ranking, settings: MetricSettings, scores: Scores) -> None:
+    reveal = state.playground().reveal
+    if reveal.seen is None:
+        return
+    guess = float(session.widget(GUESS_KEY, reveal.seen[2].ndcg))
+    reveal.feedback = judge_ndcg(guess, reveal.seen[2], scores, _change(reveal.seen, ranking, settings))
+    reveal.seen = (ranking, settings, scores)
+
+
+def change_words(ranking: Ranking, settings: MetricSettings) -> str:
+    """What changed since the numbers were last shown, in a few words."""
+    reveal = state.playground().reveal
+    change = _change(reveal.seen, ranking, settings)
+    if change.moved is not None:
+        name, _grade, start, end = change.moved
+        return f"{name} moved from rank {start} to rank {end}"
+    return {"order": "the order changed", "grades": "the grades changed", "settings": "the settings changed",
+            "mixed": "the list and the settings changed"}.get(change.kind, "nothing changed")
+
+
+def guess_form(ranking: Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> None:
+    """Where the cards were: the question, the guess and the Reveal button."""
+    before: Scores = state.playground().reveal.seen[2]
+    label = "NDCG" if result.k is None else f"NDCG@{result.k}"
+    with st.container(border=True, key="playground_predict_box"):
+        st.markdown(f"**Predict first.** {change_words(ranking, settings).capitalize()}. {label} was "
+                    f"**{fixed(before.ndcg)}**: what is it now?")
+        with st.form(FORM_KEY, border=False, enter_to_submit=True):
+            st.number_input(f"Your guess of the new {label}", min_value=0.0, max_value=1.0, value=before.ndcg,
+                            step=0.01, format="%.3f", key=GUESS_KEY)
+            st.form_submit_button("Reveal", type="primary", icon=":material/visibility:", on_click=_submit,
+                                  args=(ranking, settings, Scores.of(result)))
+    st.caption("The numbers stay hidden until you reveal them (turn “Predict first” off to always see them).")
+
+
+def show_feedback() -> None:
+    """The verdict on the last guess (until the next change)."""
+    feedback = state.playground().reveal.feedback
+    if feedback is not None:
+        _verdict(feedback, feedback.summary(), key="playground_feedback")
+
+
+def _verdict(feedback: Feedback, summary: str, *, key: str) -> None:
+    show = st.success if feedback.points == 1 else st.warning if feedback.points > 0 else st.error
+    with st.container(key=key):
+        show(f"**{feedback.verdict}** {summary}  \n{feedback.explanation}", icon=":material/lightbulb:")
+
+
+def hidden_note(what: str) -> None:
+    st.caption(f"{what} hidden until you reveal your guess above.")
+
+
+# --- Step by step -----------------------------------------------------------------------------------------------
+
+STEP_KEY = "step_predict"
+STEP_TOGGLE_KEY = "step_predict_toggle"
+STEP_GUESS_KEY = "step_guess"
+
+
+@dataclass
+class StepPredictState:
+    """Step by step's predict mode: on or off, and the judged guess of each revealed position."""
+
+    on: bool = False
+    guesses: dict = field(default_factory=dict)  # {(names, grades, settings, position): Feedback}
+
+
+def step_state() -> StepPredictState:
+    return session.page_state(STEP_KEY, StepPredictState)
+
+
+def _step_toggled() -> None:
+    step_state().on = bool(session.widget(STEP_TOGGLE_KEY, False))
+
+
+def step_toggle() -> None:
+    session.set_widget(STEP_TOGGLE_KEY, step_state().on)
+    st.toggle("Predict first", key=STEP_TOGGLE_KEY, on_change=_step_toggled,
+              help="Guess each position's contribution before it is shown.")
+
+
+def step_key(names, grades, settings: MetricSettings, position: int) -> tuple:
+    return (tuple(names), tuple(grades), settings, position)
+
+
+def step_waiting(key: tuple) -> bool:
+    """Whether position ``key`` waits for a guess (predict mode on, not revealed yet)."""
+    predict = step_state()
+    return predict.on and key not in predict.guesses
+
+
+def term_of(result: ndcg_core.ListResult, position: int) -> Term:
+    row = result.table.iloc[position - 1]
+    return Term(position, float(row["relevance"]), float(row["gain"]), float(row["discount"]),
+                float(row["contribution"]))
+
+
+def _step_submit(key: tuple, term: Term) -> None:
+    guess = float(session.widget(STEP_GUESS_KEY, 0.0))
+    step_state().guesses[key] = judge_contribution(guess, term)
+
+
+def step_form(key: tuple, term: Term, name: str, settings: MetricSettings) -> None:
+    """Ask for position i's contribution: grade and convention shown, gain, discount and result hidden."""
+    with st.container(border=True, key="step_predict_box"):
+        st.markdown(f"**Predict first.** At rank **{term.rank}** the ranking has **{name}** with grade "
+                    f"**{num(term.grade)}** ({gain_words(settings.gain)}, discount {discount_words(settings.log_base)}"
+                    f"). What does it add to DCG?")
+        with st.form("step_guess_form", border=False, enter_to_submit=True):
+            st.number_input("Your guess of its contribution", min_value=0.0, value=0.0, step=0.1, format="%.3f",
+                            key=STEP_GUESS_KEY)
+            st.form_submit_button("Reveal", type="primary", icon=":material/visibility:", on_click=_step_submit,
+                                  args=(key, term))
+
+
+def step_feedback(key: tuple) -> None:
+    feedback = step_state().guesses.get(key)
+    if feedback is not None and step_state().on:
+        _verdict(feedback, f"The contribution is {fixed(feedback.truth)}; you guessed {fixed(feedback.guess, 3)} "
+                           f"(off by {fixed(abs(feedback.error))}).", key="step_feedback")

@@ -1,0 +1,259 @@
+"""Predict, then reveal: score a learner's guess and pick the one-line explanation its mistake suggests.
+
+Pure (no Streamlit), so every rule is tested with real values. The figures come from ``ndcg_core`` results the
+caller passes in (before and after a change); this module only compares them with the guess.
+
+Two guesses:
+
+* :func:`judge_ndcg` - the Playground's "what will NDCG be after this move / edit?". The explanation is tied to
+  the misconception the guess suggests: no change guessed (order matters: that is CG, not DCG), a change guessed
+  where there is none (past the cutoff, equal grades), the wrong direction (raising a grade can raise IDCG more
+  than DCG), overshoot and undershoot.
+* :func:`judge_contribution` - Step by step's "what does position i add?": the gain itself, the grade instead of
+  its gain, multiplying by the discount, dividing by the rank instead of log(i + 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import ndcg_core
+from ui.formatting import fixed, num, signed
+
+SPOT_ON, CLOSE = 0.02, 0.05  # |guess - truth| for full and half marks (NDCG is between 0 and 1)
+NO_CHANGE = 0.005  # a guessed change smaller than this means "no change"
+SAME = 5e-5  # a true change below this is no change (the cards show 4 decimals)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What changed between two states of the Playground, in the terms the explanations use.
+
+    ``kind``: "order" (same documents and grades, another order), "grades" (a grade edited, a document added or
+    removed), "settings" (only the sidebar's settings) or "none". ``moved``: (name, grade, from rank, to rank)
+    when exactly one document moved (1-based ranks).
+    """
+
+    kind: str
+    moved: tuple[str, float, int, int] | None = None
+
+
+def single_move(before: Sequence, after: Sequence) -> tuple[int, int] | None:
+    """(from, to), 0-based, when ``after`` is ``before`` with exactly one item taken out and put elsewhere.
+
+    Linear time (the Playground's lists can hold thousands of documents): the two lists differ on one stretch,
+    which must be that stretch rotated by one place.
+    """
+    if len(before) != len(after) or list(before) == list(after):
+        return None
+    first = next(i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b)
+    last = next(i for i in range(len(before) - 1, -1, -1) if before[i] != after[i])
+    b, a = list(before[first:last + 1]), list(after[first:last + 1])
+    if a == [b[-1], *b[:-1]]:
+        return last, first  # the item at `last` moved up to `first`
+    if a == [*b[1:], b[0]]:
+        return first, last  # the item at `first` moved down to `last`
+    return None
+
+
+def classify(
+    before: tuple[Sequence[str], Sequence[float]], after: tuple[Sequence[str], Sequence[float]],
+    *, same_settings: bool = True, same_extra: bool = True,
+) -> Change:
+    """The :class:`Change` from ``before`` to ``after`` (each ``(names, grades)`` in ranked order)."""
+    pairs_before = list(zip(before[0], (float(g) for g in before[1]), strict=True))
+    pairs_after = list(zip(after[0], (float(g) for g in after[1]), strict=True))
+    if pairs_before == pairs_after and same_extra:
+        return Change("none" if same_settings else "settings")
+    if sorted(pairs_before) == sorted(pairs_after) and same_extra and same_settings:
+        move = single_move(pairs_before, pairs_after)
+        if move is None:
+            return Change("order")
+        name, grade = pairs_before[move[0]]
+        return Change("order", (name, grade, move[0] + 1, move[1] + 1))
+    return Change("grades" if same_settings else "mixed")
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The figures of one state, read from an ``ndcg_core.ListResult`` (and the cutoff in use)."""
+
+    dcg: float
+    idcg: float
+    ndcg: float
+    k: int | None = None
+
+    @classmethod
+    def of(cls, result) -> Scores:
+        return cls(float(result.dcg), float(result.idcg), float(result.ndcg), result.k)
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """A judged guess: what was guessed, the answer, how far off, and the one-line why."""
+
+    guess: float
+    truth: float
+    before: float
+    points: float  # 1, 0.5 or 0, as on the Quiz
+    verdict: str
+    misconception: str  # a key: exact, close, no_change, phantom_change, direction, overshoot, undershoot
+    explanation: str
+
+    @property
+    def error(self) -> float:
+        return self.guess - self.truth
+
+    def summary(self) -> str:
+        """'NDCG is now 0.8856 (was 0.9508); you guessed 0.95: off by 0.0644.'"""
+        return (f"NDCG is now {fixed(self.truth)} (was {fixed(self.before)}); you guessed {fixed(self.guess, 3)}: "
+                f"off by {fixed(abs(self.error))}.")
+
+
+def _points(error: float) -> tuple[float, str]:
+    if abs(error) <= SPOT_ON + 1e-12:
+        return 1.0, "Spot on!"
+    if abs(error) <= CLOSE + 1e-12:
+        return 0.5, "Close."
+    return 0.0, "Not quite."
+
+
+def _direction(delta: float) -> str:
+    return "rose" if delta > 0 else "fell"
+
+
+def _moved_words(change: Change) -> str:
+    name, grade, start, end = change.moved  # type: ignore[misc]
+    return f"{name} (grade {num(grade)}) moved from rank {start} to rank {end}"
+
+
+def _beyond_cutoff(change: Change, k: int | None) -> bool:
+    return change.moved is not None and k is not None and min(change.moved[2], change.moved[3]) > k
+
+
+def judge_ndcg(guess: float, before: Scores, after: Scores, change: Change) -> Feedback:
+    """Score a guess of the new NDCG and explain it by the misconception it suggests."""
+    truth, was = after.ndcg, before.ndcg
+    actual, guessed = truth - was, guess - was
+    error = guess - truth
+    points, verdict = _points(error)
+    changed = abs(actual) >= SAME
+    key, why = _explain(guess, before, after, change, actual, guessed, changed)
+    return Feedback(guess, truth, was, points, verdict, key, why)
+
+
+def _right_because(before: Scores, after: Scores, change: Change, actual: float, changed: bool) -> str:
+    if not changed:
+        return "Right: this change leaves DCG and IDCG as they were, so NDCG stays."
+    return (f"Right: DCG went from {fixed(before.dcg)} to {fixed(after.dcg)} and IDCG from {fixed(before.idcg)} to "
+            f"{fixed(after.idcg)}, so NDCG {_direction(actual)} by {fixed(abs(actual))}.")
+
+
+def _explain(
+    guess: float, before: Scores, after: Scores, change: Change, actual: float, guessed: float, changed: bool,
+) -> tuple[str, str]:
+    if abs(guess - after.ndcg) <= SPOT_ON + 1e-12:
+        return "exact", _right_because(before, after, change, actual, changed)
+    if changed and abs(guessed) < NO_CHANGE:
+        if change.kind == "order":
+            return "no_change", (
+                "Order matters: the same grades in another order give another DCG, because each gain is divided by "
+                "its position's discount log(i + 1). A sum that ignores order is CG, not DCG."
+            )
+        if change.kind in ("grades", "mixed"):
+            return "no_change", (
+                f"A grade edit changes that document's gain, and the ideal list is rebuilt from the new grades: DCG "
+                f"went {fixed(before.dcg)} → {fixed(after.dcg)}, IDCG {fixed(before.idcg)} → {fixed(after.idcg)}."
+            )
+        return "no_change", ("The settings decide how grades become gains, how positions are discounted and where "
+                             "the cutoff is: changing them changes DCG and IDCG by different amounts.")
+    if not changed:
+        if _beyond_cutoff(change, after.k):
+            return "phantom_change", (f"Both ranks are past the cutoff k = {after.k}: positions there do not count, "
+                                      "so NDCG@k does not move.")
+        if change.kind == "order":
+            return "phantom_change", ("The documents that changed places count the same where they are now (equal "
+                                      "grades, or positions past the cutoff): DCG is unchanged, so NDCG is too.")
+        return "phantom_change", ("DCG and IDCG changed in the same proportion (or not at all), so their ratio, "
+                                  "NDCG, stayed the same.")
+    if guessed * actual < 0:
+        return "direction", _direction_reason(before, after, change, actual)
+    weights = 1 / ndcg_core.discounts(7)  # how much of a gain each rank keeps: 1/log₂(i + 1)
+    if abs(guessed) > abs(actual):
+        return "overshoot", (
+            f"Right direction, too far: NDCG only {_direction(actual)} by {fixed(abs(actual))}. Lower down the list a "
+            f"change is damped by the discount (a gain counts {num(weights[0], 2)} at rank 1, {num(weights[2], 2)} "
+            f"at rank 3, {num(weights[6], 2)} at rank 7), and NDCG is measured against IDCG, not against zero."
+        )
+    return "undershoot", (
+        f"Right direction, not far enough: NDCG {_direction(actual)} by {fixed(abs(actual))}. The top ranks weigh "
+        f"most (rank 2 already keeps only {num(weights[1], 2)} of a gain), and with exponential gain a high grade "
+        "counts much more than a low one."
+    )
+
+
+def _direction_reason(before: Scores, after: Scores, change: Change, actual: float) -> str:
+    idcg_moved = abs(after.idcg - before.idcg) >= SAME
+    if change.kind in ("grades", "mixed") and idcg_moved and (after.dcg - before.dcg) * actual < 0:
+        return (f"NDCG {_direction(actual)} although DCG went {fixed(before.dcg)} → {fixed(after.dcg)}: the ideal list "
+                f"changed too, and IDCG went {fixed(before.idcg)} → {fixed(after.idcg)}, by a larger share.")
+    if change.kind in ("grades", "mixed") and idcg_moved:
+        return (f"NDCG {_direction(actual)}: raising a grade also improves the ideal list, so IDCG "
+                f"({fixed(before.idcg)} → {fixed(after.idcg)}) can grow more than DCG ({fixed(before.dcg)} → "
+                f"{fixed(after.dcg)}).")
+    if change.moved is not None:
+        name, grade, start, end = change.moved
+        if end < start:
+            passed = "documents with higher grades" if actual < 0 else "documents with lower grades"
+        else:
+            passed = "documents with lower grades" if actual < 0 else "documents with higher grades"
+        side = "ahead of" if end < start else "behind"
+        return (f"NDCG {_direction(actual)} ({signed(actual)}): {_moved_words(change)}, {side} {passed}, so the "
+                "larger gains now sit where the discount log(i + 1) is "
+                f"{'smaller' if actual > 0 else 'larger'}.")
+    return (f"NDCG {_direction(actual)} ({signed(actual)}): DCG went {fixed(before.dcg)} → {fixed(after.dcg)} and IDCG "
+            f"{fixed(before.idcg)} → {fixed(after.idcg)}.")
+
+
+# --- Step by step: one position's contribution --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Term:
+    """One position's figures, read from ``ListResult.table`` (rank i, grade, gain, discount, contribution)."""
+
+    rank: int
+    grade: float
+    gain: float
+    discount: float
+    contribution: float
+
+
+def _near(guess: float, value: float) -> bool:
+    return abs(guess - value) <= max(0.01, 0.02 * abs(value))
+
+
+def judge_contribution(guess: float, term: Term) -> Feedback:
+    """Score a guess of position i's contribution (gain ÷ discount) and name the slip it suggests."""
+    truth = term.contribution
+    points = 1.0 if _near(guess, truth) else 0.5 if abs(guess - truth) <= max(0.05, 0.1 * abs(truth)) else 0.0
+    verdict = {1.0: "Spot on!", 0.5: "Close.", 0.0: "Not quite."}[points]
+    gain, grade, discount, rank = term.gain, term.grade, term.discount, term.rank
+    sum_line = f"{num(gain)} ÷ {num(discount)} = {num(truth)}"
+    if points == 1.0:
+        key, why = "exact", f"Right: the gain divided by the discount of rank {rank}, {sum_line}."
+    elif abs(discount - 1) > 1e-9 and _near(guess, gain):
+        key, why = "gain_only", f"That is the gain; the contribution divides it by the discount log(i + 1): {sum_line}."
+    elif abs(gain - grade) > 1e-9 and _near(guess, grade / discount):
+        key, why = "grade_not_gain", (f"You divided the grade; divide its gain instead (here {num(gain)} for grade "
+                                      f"{num(grade)}): {sum_line}.")
+    elif abs(gain - grade) > 1e-9 and _near(guess, grade):
+        key, why = "grade_not_gain", f"That is the grade; its gain is {num(gain)}, then divided by the discount: {sum_line}."
+    elif abs(discount - 1) > 1e-9 and _near(guess, gain * discount):
+        key, why = "multiplied", f"The discount divides the gain, it does not multiply it: {sum_line}."
+    elif rank > 1 and _near(guess, gain / rank):
+        key, why = "rank_not_log", (f"The discount is log(i + 1) = {num(discount)}, not the rank {rank}; it grows "
+                                    f"slowly: {sum_line}.")
+    else:
+        key, why = "other", f"The contribution is the gain divided by the discount of rank {rank}: {sum_line}."
+    return Feedback(float(guess), float(truth), 0.0, points, verdict, key, why)
