@@ -7,6 +7,8 @@ After a journey the page's content is audited again (axe-core): the states it le
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import ndcg_core
@@ -96,7 +98,7 @@ def test_change_a_setting_in_the_sidebar_by_keyboard(page, app_url):
     page.keyboard.press("ArrowDown")  # the next choice of the group: Linear
     wait_for_app(page)
     expect_ndcg(page, ndcg_core.evaluate(list(GRADES.values()), gain="linear").ndcg)
-    assert "gain=linear" in page.url
+    expect()(page).to_have_url(re.compile(r"[?&]gain=linear(&|$)"), timeout=15_000)  # the URL follows the rerun
     screenshot(page, "keyboard_sidebar_setting", full_page=False)
 
 
