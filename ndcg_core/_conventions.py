@@ -1,4 +1,4 @@
-"""Presets that reproduce what popular libraries compute for NDCG.
+"""Presets that reproduce what popular libraries (and the original paper) compute for NDCG.
 
 Libraries agree on NDCG = DCG / IDCG with the discount log2(i + 1), and
 disagree on four choices. Each :class:`Convention` fixes them:
@@ -15,11 +15,16 @@ disagree on four choices. Each :class:`Convention` fixes them:
 * ``score_precision``: ``"float32"`` when the library rounds scores to single
   precision before ranking (scores closer than about 1e-7 relative then tie);
 * ``default_k``: the cutoff the library applies when none is asked for
-  (XGBoost's ``ndcg`` without ``@k`` counts the top 32 only).
+  (XGBoost's ``ndcg`` without ``@k`` counts the top 32 only);
+* ``discount`` and ``log_base``: ``"log"`` (log_b(i + 1), every library) or
+  ``"jk"``, the discount of Järvelin and Kekäläinen's 2002 paper (no discount
+  before rank b, log_b(i) after), defined once in :mod:`ndcg_core._discounts`.
 
 Every attribute below was checked against the installed library (its source
 code or by running it): see ``tests/test_conventions.py``, which compares each
-preset with the library it names on random inputs.
+preset with the library it names on random inputs. The ``"jarvelin_kekalainen_2002"``
+preset follows the paper (no library): ``tests/test_jarvelin_kekalainen.py``
+reproduces its printed example.
 """
 
 from __future__ import annotations
@@ -76,6 +81,12 @@ class Convention:
         ideal at the number of hits returned) or all of them (``"uncut"``:
         Quepid's nDCG@10 sums the ideal over every rated document). With
         ``"uncut"`` the result's table holds the top k only.
+    discount : {"log", "jk"}
+        The position discount (:func:`ndcg_core.discounts`): ``"log"``,
+        log_b(i + 1), for every library; ``"jk"`` for Järvelin and Kekäläinen 2002.
+    log_base : float
+        The base b of the discount (2 for every preset). Only under ``"jk"``
+        does it change NDCG.
     source : str
         Where the settings were read, and the version ("as of ...").
     """
@@ -96,6 +107,8 @@ class Convention:
     default_k: int | None = None
     ideal_depth: str = "cutoff"
     source: str = ""
+    discount: str = "log"
+    log_base: float = 2.0
 
     def evaluate(self, relevances, scores=None, *, k=None, ideal_relevances=None, doc_ids=None) -> ListResult:
         """NDCG of one list as this library computes it.
@@ -123,8 +136,8 @@ class Convention:
             larger id (string comparison) ranks first, as trec_eval does. Without
             ids, the later input position ranks first.
         """
-        settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": 2.0,
-                    "k": self.default_k if k is None else k}
+        settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": self.log_base,
+                    "discount": self.discount, "k": self.default_k if k is None else k}
         grades = as_grades(relevances, what="relevances")
         ideal = ideal_relevances if self.ideal == "all_judged" else None
         self._check_library_accepts(grades if ideal is None else np.concatenate([grades, as_grades(ideal, what="ideal_relevances")]))
@@ -134,7 +147,7 @@ class Convention:
             # Quepid: DCG over the top k, IDCG over every judged grade (not cut at k) = the top k with no cutoff
             order = np.arange(grades.size)
             if scores is not None:
-                ranked = evaluate_scores(grades, scores, ties=self.ties, gain=self.gain,
+                ranked = evaluate_scores(grades, scores, ties=self.ties, gain=self.gain,  # the order only
                                          doc_ids=doc_ids if self.ties == "trec_eval" else None)
                 order = ranked.table["item"].to_numpy()
             pool = grades if ideal is None else ideal
@@ -425,6 +438,32 @@ _LIST.append(
     )
 )
 
+# The original definition (issue 13): no library, the paper itself.
+_LIST.append(
+    Convention(
+        key="jarvelin_kekalainen_2002",
+        label="Järvelin–Kekäläinen 2002 DCG",
+        library="none (the paper: Järvelin and Kekäläinen, ACM TOIS 20(4), 2002)",
+        gain="linear",
+        ties="stable",
+        ideal="all_judged",
+        zero_idcg="zero",
+        discount="jk",
+        log_base=2.0,
+        reason="The paper's DCG adds the grade itself (its gain vector G) without discount before rank b and "
+        "divided by log_b(rank) from rank b on (b = 2 in its examples, so ranks 1 and 2 count in full); the "
+        "ideal vector is every judged document of the query (the recall base) sorted by grade, descending.",
+        call="ndcg_core.evaluate(grades, gain='linear', discount='jk', log_base=2, ideal_relevances=judged)",
+        caveat="The paper does not say how to order documents with equal scores (this preset keeps the input "
+        "order) nor what the normalised figure is when the ideal DCG is 0 (undefined there; 0 here). b = 10 "
+        "would model a more patient user, and gives another NDCG: under this discount NDCG depends on b.",
+        source="K. Järvelin and J. Kekäläinen, \"Cumulated gain-based evaluation of IR techniques\", ACM TOIS "
+        "20(4), 2002, pp. 422-446: section 2.2 (the DCG recursion, b = 2) and its example G' = <3, 2, 3, 0, 0, 1, 2, "
+        "2, 3, 0, ...>, DCG' = <3, 5, 6.89, 6.89, 6.89, 7.28, 7.99, 8.66, 9.61, 9.61, ...>; as of the 2002 paper.",
+    )
+)
+
 CONVENTIONS: dict[str, Convention] = {convention.key: convention for convention in _LIST}
-"""Library presets by key: "sklearn", "trec_eval", "pytrec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm",
-"xgboost", "xgboost_minus", "torchmetrics", and (issue 13) "ir_measures", "trec_gdeval", "es_rank_eval", "keras_rs", "quepid"."""
+"""Presets by key: "sklearn", "trec_eval", "pytrec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm", "xgboost",
+"xgboost_minus", "torchmetrics", and (issue 13) "ir_measures", "trec_gdeval", "es_rank_eval", "keras_rs", "quepid",
+"jarvelin_kekalainen_2002" (the paper's own DCG, discount "jk")."""
