@@ -21,7 +21,8 @@ from ui.ranking import Ranking
 from ui.widgets import plain
 
 INPUT_COLUMNS = url_state.CONVENTIONS_COLUMNS
-SETTING_COLUMNS = {"gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives"}
+SETTING_COLUMNS = {"gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives",
+                   "discount": "Discount"}
 IDEAL_WORDS = {"ranking": "the ranked list only", "all_judged": "all judged documents"}
 TIE_WORDS = {"average": "gains averaged", "stable": "input order", "trec_eval": "doc id, Z→A"}
 ZERO_WORDS = {"zero": "0", "one": "1", "skip": "skipped", "error": "error"}
@@ -116,8 +117,17 @@ def conventions_table(given: CheckedInput, *, k: int | None) -> pd.DataFrame:
         row["ties"] = TIE_WORDS.get(convention.ties, convention.ties)
         row["ideal"] = IDEAL_WORDS.get(convention.ideal, convention.ideal)
         row["zero_idcg"] = ZERO_WORDS.get(convention.zero_idcg, convention.zero_idcg)
+        row["discount"] = discount_words(convention)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def discount_words(convention) -> str:
+    """The discount in a table cell: log2(rank + 1), or Järvelin–Kekäläinen's with its b."""
+    if convention.discount == "log":
+        return "log2(rank + 1)"  # every base gives the same NDCG, so the table names the usual one
+    b = f"{convention.log_base:g}"
+    return f"none before rank {b}, log{b}(rank) after" if b in ("2", "10") else f"none before rank b = {b}, log_b(rank)"
 
 
 def reasons() -> list[tuple[str, str]]:
