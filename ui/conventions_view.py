@@ -16,7 +16,7 @@ import streamlit as st
 import ndcg_core
 from ui import url_state
 from ui.conventions_cases import CASES, CUSTOM, Case  # noqa: F401 - the page's cases, used through this module
-from ui.formatting import fixed
+from ui.formatting import fixed, preset_discount_words
 from ui.ranking import Ranking
 from ui.widgets import plain
 
@@ -117,17 +117,9 @@ def conventions_table(given: CheckedInput, *, k: int | None) -> pd.DataFrame:
         row["ties"] = TIE_WORDS.get(convention.ties, convention.ties)
         row["ideal"] = IDEAL_WORDS.get(convention.ideal, convention.ideal)
         row["zero_idcg"] = ZERO_WORDS.get(convention.zero_idcg, convention.zero_idcg)
-        row["discount"] = discount_words(convention)
+        row["discount"] = preset_discount_words(convention.discount, convention.log_base)
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def discount_words(convention) -> str:
-    """The discount in a table cell: log2(rank + 1), or Järvelin–Kekäläinen's with its b."""
-    if convention.discount == "log":
-        return "log2(rank + 1)"  # every base gives the same NDCG, so the table names the usual one
-    b = f"{convention.log_base:g}"
-    return f"none before rank {b}, log{b}(rank) after" if b in ("2", "10") else f"none before rank b = {b}, log_b(rank)"
 
 
 def reasons() -> list[tuple[str, str]]:

@@ -12,11 +12,11 @@ import streamlit as st
 
 import ndcg_core
 from ui.chart_style import apply_style
+from ui.formatting import preset_discount_words
 from ui.widgets import plain
 
 GAIN_WORDS = {"linear": "gain = grade", "exponential": "gain = 2^grade − 1"}
 IDEAL_WORDS = {"ranking": "ideal from the ranked list", "all_judged": "ideal from every judgment"}
-DISCOUNT_WORDS = {"jk": "Järvelin–Kekäläinen discount"}
 
 
 def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[dict]:
@@ -51,7 +51,7 @@ def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[
                 if result.idcg > 0 or convention.zero_idcg == "zero":  # the band gives 0 when IDCG is 0
                     markers[convention.label] = result.ndcg
             if markers or discount == "log":
-                words = "" if discount == "log" else f", {DISCOUNT_WORDS[discount]} (b = {base:g})"
+                words = "" if discount == "log" else f", {preset_discount_words(discount, base, short=True)}"
                 rows.append({"setting": f"{GAIN_WORDS[gain]}, {IDEAL_WORDS[ideal]}{words}", "band": band,
                              "markers": markers})
     return rows
