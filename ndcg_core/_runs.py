@@ -98,6 +98,8 @@ class RunResult:
     ``unjudged_share`` is the share of retrieved documents within the cutoff,
     over the evaluated queries, that have no judgment: a high share means the
     NDCG figures rest on guesses (unjudged counts as not relevant).
+    The settings used (``k``, ``gain``, ``log_base``, ``discount``, ...) are
+    kept as given to :func:`evaluate_run`.
     """
 
     value: float
