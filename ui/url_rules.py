@@ -5,8 +5,8 @@ Whole numbers are ASCII digits only (``'²'.isdigit()`` is True but ``int('²')`
 characters and finite (``float('٣')`` would accept Arabic-Indic digits). Numbers are written with
 :func:`format_number`, the shortest text that reads back as the same float (``repr``), so a link reopens to
 exactly the shared numbers. Anything unusable is refused with :class:`LinkError` (or None), whose message names
-the parameter and never quotes the link's (untrusted) text. The page formats built on these rules are in
-:mod:`ui.url_state`.
+the parameter and never quotes the link's (untrusted) text. The link formats built on these rules are in
+:mod:`ui.url_codecs` and :mod:`ui.url_state`.
 """
 
 from __future__ import annotations

@@ -26,16 +26,25 @@ changes nothing adds none.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import urlencode
 
 import streamlit as st
 
 from ui import session
 from ui.ranking import Ranking
 from ui.settings_model import GAIN_LABELS, LOG_BASES, MAX_K, ZERO_IDCG_LABELS, MetricSettings
+from ui.url_codecs import (  # noqa: F401 - the list formats are part of this module's interface
+    CONVENTIONS_COLUMNS,
+    MAX_LINK_ROWS,
+    MAX_ROWS_CHARS,
+    decode_documents,
+    decode_rows,
+    encode_documents,
+    encode_rows,
+    parse_gain_table,
+)
 from ui.url_rules import (  # noqa: F401 - the rules are part of this module's interface (pages call url_state.*)
     MAX_INT_DIGITS,
     MAX_LINK_DOCUMENTS,
@@ -62,7 +71,6 @@ APP_PARAMS = ("present",)  # the app's own switches, on every page
 MANAGED = frozenset(SETTINGS_PARAMS + PAGE_PARAMS + tuple(WHY_DIFFER_PARAMS.values()) + APP_PARAMS)
 LIVE_PARAMS = ("join", "code", "student", "teacher", "screen")
 PLAYGROUND_URL = "/"  # the default page is served at the root ("/playground" shows "Page not found" first)
-CONVENTIONS_COLUMNS = ["document", "grade", "score", "score_2", "ranked"]
 _SESSION_KEY = "url_state"
 
 
@@ -100,54 +108,7 @@ def settings_from_params(params: Mapping[str, str]) -> tuple[MetricSettings, lis
     return MetricSettings(gain=gain, gain_table=table, log_base=base, k=k, zero_idcg=zero), problems
 
 
-def parse_gain_table(text: str) -> tuple[tuple[float, float], ...] | None:
-    """'grade:gain,...' (numbers only, each grade once, gains checked by ndcg_core); None when unusable."""
-    import ndcg_core
-
-    if len(text) > 2_000:
-        return None
-    pairs: dict[float, float] = {}
-    try:
-        for chunk in text.split(","):
-            grade_text, gain_text = chunk.split(":")
-            grade = parse_number(grade_text, "a grade")
-            if grade in pairs:
-                return None
-            pairs[grade] = parse_number(gain_text, "a gain")
-        checked = ndcg_core.check_gain(pairs)
-    except (ValueError, ndcg_core.InvalidInput):
-        return None
-    return tuple(sorted((float(g), float(v)) for g, v in checked.items()))
-
-
 # --- the Playground's documents -------------------------------------------------------------------------------
-
-def encode_documents(names: Sequence[str], grades: Sequence[float]) -> str:
-    """'D1:3,D2:1' with percent-encoded names and exact grades."""
-    return ",".join(f"{quote(str(n), safe='')}:{format_number(g)}" for n, g in zip(names, grades, strict=True))
-
-
-def decode_documents(text: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
-    """Inverse of :func:`encode_documents`; :class:`LinkError` with a plain reason when malformed."""
-    if len(text) > MAX_PARAM_CHARS:
-        raise LinkError(f"it is longer than {MAX_PARAM_CHARS:,} characters")
-    if text == "":
-        return (), ()
-    chunks = text.split(",")
-    if len(chunks) > MAX_LINK_DOCUMENTS:
-        raise LinkError(f"it has more than {MAX_LINK_DOCUMENTS:,} documents")
-    names, grades = [], []
-    for position, chunk in enumerate(chunks, start=1):
-        parts = chunk.split(":")
-        if len(parts) != 2:
-            raise LinkError(f"entry {position} is not of the form name:grade")
-        name = unquote(parts[0])
-        if not name.strip() or len(name) > MAX_NAME_CHARS:
-            raise LinkError(f"the name of entry {position} is empty or longer than {MAX_NAME_CHARS} characters")
-        names.append(name)
-        grades.append(parse_number(parts[1], f"the grade of entry {position}"))
-    return tuple(names), tuple(grades)
-
 
 @dataclass(frozen=True)
 class RankingLink:
@@ -232,55 +193,6 @@ def playground_link(ranking: Ranking, settings: MetricSettings) -> str:
 def link(path: str, params: Mapping[str, str]) -> str:
     """``path?params`` with ':' and ',' left readable."""
     return f"{path}?{urlencode(dict(params), safe=':,')}"
-
-
-# --- the Conventions page's input table -------------------------------------------------------------------
-
-MAX_LINK_ROWS = 200
-MAX_ROWS_CHARS = 20_000
-
-
-def _cell_text(value) -> str:
-    import pandas as pd
-
-    return "" if value is None or pd.isna(value) else format_number(float(value))
-
-
-def encode_rows(rows) -> str | None:
-    """Rows of (document, grade, score, score_2, ranked) as 'name:grade:score:score_2:ranked,...', exact numbers.
-
-    None when too big for a link."""
-    if len(rows) > MAX_LINK_ROWS:
-        return None
-    import pandas as pd
-
-    text = ",".join(
-        ":".join((quote("" if pd.isna(name) else str(name), safe=""), _cell_text(grade), _cell_text(score),
-                  _cell_text(score_2), "0" if ranked is False or ranked == 0 else "1"))
-        for name, grade, score, score_2, ranked in rows
-    )
-    return text if len(text) <= MAX_ROWS_CHARS else None
-
-
-def decode_rows(text: str) -> list[dict]:
-    """Inverse of :func:`encode_rows` (grades are checked later, like an edit); :class:`LinkError` when malformed."""
-    if len(text) > MAX_ROWS_CHARS:
-        raise LinkError(f"it is longer than {MAX_ROWS_CHARS:,} characters")
-    chunks = text.split(",") if text else []
-    if not chunks or len(chunks) > MAX_LINK_ROWS:
-        raise LinkError(f"it needs 1 to {MAX_LINK_ROWS} rows")
-    records = []
-    for position, chunk in enumerate(chunks, start=1):
-        parts = chunk.split(":")
-        if len(parts) != 5 or parts[4] not in ("0", "1"):
-            raise LinkError(f"row {position} is not of the form name:grade:score:score_2:ranked")
-        name = unquote(parts[0])
-        if len(name) > MAX_NAME_CHARS:
-            raise LinkError(f"the name of row {position} is longer than {MAX_NAME_CHARS} characters")
-        cells = [math.nan if part == "" else parse_number(part, f"the {what} of row {position}", negative=True)
-                 for part, what in zip(parts[1:4], ("grade", "score", "second score"), strict=True)]
-        records.append(dict(zip(CONVENTIONS_COLUMNS, [name or None, *cells, parts[4] == "1"], strict=True)))
-    return records
 
 
 # --- the Why-differ page's texts ---------------------------------------------------------------------------

@@ -7,7 +7,6 @@ Modules, one job each:
 * :mod:`ui.live.model` - the records (session, student, activity, answer) and refusals.
 * :mod:`ui.live.security` - join codes, teacher secrets, student tokens, hashing, join rate limit.
 * :mod:`ui.live.activities` - activity specs from the quiz generator, scoring, misconceptions, worked answers.
-* :mod:`ui.live.quiz_adapter` - the one place that imports the quiz model.
 * :mod:`ui.live.connection` - ``st.connection("live", type="sql")``, the URL parameters' names and links.
 * :mod:`ui.live.state` - the page's one typed session state (:class:`~ui.live.state.LiveState`); the URL is
   read and written through ``ui.url_state`` only.

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 import ndcg_core
-from ui.live.quiz_adapter import (
+from ui.quiz_model import (
     ESTIMATE_FULL,
     KIND_TITLES,
     Question,

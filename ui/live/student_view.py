@@ -17,8 +17,8 @@ import streamlit as st
 from sqlalchemy.engine import Engine
 
 from ui.live import activities, connection, store, widgets
-from ui.live.quiz_adapter import moves_needed
 from ui.live.state import Pending, Reorder, answer_key, answer_value, live, preset_answer, take_notice
+from ui.quiz_model import moves_needed
 from ui.ranked_list import pending_order, ranked_list
 from ui.widgets import plain
 

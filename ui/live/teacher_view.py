@@ -20,8 +20,8 @@ from sqlalchemy.engine import Engine
 
 from ui import url_state
 from ui.live import activities, connection, store, widgets
-from ui.live.quiz_adapter import MAX_SEED
 from ui.live.state import LEADERBOARD_KEY, leaderboard_toggle, live, take_teacher_error
+from ui.quiz_model import MAX_SEED
 from ui.widgets import plain
 
 REFRESH_SECONDS = 1.5

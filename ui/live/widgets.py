@@ -16,8 +16,8 @@ import streamlit as st
 
 from ui.chart_style import PALETTE, base_layout
 from ui.live import activities
-from ui.live.quiz_adapter import Question
 from ui.live.store import Activity, Answer
+from ui.quiz_model import Question
 
 STATE_BADGES = {"draft": ("not open yet", "gray"), "open": ("open for answers", "green"),
                 "closed": ("answers closed", "orange"), "revealed": ("answer revealed", "blue")}
