@@ -108,7 +108,7 @@ def refusal(key: str, vector: TestVector) -> str | None:
         return "torchmetrics adds negative gains as they are (NDCG can leave [0, 1]); ndcg_core refuses them."
     if key in TRUNCATING or key in ("sklearn", "lightgbm", "xgboost", "xgboost_minus", "torchmetrics"):
         return None
-    # the presets added for issue 13 (libraries not installed here): as their sources read grades
+    # the presets added for issue 13 (libraries not installed here, and the 2002 paper): as their sources read grades
     convention = CONVENTIONS[key]
     if (grades < 0).any() and key not in _NEGATIVE_AS_ZERO:
         return f"{label} would add a negative gain (NDCG could leave [0, 1]); ndcg_core refuses it."

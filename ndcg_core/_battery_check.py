@@ -28,6 +28,7 @@ _NOT_TRUNCATED = "fractional grades kept (trec_eval and ranx read 1.5 as 1)"
 
 BUG_PATTERNS = {
     ("discount", "log2_shifted"): "off-by-one discount (log2(rank + 2))",
+    ("discount", "log2"): "discount log2(rank + 1) (not Järvelin–Kekäläinen's: rank 2 discounted)",
     ("discount", "jk_b2"): "first two ranks undiscounted (Järvelin–Kekäläinen, b = 2)",
     ("discount", "jk_b10"): "first nine ranks undiscounted (Järvelin–Kekäläinen, b = 10)",
     ("ideal", "ranking"): "ideal from the ranking only (judged documents it missed left out)",

@@ -1,165 +1,14 @@
-"""Presets that reproduce what popular libraries compute for NDCG.
+"""The presets: :data:`CONVENTIONS`, what popular libraries (and the original paper) compute for NDCG.
 
-Libraries agree on NDCG = DCG / IDCG with the discount log2(i + 1), and
-disagree on four choices. Each :class:`Convention` fixes them:
-
-* ``gain``: ``"linear"`` (gain = grade) or ``"exponential"`` (2**grade - 1);
-* ``ties``: what happens to documents with equal scores, one of the tie rules
-  of :mod:`ndcg_core._ties`: ``"average"`` (the tied gains are averaged,
-  McSherry and Najork), ``"stable"`` (input order), ``"trec_eval"`` (by
-  document id, Z before A);
-* ``ideal``: where the ideal list comes from: ``"ranking"`` (the grades of the
-  ranked documents only; the library never sees other judgments) or
-  ``"all_judged"`` (every judged document for the query, as in a qrels file);
-* ``zero_idcg``: NDCG when IDCG is 0 (no relevant document): ``"zero"`` or ``"one"``;
-* ``score_precision``: ``"float32"`` when the library rounds scores to single
-  precision before ranking (scores closer than about 1e-7 relative then tie);
-* ``default_k``: the cutoff the library applies when none is asked for
-  (XGBoost's ``ndcg`` without ``@k`` counts the top 32 only).
-
-Every attribute below was checked against the installed library (its source
-code or by running it): see ``tests/test_conventions.py``, which compares each
-preset with the library it names on random inputs.
+Each is a :class:`~ndcg_core._convention.Convention` (its attributes, and how it
+evaluates a list, are documented there); each cites its source and version.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from ._convention import CONVENTION_TIES, IDEAL_SOURCES, Convention
 
-import numpy as np
-
-from ._list import ListResult, evaluate, evaluate_scores
-from ._validation import InvalidInput, as_finite_numbers, as_grades
-
-CONVENTION_TIES = ("average", "stable", "trec_eval")
-IDEAL_SOURCES = ("ranking", "all_judged")
-
-
-@dataclass(frozen=True)
-class Convention:
-    """How one library computes NDCG, as ndcg_core settings.
-
-    Attributes
-    ----------
-    key : str
-        Short name, the key in :data:`CONVENTIONS`.
-    label : str
-        The library function, e.g. ``"scikit-learn ndcg_score"``.
-    library : str
-        The package (as pip names it).
-    gain : {"linear", "exponential"}
-    ties : {"average", "stable", "trec_eval"}
-    ideal : {"ranking", "all_judged"}
-    zero_idcg : {"zero", "one"}
-    reason : str
-        One line: why these settings (what the library's code does).
-    call : str
-        The library call this preset reproduces.
-    caveat : str or None
-        Where the library's own result may differ (e.g. float32 arithmetic).
-    whole_grades : bool
-        The library only takes whole-number grades (it refuses or truncates 1.5),
-        so :meth:`evaluate` refuses them too rather than report a number the
-        library would never give.
-    max_grade : int or None
-        The largest grade the library accepts (LightGBM: 30, XGBoost: 31).
-    score_precision : {"double", "float32"}
-        The precision the library keeps scores in: with ``"float32"``, scores
-        are rounded to single precision before ranking, so scores that differ
-        by less than float32's resolution tie (and the tie rule decides).
-    default_k : int or None
-        The cutoff the library uses when the metric names none; ``k=None``
-        then means this cutoff for this preset (XGBoost: 32).
-    ideal_depth : {"cutoff", "ranking_length", "uncut"}
-        Places of the ideal list that count: k (``"cutoff"``, trec_eval),
-        min(k, ranking length) (``"ranking_length"``: Elasticsearch cuts the
-        ideal at the number of hits returned) or all of them (``"uncut"``:
-        Quepid's nDCG@10 sums the ideal over every rated document). With
-        ``"uncut"`` the result's table holds the top k only.
-    source : str
-        Where the settings were read, and the version ("as of ...").
-    """
-
-    key: str
-    label: str
-    library: str
-    gain: str
-    ties: str
-    ideal: str
-    zero_idcg: str
-    reason: str
-    call: str = ""
-    caveat: str | None = None
-    whole_grades: bool = False
-    max_grade: int | None = None
-    score_precision: str = "double"
-    default_k: int | None = None
-    ideal_depth: str = "cutoff"
-    source: str = ""
-
-    def evaluate(self, relevances, scores=None, *, k=None, ideal_relevances=None, doc_ids=None) -> ListResult:
-        """NDCG of one list as this library computes it.
-
-        Parameters
-        ----------
-        relevances : sequence of non-negative numbers
-            Grades of the documents (in ranked order when ``scores`` is None).
-        scores : sequence of numbers, optional
-            Model scores, one per document; the documents are ranked by
-            descending score with this convention's tie rule. ``None`` keeps the
-            given order.
-        k : positive int or None
-            Cutoff (``None``: the library's own default, ``default_k``, when it
-            has one; otherwise no cutoff on the ranking nor on the ideal list,
-            as everywhere in ndcg_core).
-        ideal_relevances : sequence of non-negative numbers, optional
-            All judged grades for the query, including documents not ranked.
-            Used only when ``ideal == "all_judged"``: a ``"ranking"`` library
-            sees the ranked documents alone, so extra judgments are ignored.
-            For ``"all_judged"`` with ``k=None``, the ideal list is not cut
-            (trec_eval's ``ndcg``, ranx with k=0).
-        doc_ids : sequence of str, optional
-            Document ids, for ``ties="trec_eval"``: among equal scores the
-            larger id (string comparison) ranks first, as trec_eval does. Without
-            ids, the later input position ranks first.
-        """
-        settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": 2.0,
-                    "k": self.default_k if k is None else k}
-        grades = as_grades(relevances, what="relevances")
-        ideal = ideal_relevances if self.ideal == "all_judged" else None
-        self._check_library_accepts(grades if ideal is None else np.concatenate([grades, as_grades(ideal, what="ideal_relevances")]))
-        if self.ideal_depth == "ranking_length":  # the ideal list is cut where the ranking ends (as the DCG is)
-            settings["k"] = grades.size if settings["k"] is None else min(settings["k"], grades.size)
-        if self.ideal_depth == "uncut" and settings["k"] is not None:
-            # Quepid: DCG over the top k, IDCG over every judged grade (not cut at k) = the top k with no cutoff
-            order = np.arange(grades.size)
-            if scores is not None:
-                ranked = evaluate_scores(grades, scores, ties=self.ties, gain=self.gain,
-                                         doc_ids=doc_ids if self.ties == "trec_eval" else None)
-                order = ranked.table["item"].to_numpy()
-            pool = grades if ideal is None else ideal
-            return replace(evaluate(grades[order[: settings["k"]]], ideal_relevances=pool, **{**settings, "k": None}),
-                           k=settings["k"])
-        if scores is None:
-            return evaluate(grades, ideal_relevances=ideal, **settings)
-        if self.score_precision == "float32":  # rounded as the library stores them: near scores tie
-            scores = as_finite_numbers(scores, what="scores").astype(np.float32).astype(float)
-        return evaluate_scores(grades, scores, ties=self.ties, ideal_relevances=ideal,
-                               doc_ids=doc_ids if self.ties == "trec_eval" else None, **settings)
-
-    def _check_library_accepts(self, grades: np.ndarray) -> None:
-        """Refuse grades the library itself refuses (or silently truncates)."""
-        if self.whole_grades and not np.array_equal(grades, np.floor(grades)):
-            fraction = float(grades[grades != np.floor(grades)][0])
-            raise InvalidInput(
-                f"{self.label} only takes whole-number grades (0, 1, 2, ...); it would refuse or truncate "
-                f"the grade {fraction:g}."
-            )
-        if self.max_grade is not None and grades.size and grades.max() > self.max_grade:
-            raise InvalidInput(
-                f"{self.label} accepts grades from 0 to {self.max_grade} only; got {grades.max():g}."
-            )
-
+__all__ = ["CONVENTIONS", "CONVENTION_TIES", "IDEAL_SOURCES", "Convention"]
 
 _LIST = [
     Convention(
@@ -425,6 +274,32 @@ _LIST.append(
     )
 )
 
+# The original definition (issue 13): no library, the paper itself.
+_LIST.append(
+    Convention(
+        key="jarvelin_kekalainen_2002",
+        label="Järvelin–Kekäläinen 2002 DCG",
+        library="none (the paper: Järvelin and Kekäläinen, ACM TOIS 20(4), 2002)",
+        gain="linear",
+        ties="stable",
+        ideal="all_judged",
+        zero_idcg="zero",
+        discount="jk",
+        log_base=2.0,
+        reason="The paper's DCG adds the grade itself (its gain vector G) without discount before rank b and "
+        "divided by log_b(rank) from rank b on (b = 2 in its examples, so ranks 1 and 2 count in full); the "
+        "ideal vector is every judged document of the query (the recall base) sorted by grade, descending.",
+        call="ndcg_core.evaluate(grades, gain='linear', discount='jk', log_base=2, ideal_relevances=judged)",
+        caveat="The paper does not say how to order documents with equal scores (this preset keeps the input "
+        "order) nor what the normalised figure is when the ideal DCG is 0 (undefined there; 0 here). b = 10 "
+        "would model a more patient user, and gives another NDCG: under this discount NDCG depends on b.",
+        source="K. Järvelin and J. Kekäläinen, \"Cumulated gain-based evaluation of IR techniques\", ACM TOIS "
+        "20(4), 2002, pp. 422-446: section 2.2 (the DCG recursion, b = 2) and its example G' = <3, 2, 3, 0, 0, 1, 2, "
+        "2, 3, 0, ...>, DCG' = <3, 5, 6.89, 6.89, 6.89, 7.28, 7.99, 8.66, 9.61, 9.61, ...>; as of the 2002 paper.",
+    )
+)
+
 CONVENTIONS: dict[str, Convention] = {convention.key: convention for convention in _LIST}
-"""Library presets by key: "sklearn", "trec_eval", "pytrec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm",
-"xgboost", "xgboost_minus", "torchmetrics", and (issue 13) "ir_measures", "trec_gdeval", "es_rank_eval", "keras_rs", "quepid"."""
+"""Presets by key: "sklearn", "trec_eval", "pytrec_eval", "ranx_ndcg", "ranx_ndcg_burges", "lightgbm", "xgboost",
+"xgboost_minus", "torchmetrics", and (issue 13) "ir_measures", "trec_gdeval", "es_rank_eval", "keras_rs", "quepid",
+"jarvelin_kekalainen_2002" (the paper's own DCG, discount "jk")."""

@@ -49,7 +49,8 @@ _ALIASES = {"sklearn": ("sklearn", "scikit"), "trec_eval": ("trec_eval", "trec-e
             "ir_measures": ("ir_measures", "ir-measures", "ir measures"), "trec_gdeval": ("gdeval",),
             "es_rank_eval": ("elasticsearch", "opensearch", "rank_eval", "elastic"),
             "keras_rs": ("keras", "tf-ranking", "tfr", "tensorflow ranking", "tensorflow_ranking"),
-            "quepid": ("quepid",)}
+            "quepid": ("quepid",),
+            "jarvelin_kekalainen_2002": ("järvelin", "jarvelin", "kekäläinen", "kekalainen", "jk 2002", "jk2002")}
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from ._validation import (
     as_finite_numbers,
     as_grades,
     check_choice,
+    check_discount,
     check_k,
     check_log_base,
 )
@@ -83,6 +84,7 @@ def evaluate(
     zero_idcg: str = "zero",
     tie_groups=None,
     cut_ideal_at_ranking: bool = False,
+    discount: str = "log",
 ) -> ListResult:
     r"""Evaluate one ranked list of relevance grades.
 
@@ -93,7 +95,9 @@ def evaluate(
         NDCG@k = \frac{DCG@k}{IDCG@k}
 
     where IDCG@k is the DCG@k of the ideal ranking: the judged grades sorted
-    in descending order.
+    in descending order. That is the ``"log"`` discount; ``discount="jk"``
+    divides by Järvelin and Kekäläinen's (2002) discount instead (1 before
+    rank b, :math:`\log_b i` from rank b on: :mod:`ndcg_core._discounts`).
 
     Parameters
     ----------
@@ -110,7 +114,9 @@ def evaluate(
         ``"linear"``: g(rel) = rel; ``"exponential"``: g(rel) = 2**rel - 1;
         a mapping is a gain table.
     log_base : float > 1
-        Base b of the discount log_b(i + 1). DCG depends on it, NDCG does not.
+        Base b of the discount. Under ``"log"`` DCG depends on it, NDCG does
+        not; under ``"jk"`` NDCG depends on it too (b sets how many top ranks
+        go undiscounted: b = 2 in the paper's examples).
     ideal_relevances : sequence of non-negative numbers, optional
         All judged grades for the query, possibly including documents that are
         not in the ranking. Defaults to ``relevances``. It must include the
@@ -127,6 +133,10 @@ def evaluate(
         With ``k=None``, cut the ideal list at the ranking's length instead of
         keeping every judged grade (the convention of a library that only sees
         the ranked documents). Ignored when k is given.
+    discount : {"log", "jk"}
+        ``"log"``: divide the gain at rank i by log_b(i + 1) (every library);
+        ``"jk"``: by 1 for i < b and log_b(i) from rank b on (Järvelin and
+        Kekäläinen 2002, the ``"jarvelin_kekalainen_2002"`` preset).
 
     Returns
     -------
@@ -142,8 +152,8 @@ def evaluate(
         For an empty ranking, a grade that is negative, NaN, infinite or not a
         number, a grade missing from a gain table, an exponential gain that
         overflows, a k that is not a positive whole number, a log base that is
-        not a finite number above 1, an unknown gain or zero_idcg name, or
-        ``zero_idcg="error"`` when IDCG is 0.
+        not a finite number above 1, an unknown gain, discount or zero_idcg
+        name, or ``zero_idcg="error"`` when IDCG is 0.
 
     Examples
     --------
@@ -156,11 +166,17 @@ def evaluate(
     (12.7796, 13.3472, 0.9575)
     >>> round(evaluate([3, 2, 3, 0, 1], k=5, gain="linear").ndcg, 4)
     0.9724
+
+    Järvelin and Kekäläinen's own example (b = 2, linear gain): DCG at rank 3
+    is 3 + 2 + 3/log2(3).
+
+    >>> round(evaluate([3, 2, 3], gain="linear", discount="jk").dcg, 2)
+    6.89
     """
     grades = as_grades(relevances, what="relevances")
     if grades.size == 0:
         raise InvalidInput("The ranking is empty: add at least one document with a grade.")
-    settings = _check_settings(k=k, gain=gain, log_base=log_base, zero_idcg=zero_idcg)
+    settings = _check_settings(k=k, gain=gain, log_base=log_base, zero_idcg=zero_idcg, discount=discount)
     ideal, order = _ideal_grades(grades, ideal_relevances)
     gains = gains_of(grades, settings["gain"])
     if tie_groups is not None:
@@ -184,6 +200,7 @@ def evaluate_scores(
     zero_idcg: str = "zero",
     doc_ids=None,
     cut_ideal_at_ranking: bool = False,
+    discount: str = "log",
 ) -> ListResult:
     r"""Rank items by descending ``scores`` and evaluate the ranking.
 
@@ -208,7 +225,7 @@ def evaluate_scores(
 
     ``"optimistic" >= "average" >= "pessimistic"`` always holds for DCG.
     The ideal list does not depend on scores. Other parameters, and the
-    meaning of ``k=None`` (no cutoff), are those of :func:`evaluate`; scores
+    meaning of ``k=None`` (no cutoff) and ``discount``, are those of :func:`evaluate`; scores
     may be any finite numbers (only their order matters).
 
     Examples
@@ -235,7 +252,7 @@ def evaluate_scores(
         ids = np.asarray([str(name) for name in doc_ids], dtype=object)
         if ids.size != grades.size:
             raise InvalidInput(f"Got {grades.size} grades but {ids.size} document ids: give one id per document.")
-    settings = _check_settings(k=k, gain=gain, log_base=log_base, zero_idcg=zero_idcg)
+    settings = _check_settings(k=k, gain=gain, log_base=log_base, zero_idcg=zero_idcg, discount=discount)
     ideal, ideal_positions = _ideal_grades(grades, ideal_relevances)
 
     single_query = np.zeros(grades.size, dtype=np.int8)
@@ -250,8 +267,9 @@ def evaluate_scores(
                         cut_ideal_at_ranking=bool(cut_ideal_at_ranking))
 
 
-def _check_settings(*, k, gain, log_base, zero_idcg) -> dict:
+def _check_settings(*, k, gain, log_base, zero_idcg, discount) -> dict:
     return {
+        "discount": check_discount(discount),
         "k": check_k(k),
         "gain": check_gain(gain),
         "log_base": check_log_base(log_base),
@@ -290,6 +308,7 @@ def build_result(
     item: np.ndarray,
     ideal_order: np.ndarray,
     cut_ideal_at_ranking: bool = False,
+    discount: str = "log",
 ) -> ListResult:
     """Assemble a :class:`ListResult` from ranked grades and their (possibly tie-averaged) gains."""
     n = grades.size
@@ -298,7 +317,7 @@ def build_result(
     ideal_cut = ideal[:counted_ideal]
     ideal_gains = gains_of(ideal_cut, gain)
 
-    disc = discounts(max(n, ideal_cut.size), log_base)
+    disc = discounts(max(n, ideal_cut.size), log_base, discount=discount)
     contributions = gains / disc[:n]
     ideal_contributions = ideal_gains / disc[: ideal_cut.size]
 

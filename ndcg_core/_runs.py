@@ -61,6 +61,7 @@ from ._validation import (
     ZERO_IDCG_RULES,
     InvalidInput,
     check_choice,
+    check_discount,
     check_k,
     check_log_base,
 )
@@ -97,6 +98,8 @@ class RunResult:
     ``unjudged_share`` is the share of retrieved documents within the cutoff,
     over the evaluated queries, that have no judgment: a high share means the
     NDCG figures rest on guesses (unjudged counts as not relevant).
+    The settings used (``k``, ``gain``, ``log_base``, ``discount``, ...) are
+    kept as given to :func:`evaluate_run`.
     """
 
     value: float
@@ -114,6 +117,7 @@ class RunResult:
     zero_idcg: str
     missing: str
     ties: str
+    discount: str = "log"
 
     @property
     def n_queries(self) -> int:
@@ -132,6 +136,7 @@ def evaluate_run(
     zero_idcg: str = "zero",
     missing: str = "ignore",
     ties: str = "trec_eval",
+    discount: str = "log",
 ) -> RunResult:
     r"""Evaluate a run of many queries at once.
 
@@ -162,8 +167,8 @@ def evaluate_run(
         Cutoff for both the ranking and the ideal list; None: no cutoff on
         either (every retrieved and every judged document), as in every
         function of ndcg_core.
-    gain, log_base, zero_idcg
-        As in :func:`evaluate`. With ``zero_idcg="skip"`` queries with IDCG 0
+    gain, log_base, zero_idcg, discount
+        As in :func:`evaluate` (``discount="jk"``: Järvelin and Kekäläinen's). With ``zero_idcg="skip"`` queries with IDCG 0
         get NaN and are left out of the mean; ``"error"`` raises.
     aggregate : {"mean", "ratio_of_sums"}
         Which dataset formula ``value`` holds.
@@ -193,16 +198,17 @@ def evaluate_run(
     (0.8155, 0.877)
     """
     settings = _check_run_settings(
-        k=k, gain=gain, log_base=log_base, aggregate=aggregate, zero_idcg=zero_idcg, missing=missing, ties=ties
+        k=k, gain=gain, log_base=log_base, aggregate=aggregate, zero_idcg=zero_idcg, missing=missing, ties=ties,
+        discount=discount,
     )
     encoded = _encoded(run, qrels)
     depth = settings["k"]
     ranked = rank(encoded, ties=settings["ties"], gain=settings["gain"], depth=depth)
     ideal = _ideal(encoded, settings["gain"], depth)
-    base, n = settings["log_base"], encoded.n_queries
-    dcg = _sum_discounted(ranked.query, ranked.position, ranked.gain, n, base)
+    rule, n = (settings["log_base"], settings["discount"]), encoded.n_queries
+    dcg = _sum_discounted(ranked.query, ranked.position, ranked.gain, n, rule)
     n_unjudged_cut = np.bincount(ranked.query, weights=~ranked.judged, minlength=n)
-    idcg = _sum_discounted(ideal.query, ideal.position, ideal.gain, n, base)
+    idcg = _sum_discounted(ideal.query, ideal.position, ideal.gain, n, rule)
     return _assemble(encoded, ideal.n_judged, ideal.n_relevant, dcg, idcg, n_unjudged_cut, settings)
 
 
@@ -216,6 +222,7 @@ def ndcg_curve(
     zero_idcg: str = "zero",
     missing: str = "ignore",
     ties: str = "trec_eval",
+    discount: str = "log",
 ) -> pd.DataFrame:
     """NDCG@k of a run for several cutoffs, sorting the run only once.
 
@@ -227,15 +234,16 @@ def ndcg_curve(
     """
     cutoffs = _check_ks(ks)
     settings = _check_run_settings(
-        k=None, gain=gain, log_base=log_base, aggregate="mean", zero_idcg=zero_idcg, missing=missing, ties=ties
+        k=None, gain=gain, log_base=log_base, aggregate="mean", zero_idcg=zero_idcg, missing=missing, ties=ties,
+        discount=discount,
     )
     deepest = int(cutoffs.max())
     encoded = _encoded(run, qrels)
     ranked = rank(encoded, ties=settings["ties"], gain=settings["gain"], depth=deepest)
     ideal = _ideal(encoded, settings["gain"], deepest)
-    base, n = settings["log_base"], encoded.n_queries
-    dcg = _cumulative_by_position(ranked.query, ranked.position, ranked.gain, n, deepest, base)
-    idcg = _cumulative_by_position(ideal.query, ideal.position, ideal.gain, n, deepest, base)
+    rule, n = (settings["log_base"], settings["discount"]), encoded.n_queries
+    dcg = _cumulative_by_position(ranked.query, ranked.position, ranked.gain, n, deepest, rule)
+    idcg = _cumulative_by_position(ideal.query, ideal.position, ideal.gain, n, deepest, rule)
     keep = _kept_queries(encoded, settings["missing"])
     dcg, idcg = dcg[keep][:, cutoffs - 1], idcg[keep][:, cutoffs - 1]
     if settings["zero_idcg"] == "error" and (idcg == 0).any():
@@ -257,7 +265,7 @@ def ndcg_curve(
 # --------------------------------------------------------------------------- validation
 
 
-def _check_run_settings(*, k, gain, log_base, aggregate, zero_idcg, missing, ties) -> dict:
+def _check_run_settings(*, k, gain, log_base, aggregate, zero_idcg, missing, ties, discount="log") -> dict:
     return {
         "k": check_k(k),
         "gain": check_gain(gain),
@@ -266,6 +274,7 @@ def _check_run_settings(*, k, gain, log_base, aggregate, zero_idcg, missing, tie
         "zero_idcg": check_choice(zero_idcg, ZERO_IDCG_RULES, name="zero_idcg rule"),
         "missing": check_choice(missing, MISSING_RULES, name="missing-query rule"),
         "ties": check_choice(ties, TIE_RULES, name="tie rule"),
+        "discount": check_discount(discount),
     }
 
 
@@ -298,9 +307,11 @@ def _ideal(encoded: EncodedRun, gain: GainSpec, depth: int | None):
 
 
 def _sum_discounted(query: np.ndarray, position: np.ndarray, gain: np.ndarray, n_queries: int,
-                    log_base: float) -> np.ndarray:
-    """Per-query sum of gain / log_b(position + 2) over the given (already cut) rows."""
-    disc = discounts(int(position.max(initial=0)) + 1, log_base)
+                    rule: tuple[float, str]) -> np.ndarray:
+    """Per-query sum of gain / discount(position + 1) over the given (already cut) rows: ``rule`` is
+    (log base, discount name)."""
+    base, discount = rule
+    disc = discounts(int(position.max(initial=0)) + 1, base, discount=discount)
     return np.bincount(query, weights=gain / disc[position], minlength=n_queries)
 
 
@@ -311,10 +322,12 @@ def _kept_queries(encoded: EncodedRun, missing: str) -> np.ndarray:
     return codes[np.argsort(encoded.query_names[codes], kind="stable")]
 
 
-def _cumulative_by_position(query, position, gain, n_queries: int, depth: int, log_base: float) -> np.ndarray:
-    """Matrix [query, k-1] of DCG@k for k = 1..depth, from one cumulative sum."""
+def _cumulative_by_position(query, position, gain, n_queries: int, depth: int,
+                            rule: tuple[float, str]) -> np.ndarray:
+    """Matrix [query, k-1] of DCG@k for k = 1..depth, from one cumulative sum; ``rule`` is (log base, discount)."""
     rows = position < depth
-    disc = discounts(depth, log_base)
+    base, discount = rule
+    disc = discounts(depth, base, discount=discount)
     cells = np.bincount(
         query[rows].astype(np.int64) * depth + position[rows],
         weights=gain[rows] / disc[position[rows]],

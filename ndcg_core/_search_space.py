@@ -16,8 +16,9 @@ hand calculations:
   log10 are not searched separately: a log2 match is a match for them too.
   ``"jk_b2"`` and ``"jk_b10"``: Järvelin and Kekäläinen (2002), no discount
   before rank b, 1 / log_b(i) from rank b on (not a pure rescaling of log2, so
-  NDCG changes). ``"log2_shifted"``: 1 / log2(i + 2), the off-by-one of a
-  0-based index plus 2.
+  NDCG changes; ``"jk_b2"`` is the ``"jarvelin_kekalainen_2002"`` preset's).
+  ``"log2_shifted"``: 1 / log2(i + 2), the off-by-one of a 0-based index plus 2.
+  All four come from :func:`ndcg_core.discounts`, the one definition.
 * ``k`` - the cutoff: ``"given"`` (the k the user typed), ``"whole"`` (none),
   or a library default: 1-5 (LightGBM's ``ndcg_eval_at``), 10, 32 (XGBoost
   3.x's ``ndcg`` without ``@k``).
@@ -42,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from ._conventions import CONVENTIONS
+from ._discounts import discounts
 from ._gains import check_gain, gains_of
 from ._list import evaluate_scores
 from ._validation import InvalidInput, as_finite_numbers, as_grades
@@ -82,22 +84,27 @@ WORDS = {
 
 
 def discount_weights(name: str, n: int) -> np.ndarray:
-    """1 / discount for ranks 1..n under one of :data:`DISCOUNTS`.
+    """1 / discount for ranks 1..n under one of :data:`DISCOUNTS`, from :func:`ndcg_core.discounts`.
 
-    ``"jk_bB"`` is Järvelin and Kekäläinen (2002): DCG[i] = G[i] for i < B and
-    DCG[i - 1] + G[i] / log_B(i) from i = B on, so the weight is 1 before rank
-    B and 1 / log_B(i) after (1 at rank B itself).
+    ``"jk_bB"`` is Järvelin and Kekäläinen (2002) with b = B (weight 1 before
+    rank B, 1 / log_B(i) from rank B on); ``"log2_shifted"`` is the log2
+    discount one rank late (log2(i + 2)).
     """
-    rank = np.arange(1, n + 1, dtype=float)
     if name == "log2":
-        return 1.0 / np.log2(rank + 1)
+        return 1.0 / discounts(n, 2.0)
     if name == "log2_shifted":
-        return 1.0 / np.log2(rank + 2)
-    base = float(name.removeprefix("jk_b"))
-    weights = np.ones(n)
-    late = rank >= base
-    weights[late] = np.log(base) / np.log(rank[late])
-    return weights
+        return 1.0 / discounts(n + 1, 2.0)[1:]
+    return 1.0 / discounts(n, float(name.removeprefix("jk_b")), discount="jk")
+
+
+def discount_name(discount: str, log_base: float) -> str:
+    """The :data:`DISCOUNTS` value of a preset's ``discount`` and ``log_base`` (any base: "log2", same NDCG)."""
+    if discount == "log":
+        return "log2"
+    name = f"jk_b{log_base:g}"
+    if name not in DISCOUNTS:
+        raise InvalidInput(f"The search space has no Järvelin–Kekäläinen discount with b = {log_base:g}.")
+    return name
 
 
 @dataclass(frozen=True)
@@ -245,7 +252,7 @@ def preset_settings(key: str, *, has_k: bool) -> dict[str, object]:
     default = convention.default_k
     k_value = "given" if has_k else (f"default_{default}" if default in DEFAULT_CUTOFFS else "whole")
     return {"ties": convention.ties, "precision": convention.score_precision,
-            "gain": convention.gain, "discount": "log2", "k": k_value,
+            "gain": convention.gain, "discount": discount_name(convention.discount, convention.log_base), "k": k_value,
             "ideal": convention.ideal, "ideal_depth": convention.ideal_depth, "zero_idcg": convention.zero_idcg}
 
 

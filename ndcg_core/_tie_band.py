@@ -6,8 +6,9 @@ list but a set of lists (one per order of each tied group). Libraries pick one
 band shows the whole range, computed without enumerating any permutation:
 
 * **highest**: inside each tied group, higher grades first. A tied group takes
-  a block of consecutive positions whose discounts w_i = 1/log_b(i + 1) (0 past
-  the cutoff k) never increase, so by the rearrangement inequality pairing the
+  a block of consecutive positions whose weights w_i = 1/log_b(i + 1) (0 past
+  the cutoff k) never increase (nor do Järvelin and Kekäläinen's: 1 before rank
+  b, then 1/log_b(i)), so by the rearrangement inequality pairing the
   largest gains with the largest weights maximises sum g_i w_i. The ideal list
   does not depend on the scores, so this maximises NDCG too.
 * **lowest**: worse grades first inside each tie (the same argument reversed).
@@ -77,12 +78,13 @@ def tie_band(
     log_base: float = 2.0,
     ideal_relevances=None,
     zero_idcg: str = "zero",
+    discount: str = "log",
 ) -> TieBand:
     """Lowest, expected and highest NDCG over all orders of tied scores.
 
     Parameters are those of :func:`evaluate_scores` (without ``ties``): grades
     and scores of the same documents, cutoff ``k`` (``None``: the whole list,
-    the ideal cut at the same depth), ``gain``, ``log_base``, the optional
+    the ideal cut at the same depth), ``gain``, ``log_base``, ``discount``, the optional
     ``ideal_relevances`` (every judged grade of the query) and the ``zero_idcg``
     rule. With ``zero_idcg="skip"`` and IDCG = 0 all three figures are NaN.
 
@@ -93,7 +95,7 @@ def tie_band(
     (0.659, 0.8115, 0.9639)
     """
     settings = {"k": k, "gain": gain, "log_base": log_base, "ideal_relevances": ideal_relevances,
-                "zero_idcg": zero_idcg}
+                "zero_idcg": zero_idcg, "discount": discount}
     low = evaluate_scores(relevances, scores, ties="pessimistic", **settings).ndcg
     expected = evaluate_scores(relevances, scores, ties="average", **settings).ndcg
     high = evaluate_scores(relevances, scores, ties="optimistic", **settings).ndcg

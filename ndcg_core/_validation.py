@@ -25,6 +25,7 @@ import pandas as pd
 
 GAIN_NAMES = ("linear", "exponential")
 ZERO_IDCG_RULES = ("zero", "one", "skip", "error")
+DISCOUNT_RULES = ("log", "jk")
 AGGREGATES = ("mean", "ratio_of_sums")
 MISSING_RULES = ("ignore", "zero")
 
@@ -167,3 +168,13 @@ def check_choice(value: object, choices: Iterable[str], *, name: str) -> str:
         listed = ", ".join(repr(c) for c in options)
         raise InvalidInput(f"Unknown {name} {value!r}. Choose one of: {listed}.")
     return value
+
+
+def check_discount(discount: object) -> str:
+    """Return a validated discount name: ``"log"`` (log_b(i + 1)) or ``"jk"`` (Järvelin–Kekäläinen 2002)."""
+    if not isinstance(discount, str) or discount not in DISCOUNT_RULES:
+        raise InvalidInput(
+            f"Unknown discount {discount!r}. Choose 'log' (divide the gain at rank i by log_b(i + 1), the usual "
+            "NDCG) or 'jk' (Järvelin and Kekäläinen 2002: no discount before rank b, then log_b(i))."
+        )
+    return discount

@@ -13,7 +13,8 @@ show_url_warning()
 st.title("Why libraries disagree on the same input")
 st.caption(
     "The same grades (and scores) evaluated the way scikit-learn, trec_eval, ranx, LightGBM, XGBoost and "
-    "torchmetrics do. Cells that differ from the majority of their column are highlighted."
+    "torchmetrics (and more) do, and as the original Järvelin–Kekäläinen 2002 paper defined DCG. Cells that differ "
+    "from the majority of their column are highlighted."
 )
 
 case_key, case = conventions_input.choose_case()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -199,3 +200,24 @@ def test_each_library_call_is_shown():
     at = open_case("ties")
     shown = [code.value for code in at.code]
     assert shown == [c.call for c in ndcg_core.CONVENTIONS.values()]
+
+
+def test_jarvelin_kekalainen_row_and_its_tie_band():
+    """Case "ties" (3, 0, 1, 2; scores 0.9, 0.9, 0.4, 0.4): the paper's DCG keeps the input order, ranks 1 and 2
+    undiscounted (b = 2): DCG = 3 + 0 + 1/log2(3) + 2/log2(4), IDCG = 3 + 2 + 1/log2(3)."""
+    at = open_case("ties")
+    row = results(at)["Järvelin–Kekäläinen 2002 DCG"]
+    expected = (3 + 0 + 1 / math.log2(3) + 2 / 2) / (3 + 2 + 1 / math.log2(3))
+    assert row["NDCG"] == pytest.approx(expected, abs=1e-12)
+    assert row["NDCG"] == pytest.approx(0.8224, abs=1e-4)
+    assert row["Discount"] == "none before rank 2, log2(rank) after"
+    assert results(at)[LABELS["sklearn"]]["Discount"] == "log2(rank + 1)"
+    chart = next(c for c in (e.proto for e in at.get("plotly_chart")) if "Järvelin" in c.spec)
+    spec = json.loads(chart.spec)
+    dots = [trace for trace in spec["data"] if "Järvelin–Kekäläinen 2002 DCG" in (trace.get("text") or [])]
+    assert dots and dots[0]["x"] == [pytest.approx(expected, abs=1e-12)]
+    band_row = dots[0]["y"][0]
+    assert band_row == "gain = grade, ideal from the ranked list, Järvelin–Kekäläinen discount (b = 2)"
+    # the tie of ranks 1 and 2 costs nothing under b = 2, so the band is the C33/D01 tie alone
+    line = next(trace for trace in spec["data"] if trace.get("mode") == "lines" and trace["y"][0] == band_row)
+    assert line["x"] == [pytest.approx(expected), pytest.approx((3 + 2 / math.log2(3) + 1 / 2) / (3 + 2 + 1 / math.log2(3)))]

@@ -16,12 +16,13 @@ import streamlit as st
 import ndcg_core
 from ui import url_state
 from ui.conventions_cases import CASES, CUSTOM, Case  # noqa: F401 - the page's cases, used through this module
-from ui.formatting import fixed
+from ui.formatting import fixed, preset_discount_words
 from ui.ranking import Ranking
 from ui.widgets import plain
 
 INPUT_COLUMNS = url_state.CONVENTIONS_COLUMNS
-SETTING_COLUMNS = {"gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives"}
+SETTING_COLUMNS = {"gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives",
+                   "discount": "Discount"}
 IDEAL_WORDS = {"ranking": "the ranked list only", "all_judged": "all judged documents"}
 TIE_WORDS = {"average": "gains averaged", "stable": "input order", "trec_eval": "doc id, Z→A"}
 ZERO_WORDS = {"zero": "0", "one": "1", "skip": "skipped", "error": "error"}
@@ -116,6 +117,7 @@ def conventions_table(given: CheckedInput, *, k: int | None) -> pd.DataFrame:
         row["ties"] = TIE_WORDS.get(convention.ties, convention.ties)
         row["ideal"] = IDEAL_WORDS.get(convention.ideal, convention.ideal)
         row["zero_idcg"] = ZERO_WORDS.get(convention.zero_idcg, convention.zero_idcg)
+        row["discount"] = preset_discount_words(convention.discount, convention.log_base)
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -20,7 +20,7 @@ LaTeX
     symbolic grade such as ``rel_i``).
 
 Convention words
-    :func:`gain_words`, :func:`discount_words`, :func:`cutoff_words`: the same phrases on every page.
+    :func:`gain_words`, :func:`discount_words`, :func:`preset_discount_words`, :func:`cutoff_words`: the same phrases on every page.
 """
 
 from __future__ import annotations
@@ -138,6 +138,18 @@ def gain_words(gain: str | Mapping[float, float]) -> str:
 def discount_words(log_base: str) -> str:
     """'log₂(i + 1)', 'ln(i + 1)' or 'log₁₀(i + 1)'."""
     return DISCOUNT_WORDS[log_base]
+
+
+def preset_discount_words(discount: str, log_base: float, *, short: bool = False) -> str:
+    """A preset's discount (``Convention.discount``, ``log_base``): 'log2(rank + 1)' for every library (its base
+    leaves NDCG unchanged), 'none before rank 2, log2(rank) after' for Järvelin–Kekäläinen 2002; ``short``: the
+    name with its b, as a tie-band row says it."""
+    if discount == "log":
+        return "log2(rank + 1)"
+    b = f"{log_base:g}"
+    if short:
+        return f"Järvelin–Kekäläinen discount (b = {b})"
+    return f"none before rank {b}, log{b}(rank) after" if b in ("2", "10") else f"none before rank b = {b}, log_b(rank)"
 
 
 def cutoff_words(k: int | None) -> str:

@@ -12,6 +12,7 @@ import streamlit as st
 
 import ndcg_core
 from ui.chart_style import apply_style
+from ui.formatting import preset_discount_words
 from ui.widgets import plain
 
 GAIN_WORDS = {"linear": "gain = grade", "exponential": "gain = 2^grade − 1"}
@@ -19,20 +20,29 @@ IDEAL_WORDS = {"ranking": "ideal from the ranked list", "all_judged": "ideal fro
 
 
 def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[dict]:
-    """One row per (gain, ideal source): the band and the presets of that setting with their values."""
+    """One row per (gain, ideal source[, discount]): the band and the presets of that setting with their values.
+
+    Rows use the usual log discount; a preset with another discount (Järvelin–Kekäläinen 2002) gets a row of its
+    own under its discount and base, since its figure lies in a different band.
+    """
     extra = judged is not None and len(judged) > len(grades)
+    other = sorted({(c.discount, c.log_base, c.gain) for c in ndcg_core.CONVENTIONS.values() if c.discount != "log"})
+    settings = [("log", 2.0, gain) for gain in ("linear", "exponential")] + other
     rows = []
     for ideal in ("ranking", "all_judged") if extra else ("ranking",):
         pool = list(judged) if ideal == "all_judged" else None
         # with no cutoff a library that sees every judgment keeps all of them in the ideal list
         depth = max(len(grades), len(judged)) if (k is None and pool is not None) else k
-        for gain in ("linear", "exponential"):
-            band = ndcg_core.tie_band(grades, scores, k=depth, gain=gain, ideal_relevances=pool)
+        for discount, base, gain in settings:
+            band = ndcg_core.tie_band(grades, scores, k=depth, gain=gain, ideal_relevances=pool, discount=discount,
+                                      log_base=base)
             markers = {}
             for convention in ndcg_core.CONVENTIONS.values():
                 # without extra judgments both ideal sources are the same list
                 same_ideal = not extra or (convention.ideal == "all_judged") == (ideal == "all_judged")
-                if convention.gain != gain or not same_ideal or convention.ideal_depth != "cutoff":
+                # under the log discount the base leaves NDCG unchanged; under Järvelin–Kekäläinen's it does not
+                same_discount = convention.discount == discount and (discount == "log" or convention.log_base == base)
+                if convention.gain != gain or not same_ideal or not same_discount or convention.ideal_depth != "cutoff":
                     continue  # its figure belongs to another band
                 try:
                     result = convention.evaluate(grades, scores, k=k, ideal_relevances=judged, doc_ids=doc_ids)
@@ -40,7 +50,10 @@ def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[
                     continue  # the library refuses these grades
                 if result.idcg > 0 or convention.zero_idcg == "zero":  # the band gives 0 when IDCG is 0
                     markers[convention.label] = result.ndcg
-            rows.append({"setting": f"{GAIN_WORDS[gain]}, {IDEAL_WORDS[ideal]}", "band": band, "markers": markers})
+            if markers or discount == "log":
+                words = "" if discount == "log" else f", {preset_discount_words(discount, base, short=True)}"
+                rows.append({"setting": f"{GAIN_WORDS[gain]}, {IDEAL_WORDS[ideal]}{words}", "band": band,
+                             "markers": markers})
     return rows
 
 
