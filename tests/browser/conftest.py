@@ -99,33 +99,43 @@ def app_url():
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright_driver():
     _require_browser()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    with sync_playwright() as driver:
+        yield driver
 
 
-def _shared_context(browser, **options):
-    """One browser context for a test module: its tabs share the HTTP cache, so Streamlit's scripts are
-    downloaded and compiled once per module instead of once per test. Each test still gets a tab of its own,
-    which is a Streamlit session of its own (the app keeps nothing in cookies or browser storage)."""
-    context = browser.new_context(**options)
+@pytest.fixture(scope="session")
+def browser(playwright_driver):
+    """A plain Chromium for the tests that need browser contexts of their own (several users at once)."""
+    chromium = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+
+
+def _persistent_context(playwright_driver, tmp_path_factory, name: str, **options):
+    """One Chromium with a profile on disk for the whole worker: its tabs share the HTTP cache and V8's code cache,
+    which an incognito context does not keep, so each page load after the first costs the browser about a third less
+    CPU (measured: 2.3 -> 1.6 s for the Playground). Each test still gets a tab of its own, which is a Streamlit session
+    of its own (the app keeps nothing in cookies or browser storage). The profile is a fresh temporary directory."""
+    context = playwright_driver.chromium.launch_persistent_context(
+        str(tmp_path_factory.mktemp(name)), executable_path=CHROMIUM, args=CHROMIUM_ARGS, **options
+    )
     yield context
     context.close()
 
 
-@pytest.fixture(scope="module")
-def desktop_context(browser):
-    yield from _shared_context(browser, viewport={"width": 1400, "height": 900})
+@pytest.fixture(scope="session")
+def desktop_context(playwright_driver, tmp_path_factory):
+    viewport = {"width": 1400, "height": 900}
+    yield from _persistent_context(playwright_driver, tmp_path_factory, "chromium-desktop", viewport=viewport)
 
 
-@pytest.fixture(scope="module")
-def phone_context(browser):
-    yield from _shared_context(browser, **PHONE)
+@pytest.fixture(scope="session")
+def phone_context(playwright_driver, tmp_path_factory):
+    yield from _persistent_context(playwright_driver, tmp_path_factory, "chromium-phone", **PHONE)
 
 
 @pytest.fixture
