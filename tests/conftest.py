@@ -13,8 +13,8 @@ from pathlib import Path
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-import pytest
-from streamlit.testing.v1 import AppTest
+import pytest  # noqa: E402 (after the thread settings above)
+from streamlit.testing.v1 import AppTest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT.parent / "shared" / "seeds"
