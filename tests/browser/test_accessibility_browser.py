@@ -17,7 +17,6 @@ import pytest
 
 import ndcg_core
 from tests.browser.helpers import (
-    PHONE,
     ROOT,
     SCREENSHOTS,
     expect,
@@ -95,24 +94,20 @@ def test_the_sidebar_navigation_is_the_apps_own_grouped_with_the_current_page_ma
     screenshot(page, "a11y_nav_conventions", full_page=False)
 
 
-def test_on_a_phone_choosing_a_page_closes_the_sidebar(browser, app_url):
+def test_on_a_phone_choosing_a_page_closes_the_sidebar(phone, app_url):
     """As Streamlit's own nav does: the open sidebar covers a phone's screen, so choosing a page closes it."""
-    context = browser.new_context(**PHONE)
-    tab = context.new_page()
-    try:
-        open_page(tab, app_url + "/")
-        link = tab.locator(NAV).get_by_role("link", name="Quiz")
-        tab.locator("[data-testid='stExpandSidebarButton']").first.tap()
-        expect()(link).to_be_in_viewport()
-        screenshot(tab, "a11y_nav_phone_open", full_page=False)
-        link.tap()
-        tab.wait_for_url(re.compile("/quiz"), timeout=30_000)
-        tab.get_by_role("heading", name="Quiz").first.wait_for(timeout=30_000)
-        expect()(link).not_to_be_in_viewport(timeout=10_000)  # the sidebar slid away
-        expect()(tab.get_by_role("heading", name="Quiz").first).to_be_in_viewport()
-        screenshot(tab, "a11y_nav_phone_after", full_page=False)
-    finally:
-        context.close()
+    tab = phone
+    open_page(tab, app_url + "/")
+    link = tab.locator(NAV).get_by_role("link", name="Quiz")
+    tab.locator("[data-testid='stExpandSidebarButton']").first.tap()
+    expect()(link).to_be_in_viewport()
+    screenshot(tab, "a11y_nav_phone_open", full_page=False)
+    link.tap()
+    tab.wait_for_url(re.compile("/quiz"), timeout=30_000)
+    tab.get_by_role("heading", name="Quiz").first.wait_for(timeout=30_000)
+    expect()(link).not_to_be_in_viewport(timeout=10_000)  # the sidebar slid away
+    expect()(tab.get_by_role("heading", name="Quiz").first).to_be_in_viewport()
+    screenshot(tab, "a11y_nav_phone_after", full_page=False)
 
 
 # --- the axe audit ----------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.browser.conftest import _require_browser, free_port, screenshot, start_app, stop_app, wait_for_app
-from tests.browser.helpers import drag_row, row
+from tests.browser.helpers import drag_row, rerun_and_wait, row
 from tests.live_databases import fresh_database, postgres_cluster
 from ui.live import activities, schema, security, store
 
@@ -266,8 +266,7 @@ def test_live_reorder_activity_dragged_and_keyed_then_scored(browser, live_app):
         wait_for_app(teacher)
         seed = teacher.get_by_role("spinbutton", name="Quiz seed")
         seed.fill("3")
-        seed.press("Enter")
-        wait_for_app(teacher)
+        rerun_and_wait(teacher, lambda: seed.press("Enter"))  # "Add and open" takes the seed of the last run
         teacher.get_by_role("button", name="Add and open").click()
         _wait_text(teacher, "open for answers")
         activity = store.current_activity(engine, session.id)

@@ -45,11 +45,9 @@ STABLE_JS = """(js) => new Promise((resolve) => {
 
 
 @pytest.fixture(params=SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-def sized(browser, request):
-    context = browser.new_context(viewport={"width": request.param[0], "height": request.param[1]})
-    tab = context.new_page()
-    yield tab, request.param
-    context.close()
+def sized(page, request):
+    page.set_viewport_size({"width": request.param[0], "height": request.param[1]})
+    return page, request.param
 
 
 def open_playground(tab, app_url: str, *, present: bool) -> None:
@@ -111,9 +109,9 @@ SIZES_JS = """() => {
 }"""
 
 
-def test_present_mode_text_is_at_least_20px_at_1920(browser, app_url):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    tab = context.new_page()
+def test_present_mode_text_is_at_least_20px_at_1920(page, app_url):
+    tab = page
+    tab.set_viewport_size({"width": 1920, "height": 1080})
     open_playground(tab, app_url, present=False)
     normal = tab.evaluate(SIZES_JS)
     assert min(normal["captions"]) < 20  # the normal mode is smaller: the check below can fail
@@ -122,7 +120,6 @@ def test_present_mode_text_is_at_least_20px_at_1920(browser, app_url):
     svg_text = tab.evaluate("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .xtick text, '
       + '[data-testid="stPlotlyChart"] .ytick text, [data-testid="stPlotlyChart"] .legendtext')]
       .map((el) => parseFloat(el.style.fontSize))""")
-    context.close()
     for kind, values in {**sizes, "chart_text": svg_text}.items():
         assert values, kind
         assert min(values) >= 20, (kind, values)
@@ -198,10 +195,10 @@ def test_every_page_in_present_mode_screenshots(sized, app_url):
         screenshot(tab, f"present_page_{path or 'playground'}_{width}x{height}", full_page=False)
 
 
-def test_a_row_moved_past_the_screens_edge_is_scrolled_into_view(browser, app_url):
+def test_a_row_moved_past_the_screens_edge_is_scrolled_into_view(page, app_url):
     """Alt+↓ on the last row fully on screen: the row goes below the edge, and the list brings it back in view."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    tab = context.new_page()
+    tab = page
+    tab.set_viewport_size({"width": 1280, "height": 720})
     grades = [3, 2, 3, 0, 1, 2, 0, 1, 0, 2, 1, 0]
     names = [f"D{i}" for i in range(1, 13)]
     open_page(tab, f"{app_url}/?docs=" + ",".join(f"{n}:{g}" for n, g in zip(names, grades, strict=True)))
@@ -219,4 +216,3 @@ def test_a_row_moved_past_the_screens_edge_is_scrolled_into_view(browser, app_ur
     assert "flash" in moved.get_attribute("class")
     box = moved.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
-    context.close()
