@@ -1,61 +1,8 @@
 """Dataset page: evaluate a TREC run (or a CSV) against judgments, both dataset formulas, query by query."""
 
-import streamlit as st
-
-import ndcg_core
 import ui
-from ui import dataset_queries, dataset_report, dataset_state, dataset_upload, incomplete_view
-from ui import dataset_view as view
-from ui.settings import current_settings, show_url_warning
-from ui.widgets import plain
+from ui import dataset_page
 
 ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
-show_url_warning()
-st.title("Dataset: NDCG over many queries")
-st.caption(
-    "Upload TREC judgments (qrels) and a run, or one CSV, or use the bundled sample. Every figure comes from "
-    "ndcg_core.evaluate_run with the settings in the sidebar."
-)
-dataset_upload.show_inputs()
-
-dataset = view.current_dataset()
-settings = current_settings()
-run_names = list(dataset.runs)
-view.restore_from_url({
-    dataset_state.RUN_KEY: ("run", run_names), dataset_state.TIES_KEY: ("ties", list(view.TIE_RULES)),
-    dataset_state.MISSING_KEY: ("missing", list(view.MISSING_RULES)),
-})
-top = st.columns([2, 2, 2])
-run_name = top[0].selectbox("Run", run_names, key=dataset_state.RUN_KEY, help="Each uploaded run file (or CSV) is one run.")
-ties = top[1].selectbox(
-    "Tied scores", list(view.TIE_RULES), format_func=view.TIE_RULES.get, key=dataset_state.TIES_KEY,
-    help="How documents with equal scores are ordered. trec_eval sorts them by document id, descending.",
-)
-missing = top[2].selectbox(
-    "Judged queries missing from the run", list(view.MISSING_RULES), format_func=view.MISSING_RULES.get,
-    key=dataset_state.MISSING_KEY,
-)
-st.text(f"Data: {dataset.label} · run: {run_name}")
-
-options = view.run_options(settings, ties=ties, missing=missing)
-try:
-    with st.spinner("Evaluating…"):
-        result = view.evaluate(dataset, run_name, options)
-except ndcg_core.InvalidInput as error:
-    st.error(f"This data cannot be evaluated with the current settings: {plain(error)}", icon=":material/warning:")
-    st.stop()
-except Exception as error:  # noqa: BLE001 - never a traceback on screen; say what happened instead
-    st.error(f"Unexpected problem while evaluating ({plain(type(error).__name__)}: {plain(error)}). Try other "
-             "settings, or reload the files.", icon=":material/error:")
-    st.stop()
-
-label = "NDCG" if settings.k is None else f"NDCG@{settings.k}"
-dataset_report.show_headline(dataset, run_name, options, result, settings=settings, label=label)
-dataset_report.show_rule_notes(result, settings=settings, missing=missing)
-left, right = st.columns(2)
-left.plotly_chart(view.histogram_chart(result.per_query["ndcg"], mean=result.mean_ndcg, label=label),
-                  key="dataset_histogram")
-right.plotly_chart(view.curve_chart(view.curve(dataset, run_name, options), k=settings.k), key="dataset_curve")
-dataset_queries.show(dataset, run_name, options, result, settings=settings, label=label, ties=ties)
-incomplete_view.show(dataset, run_name, options, label=label)
+dataset_page.show()

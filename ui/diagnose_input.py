@@ -73,7 +73,7 @@ EXAMPLES = {
     "lightgbm_sklearn": Example("LightGBM vs scikit-learn", "3, 2, 0, 1, 2",
                                 "0.9, 0.8, 0.7, 0.6, 0.5"),
     "all_zero": Example("No relevant document", "0, 0, 0", "0.3, 0.2, 0.1"),
-    "unretrieved": Example("A judged document not retrieved", "2, 1, 0",
+    "unretrieved": Example("Judged but not retrieved", "2, 1, 0",
                            "0.9, 0.5, 0.1", extra="3", sources=("scikit-learn", "trec_eval")),
     "ties": Example("Tied scores", "3, 0, 1, 2", "0.9, 0.9, 0.4, 0.4",
                     ids="A12, B07, C33, D01", sources=("scikit-learn", "trec_eval")),

@@ -104,6 +104,8 @@ def _ranks(x: object) -> np.ndarray:
         return np.frombuffer(base64.b64decode(x["bdata"]), dtype=np.dtype(x.get("dtype", "f8")).newbyteorder("<"))
     return np.asarray(x if x is not None else [], dtype=float)
 
+BY_RANK = " (one colour per rank)"
+
 
 def link_figure(fig: go.Figure, highlight: int | None = None) -> go.Figure:
     """Colour the ranking's bars by position and outline every bar at the highlighted rank (in place).
@@ -113,12 +115,14 @@ def link_figure(fig: go.Figure, highlight: int | None = None) -> go.Figure:
     their look.
     """
     for trace in fig.data:
-        own_series = trace.legendgroup == trace.name
+        own_series = trace.legendgroup in (trace.name, (trace.name or "").removesuffix(BY_RANK))
         if trace.type != "bar" or not (own_series or trace.legendgroup == "past"):
             continue
         ranks = _ranks(trace.x)
         if own_series and trace.offsetgroup in LINKED_GROUPS:
             trace.marker.color = [position_colour(int(rank)) for rank in ranks]
+            # plotly's legend swatch takes the first bar's colour: say that the colours are the ranks'
+            trace.name = trace.legendgroup + BY_RANK
         if highlight is not None and (ranks == highlight).any():
             hit = ranks == highlight
             trace.marker.line = {"color": OUTLINE["color"], "width": [OUTLINE["width"] if h else 0 for h in hit]}

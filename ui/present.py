@@ -31,6 +31,8 @@ html { font-size: clamp(16px, 1.2vw, 28px); }
 [data-testid="stApp"] { --ndcg-small-text: .875rem; }
 [data-testid="stApp"] :is([data-testid="stMarkdownContainer"], [data-testid="stCaptionContainer"]) code { font-size: max(.875rem, .9em); }
 [data-testid="stApp"] [data-testid="stMainBlockContainer"] { padding-top: 2rem; }
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] span:has(> [data-testid="stMarkdownContainer"]),
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] :is([data-testid="stMarkdownContainer"], p) { white-space: normal; }
 </style>"""
 
 

@@ -177,6 +177,13 @@ SMALL_TEXT_JS = """() => {
 }"""
 
 
+# Page links in the sidebar whose label is cut off (ellipsis): the label's text is wider than its box (a collapsed
+# sidebar, as on the Live class page, has boxes of no width: not counted).
+CUT_NAV_LABELS_JS = """() => [...document.querySelectorAll('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]')]
+  .filter(link => [...link.querySelectorAll('span, p')].some(el => el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1))
+  .map(link => link.innerText.trim())"""
+
+
 def test_every_page_in_present_mode_screenshots(sized, app_url):
     """Screenshots to look at (a page that raises fails the test); Present mode stays on from page to page.
 
@@ -192,6 +199,7 @@ def test_every_page_in_present_mode_screenshots(sized, app_url):
         assert tab.locator('[data-testid="stException"]').count() == 0, path
         if width == 1920:
             assert tab.evaluate(SMALL_TEXT_JS) == [], path
+        assert tab.evaluate(CUT_NAV_LABELS_JS) == [], path  # the larger text wraps in the sidebar, never "Why do my…"
         screenshot(tab, f"present_page_{path or 'playground'}_{width}x{height}", full_page=False)
 
 
