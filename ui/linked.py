@@ -104,7 +104,7 @@ def _ranks(x: object) -> np.ndarray:
         return np.frombuffer(base64.b64decode(x["bdata"]), dtype=np.dtype(x.get("dtype", "f8")).newbyteorder("<"))
     return np.asarray(x if x is not None else [], dtype=float)
 
-BY_RANK = " (one colour per rank)"
+BY_RANK = " (colour = rank)"  # short: the legend must fit a 390 px phone
 
 
 def link_figure(fig: go.Figure, highlight: int | None = None) -> go.Figure:
