@@ -104,9 +104,6 @@ def _ranks(x: object) -> np.ndarray:
         return np.frombuffer(base64.b64decode(x["bdata"]), dtype=np.dtype(x.get("dtype", "f8")).newbyteorder("<"))
     return np.asarray(x if x is not None else [], dtype=float)
 
-BY_RANK = " (colour = rank)"  # short: the legend must fit a 390 px phone
-
-
 def link_figure(fig: go.Figure, highlight: int | None = None) -> go.Figure:
     """Colour the ranking's bars by position and outline every bar at the highlighted rank (in place).
 
@@ -115,14 +112,12 @@ def link_figure(fig: go.Figure, highlight: int | None = None) -> go.Figure:
     their look.
     """
     for trace in fig.data:
-        own_series = trace.legendgroup in (trace.name, (trace.name or "").removesuffix(BY_RANK))
+        own_series = trace.legendgroup == trace.name
         if trace.type != "bar" or not (own_series or trace.legendgroup == "past"):
             continue
         ranks = _ranks(trace.x)
         if own_series and trace.offsetgroup in LINKED_GROUPS:
             trace.marker.color = [position_colour(int(rank)) for rank in ranks]
-            # plotly's legend swatch takes the first bar's colour: say that the colours are the ranks'
-            trace.name = trace.legendgroup + BY_RANK
         if highlight is not None and (ranks == highlight).any():
             hit = ranks == highlight
             trace.marker.line = {"color": OUTLINE["color"], "width": [OUTLINE["width"] if h else 0 for h in hit]}
@@ -137,8 +132,10 @@ def position_colours(n: int) -> list[str]:
 def highlight_note(names, highlight: int | None) -> None:
     """One line under the chart: what is highlighted and how to change it (a button clears it)."""
     if highlight is None:
-        st.caption("Click a bar or a row of the ranked list to highlight its position in the list, the chart, "
-                   "the formula and the table.")
+        # (plotly's legend swatch shows rank 1's colour only, so the colours are explained here)
+        st.caption("Each bar of your ranking has its rank's colour, as in the list and the formula. Click a bar or "
+                   "a row of the ranked list to highlight its position in the list, the chart, the formula and the "
+                   "table.")
         return
     with st.container(horizontal=True, vertical_alignment="center"):
         st.markdown(f"**Highlighted: rank {highlight}** ({_name(names, highlight)}) in the list, the chart, the "
