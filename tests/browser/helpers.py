@@ -40,8 +40,10 @@ def rerun_and_wait(tab, action) -> None:
 
     ``wait_for_app`` alone can return before that run starts: a widget change leaves the page saying 'notRunning'
     until the server's reply arrives, so a click right after it can reach the server first (and a button's callback
-    arguments would still be those of the run before).
+    arguments would still be those of the run before). A change made while a run is in progress restarts that run
+    without the page ever saying 'notRunning' in between, so the helper first waits for the page to be idle.
     """
+    wait_for_app(tab)
     tab.evaluate(
         """() => {
           const app = document.querySelector('[data-testid="stApp"]');

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import expect, metric, screenshot, wait_for_app, wait_for_charts
+from tests.browser.helpers import expect, metric, rerun_and_wait, screenshot, wait_for_app, wait_for_charts
 
 pytestmark = pytest.mark.browser
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -36,8 +36,7 @@ def metric_value(tab, label: str) -> str:
 def choose(tab, select_label: str, option: str) -> None:
     """Pick an option of a Streamlit selectbox by its visible label."""
     tab.locator("[data-testid='stSelectbox']").filter(has_text=select_label).first.click()
-    tab.get_by_role("option", name=option).click()
-    wait_for_app(tab)
+    rerun_and_wait(tab, lambda: tab.get_by_role("option", name=option).click())
 
 
 def test_upload_sample_qrels_and_run_shows_dataset_ndcg(page, app_url):

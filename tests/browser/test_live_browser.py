@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.browser.conftest import _require_browser, free_port, screenshot, start_app, stop_app, wait_for_app
-from tests.browser.helpers import drag_row, rerun_and_wait, row
+from tests.browser.helpers import drag_row, next_frame, rerun_and_wait, row
 from tests.live_databases import fresh_database, postgres_cluster
 from ui.live import activities, schema, security, store
 
@@ -115,8 +115,8 @@ def test_live_class_teacher_and_three_students(browser, live_app):
     kind.wait_for(timeout=WAIT)
     wait_for_app(teacher)
     kind.locator("input").click()
-    teacher.get_by_role("option", name="Which ranking is better?").click(timeout=WAIT)
-    teacher.wait_for_timeout(100)
+    # "Add and open" takes the kind of the last run: wait for the run the choice starts.
+    rerun_and_wait(teacher, lambda: teacher.get_by_role("option", name="Which ranking is better?").click(timeout=WAIT))
     teacher.get_by_role("button", name="Add and open").click()
     _wait_text(teacher, "open for answers")
     _wait_text(teacher, "Joined")
@@ -176,7 +176,7 @@ def test_live_class_teacher_and_three_students(browser, live_app):
         _wait_text(teacher, "Answer: Ranking")
         screenshot(teacher, "live_teacher_revealed_1280")
         teacher.set_viewport_size({"width": 1920, "height": 1080})
-        teacher.wait_for_timeout(500)
+        next_frame(teacher)
         screenshot(teacher, "live_teacher_revealed_1920")
         teacher.get_by_text("Answer: Ranking").first.scroll_into_view_if_needed()
         screenshot(teacher, "live_teacher_revealed_1920_worked")
@@ -262,8 +262,7 @@ def test_live_reorder_activity_dragged_and_keyed_then_scored(browser, live_app):
 
         kind = teacher.get_by_test_id("stSelectbox").filter(has_text="Kind")
         kind.locator("input").click()
-        teacher.get_by_role("option", name="Fix the ranking").click(timeout=WAIT)
-        wait_for_app(teacher)
+        rerun_and_wait(teacher, lambda: teacher.get_by_role("option", name="Fix the ranking").click(timeout=WAIT))
         seed = teacher.get_by_role("spinbutton", name="Quiz seed")
         seed.fill("3")
         rerun_and_wait(teacher, lambda: seed.press("Enter"))  # "Add and open" takes the seed of the last run
