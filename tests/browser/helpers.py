@@ -35,31 +35,6 @@ def wait_for_app(tab, timeout: float = 30_000) -> None:
     )
 
 
-def rerun_and_wait(tab, action) -> None:
-    """Do ``action`` (a widget change that reruns the script) and wait until a run that started after it has finished.
-
-    ``wait_for_app`` alone can return before that run starts: a widget change leaves the page saying 'notRunning'
-    until the server's reply arrives, so a click right after it can reach the server first (and a button's callback
-    arguments would still be those of the run before). A change made while a run is in progress restarts that run
-    without the page ever saying 'notRunning' in between, so the helper first waits for the page to be idle.
-    """
-    wait_for_app(tab)
-    tab.evaluate(
-        """() => {
-          const app = document.querySelector('[data-testid="stApp"]');
-          window.__runsStarted = 0;
-          if (window.__runWatcher) window.__runWatcher.disconnect();
-          window.__runWatcher = new MutationObserver(() => {
-            if (app.dataset.testScriptState === 'running') window.__runsStarted += 1;
-          });
-          window.__runWatcher.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-        }"""
-    )
-    action()
-    tab.wait_for_function("() => window.__runsStarted > 0", timeout=30_000)
-    wait_for_app(tab)
-
-
 def open_page(tab, url: str) -> None:
     """Go to ``url`` and wait for its script to finish (deep links work on a fresh server too)."""
     tab.goto(url)

@@ -82,6 +82,19 @@ def preset_answer(activity_id: int, value) -> None:
         session.set_widget(answer_key(activity_id), value)
 
 
+KIND_KEY = "live_kind"
+SEED_KEY = "live_seed"
+
+
+def next_activity_choice() -> tuple[str | None, int]:
+    """The teacher's "Next activity" kind and quiz seed as the browser holds them now.
+
+    Read in the button's callback, not bound as its arguments when the page was drawn: a teacher who picks a kind
+    and clicks "Add and open" before the page has redrawn must get the kind just picked.
+    """
+    return session.widget(KIND_KEY), int(session.widget(SEED_KEY, 0) or 0)
+
+
 LEADERBOARD_KEY = "live_leaderboard"
 
 

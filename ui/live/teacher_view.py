@@ -20,7 +20,15 @@ from sqlalchemy.engine import Engine
 
 from ui import url_state
 from ui.live import activities, connection, store, widgets
-from ui.live.state import LEADERBOARD_KEY, leaderboard_toggle, live, take_teacher_error
+from ui.live.state import (
+    KIND_KEY,
+    LEADERBOARD_KEY,
+    SEED_KEY,
+    leaderboard_toggle,
+    live,
+    next_activity_choice,
+    take_teacher_error,
+)
 from ui.quiz_model import MAX_SEED
 from ui.widgets import plain
 
@@ -159,14 +167,14 @@ def _live_panel(session_id: int, activity_id: int, stamp: tuple) -> None:
 def _next_activity_picker(engine: Engine, session: store.Session) -> None:
     st.subheader("Next activity")
     kind_col, seed_col, add_col, quiz_col = st.columns([1.6, 1, 1, 1.3], vertical_alignment="bottom")
-    kind = kind_col.selectbox("Kind", activities.KINDS, format_func=lambda k: activities.TITLES[k], key="live_kind")
-    seed = seed_col.number_input("Quiz seed", min_value=0, max_value=MAX_SEED, step=1, key="live_seed",
-                                 help="The same seed gives the same question, as on the Quiz page.")
+    kind_col.selectbox("Kind", activities.KINDS, format_func=lambda k: activities.TITLES[k], key=KIND_KEY)
+    seed_col.number_input("Quiz seed", min_value=0, max_value=MAX_SEED, step=1, key=SEED_KEY,
+                          help="The same seed gives the same question, as on the Quiz page.")
     # The questions are drawn in the callbacks (generating a quiz takes ~30 ms: not on every redraw).
     add_col.button("Add and open", type="primary", width="stretch", key="live_add",
-                   on_click=_add_activities, args=(kind, int(seed)), kwargs={"open_it": True})
+                   on_click=_add_activities, kwargs={"whole_quiz": False, "open_it": True})
     quiz_col.button("Add the whole quiz", width="stretch", key="live_add_quiz",
-                    on_click=_add_activities, args=(None, int(seed)),
+                    on_click=_add_activities, kwargs={"whole_quiz": True},
                     help="The six questions of this quiz seed, as drafts to open one by one.")
     drafts = [a for a in store.session_activities(engine, session.id) if a.state == "draft"]
     if drafts:
@@ -178,10 +186,11 @@ def _next_activity_picker(engine: Engine, session: store.Session) -> None:
                           kwargs={"activity_id": draft.id, "state": "open"})
 
 
-def _add_activities(kind: str | None, seed: int, *, open_it: bool = False) -> None:
-    """Add one ``kind`` activity from quiz seed ``seed`` (or, for kind None, the whole quiz), maybe open it."""
+def _add_activities(*, whole_quiz: bool, open_it: bool = False) -> None:
+    """Add one activity of the chosen kind and quiz seed (or the seed's whole quiz), maybe open it."""
     engine, code, secret = connection.live_engine(), _code(), _secret()
-    items = activities.quiz_specs(seed) if kind is None else [(kind, activities.generate(kind, seed=seed))]
+    kind, seed = next_activity_choice()
+    items = activities.quiz_specs(seed) if whole_quiz else [(kind, activities.generate(kind, seed=seed))]
     try:
         added = [store.add_activity(engine, code=code, secret=secret, kind=kind, spec=spec) for kind, spec in items]
         if open_it and added:
