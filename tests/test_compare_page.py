@@ -79,6 +79,20 @@ def test_ideal_button_and_swap(lists_page):
     assert at.session_state["compare_order_b"][0] in ("D1", "D3")
 
 
+def test_ideal_button_clicked_with_a_grade_edit_uses_the_edited_grades(lists_page):
+    """A grade typed and "A: ideal" clicked at once (one request): A is ideal for the grades as edited.
+
+    D4 (grade 0, row 3) becomes 5, so the ideal starts with D4; with the ideal of the last redraw A would start
+    with D1 or D3 and its NDCG would be below 1.
+    """
+    at = lists_page
+    at.session_state["compare_docs_editor"] = {"edited_rows": {3: {"grade": 5}}, "added_rows": [], "deleted_rows": []}
+    at.button(key="compare_ideal_a").click().run()
+    assert not at.exception
+    assert at.session_state["compare_order_a"][0] == "D4"
+    assert dict(metric_values(at)[:4])["NDCG"] == "1.0000"
+
+
 def test_editing_a_grade_changes_both_and_bad_edit_keeps_previous(lists_page):
     at = lists_page
     at.session_state["compare_docs_editor"] = {"edited_rows": {3: {"grade": 3}}, "added_rows": [], "deleted_rows": []}

@@ -76,9 +76,15 @@ def renamed_documents(current: list[str | None]) -> dict[str, str]:
     return {old: new for old, new in zip(previous, current, strict=True) if old and new and old != new}
 
 
-def set_order(side: str, order: list[str]) -> None:
-    """Button callback: put ranking ``side`` in ``order``."""
-    session.set_widget(ORDER_KEYS[side], list(order))
+IDEAL_REQUEST_KEY = "compare_ideal_request"
+
+
+def request_ideal(side: str) -> None:
+    """Button callback: put ranking ``side`` in the ideal order, applied in the run, to the grades as edited.
+
+    Not the ideal of the last redraw: a grade typed and the button clicked at once arrive in one request.
+    """
+    session.set_widget(IDEAL_REQUEST_KEY, side)
 
 
 def swap_orders() -> None:
@@ -216,21 +222,22 @@ def two_rankings(settings: MetricSettings) -> None:
     names = documents["document"].tolist()
     grade_of = dict(zip(names, documents["grade"], strict=True))
 
-    # Apply drags first (before anything is drawn), so every element of this run shows the new orders.
+    # Apply the ideal button and drags first (before anything is drawn), so every element of this run shows them.
+    ideal = ideal_order(documents)
+    requested = session.forget(IDEAL_REQUEST_KEY)
     orders = {}
     for side, key in ORDER_KEYS.items():
-        order = synced_order(session.widget(key), names, renamed)
+        order = ideal if side == requested else synced_order(session.widget(key), names, renamed)
         perm = pending_order(f"compare_list_{side}", len(order), names=order, grades=[grade_of[n] for n in order])
         if perm is not None:
             order = [order[i] for i in perm]
         session.set_widget(key, order)
         orders[side] = order
 
-    ideal = ideal_order(documents)
     buttons.button("A: ideal", key="compare_ideal_a", help="Put ranking A in the ideal order.",
-                   on_click=set_order, args=("A", ideal))
+                   on_click=request_ideal, args=("A",))
     buttons.button("B: ideal", key="compare_ideal_b", help="Put ranking B in the ideal order.",
-                   on_click=set_order, args=("B", ideal))
+                   on_click=request_ideal, args=("B",))
     buttons.button("Swap A ↔ B", key="compare_swap", on_click=swap_orders)
 
     options = settings.kwargs()
