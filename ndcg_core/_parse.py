@@ -44,6 +44,10 @@ def one_delimiter(data: bytes) -> tuple[bytes, str]:
     return (" " if b"\t" in data and b" " in data else "\t" if b"\t" in data else " ")
 
 
+_IS_BLANK = np.zeros(256, dtype=bool)
+_IS_BLANK[list(b" \t\x0b\x0c")] = True
+
+
 def single_spaced(data: bytes) -> bytes:
     """The data with every run of spaces or tabs made one space, and none at a line's start or end.
 
@@ -51,8 +55,21 @@ def single_spaced(data: bytes) -> bytes:
     delimiter. Only files the plain parse refused pay for this (every line
     stays where it was, so line numbers still hold).
     """
-    data = re.sub(rb"[ \t\x0b\x0c]+", b" ", data)
-    return re.sub(rb"(?m)^ | $", b"", data)
+    if not data:
+        return data
+    array = np.frombuffer(data, dtype=np.uint8)
+    blank = _IS_BLANK[array]
+    kept = ~blank
+    kept[1:] |= ~blank[:-1]  # a blank is kept when it starts a run of blanks
+    kept[0] = True
+    array, blank = array[kept], blank[kept]
+    array[blank] = 32
+    newline = array == 10
+    at_edge = np.empty_like(newline)  # a line's first or last byte
+    at_edge[0], at_edge[1:] = True, newline[:-1]
+    at_edge[:-1] |= newline[1:]
+    at_edge[-1] = True
+    return array[~(blank & at_edge)].tobytes()
 
 
 def parse(data: bytes, names: list[str], types: dict[str, pa.DataType], *, delimiter: str,

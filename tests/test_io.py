@@ -456,3 +456,27 @@ def test_readers_record_where_trec_eval_would_read_otherwise():
     assert read_run(BYTES_RUN).attrs["trec_eval_differences"] == {"ids": 1}  # x\xff
     assert read_qrels(BYTES_QRELS).attrs["trec_eval_differences"] == {"ids": 2}
     assert read_run(RUN_TEXT.encode()).attrs["trec_eval_differences"] == {}
+
+
+# --------------------------------------------------------------------------- whitespace between TREC fields
+
+
+def _single_spaced_by_regex(data: bytes) -> bytes:
+    """The rule spelled as regular expressions: runs of blanks become one space, none at a line's start or end."""
+    data = re.sub(rb"[ \t\x0b\x0c]+", b" ", data)
+    return re.sub(rb"(?m)^ | $", b"", data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b" ", b"\t", b"\x0b", b"\x0c", b"\n", b"\r", b"a", b"7", b"\xff"]), max_size=40))
+def test_runs_of_blanks_become_one_space_as_the_rule_says(pieces):
+    from ndcg_core._parse import single_spaced
+
+    data = b"".join(pieces)
+    assert single_spaced(data) == _single_spaced_by_regex(data)
+
+
+def test_tabs_and_aligned_columns_read_like_single_spaces():
+    aligned = b"  q1\tQ0   d1  1\t 0.5  run \n\tq1 Q0 d2\t\t2 0.25 run\t\n"
+    plain = b"q1 Q0 d1 1 0.5 run\nq1 Q0 d2 2 0.25 run\n"
+    pd.testing.assert_frame_equal(read_run(aligned), read_run(plain))
