@@ -4,8 +4,11 @@ Students join by link (two) and by typing the code (one, on a 390×844 touch pho
 better" activity, one reloads mid-activity and keeps their answer, a student's token pasted into a teacher
 link is refused by the server (the activity stays open, no control or export appears), the teacher closes and
 reveals, and every student sees their own result and the class distribution. The app runs against its own
-database (NDCG_LIVE_DB_URL), which the test reads to check what the server stored: an SQLite file, then a
-throwaway PostgreSQL cluster (skipped with the reason without PostgreSQL, except under CI=true).
+database (NDCG_LIVE_DB_URL), which the test reads to check what the server stored: the class of four on a
+throwaway PostgreSQL cluster (the database a school's deployment shares between app processes; skipped with the
+reason without PostgreSQL, except under CI=true), the reorder activity on an SQLite file. Each journey runs on one
+database: the store itself is tested on both in tests/test_live_store.py and tests/test_live_faults.py, and a
+browser journey costs Chromium ~20 CPU-seconds.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from ui.live import activities, schema, security, store
 WAIT = 30_000
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module")
 def live_app(request, tmp_path_factory):
     _require_browser()
     if request.param == "sqlite":
@@ -99,6 +102,7 @@ def _answer(tab, choice: str) -> None:
         raise
 
 
+@pytest.mark.parametrize("live_app", ["postgresql"], indirect=True)
 def test_live_class_teacher_and_three_students(browser, live_app):
     base, engine = live_app
     teacher_context = _context(browser)
@@ -237,6 +241,7 @@ def _no_settings_sidebar(tab) -> None:
     assert not {"gain", "base", "z", "k"} & set(parse_qs(urlparse(tab.url).query))
 
 
+@pytest.mark.parametrize("live_app", ["sqlite"], indirect=True)
 def test_live_reorder_activity_dragged_and_keyed_then_scored(browser, live_app):
     """Seed 3's "Fix the ranking": D1 D4 D2 D5 D3 D6 with grades 2 3 3 0 1 0 (linear gain, k = 6).
 
