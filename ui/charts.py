@@ -164,7 +164,7 @@ def contribution_chart(table: pd.DataFrame, *, k: int | None = None, highlight: 
         pattern={"shape": "/", "fillmode": "overlay", "fgcolor": "#FFFFFF", "fgopacity": 0.7, "size": 10, "solidity": 0.3},
     )
     layout = _layout(
-        title="Contribution of each position: gain ÷ discount", y_title="contribution", n_shown=len(shown),
+        title="Contribution of each position", y_title="gain ÷ discount", n_shown=len(shown),
         n_total=len(table), k=k, last_rank=len(shown), highlight=highlight, extra={"barmode": "group"},
     )
     return _figure(data, layout)

@@ -20,6 +20,7 @@ from tests.browser.helpers import (
     screenshot,
     scroll_top,
     touch_swipe,
+    wait_for_charts,
     wait_for_scroll,
     wait_until_settled,
 )
@@ -90,11 +91,24 @@ def _header_problems(tab) -> list[str]:
     return problems + ([f"{cut} names cut off"] if cut else [])
 
 
-def test_the_list_header_words_do_not_overlap_on_a_phone(phone, app_url):
+CUT_CHART_TITLES_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+  .filter((chart) => chart.offsetParent !== null)
+  .flatMap((chart) => {
+    const svg = chart.querySelector('.main-svg'), title = chart.querySelector('.gtitle');
+    if (!svg || !title) return [];
+    const box = title.getBoundingClientRect(), frame = svg.getBoundingClientRect();
+    return box.left >= frame.left - 1 && box.right <= frame.right + 1 ? [] : [title.textContent];
+  })"""
+
+
+def test_the_list_header_words_and_chart_titles_fit_on_a_phone(phone, app_url):
+    """Before the fix the contribution chart's title ran past the right edge of a 390 px screen."""
     open_playground(phone, app_url)
+    wait_for_charts(phone)
     problems = _header_problems(phone)
     screenshot(phone, "phone_ranked_list_header", full_page=False)
     assert problems == []
+    assert phone.evaluate(CUT_CHART_TITLES_JS) == []
 
 
 def test_the_list_header_words_do_not_overlap_on_a_screen(page, app_url):
