@@ -56,7 +56,7 @@ def difference_chart(frame: pd.DataFrame) -> go.Figure:
         ),
     )
     fig.add_hline(y=0, line={"color": PALETTE["text"], "width": 1})
-    _layout(fig, title="Which positions make the difference: contribution of B − contribution of A",
+    _layout(fig, title="Contribution of B − contribution of A",
             x_title="Rank i", y_title="B − A")
     fig.update_xaxes(dtick=1 if len(frame) <= 30 else None)
     return fig

@@ -15,6 +15,7 @@ from tests.browser.helpers import (
     list_names,
     moved,
     next_frame,
+    open_page,
     open_playground,
     row,
     screenshot,
@@ -102,12 +103,17 @@ CUT_CHART_TITLES_JS = """() => [...document.querySelectorAll('[data-testid="stPl
 
 
 def test_the_list_header_words_and_chart_titles_fit_on_a_phone(phone, app_url):
-    """Before the fix the contribution chart's title ran past the right edge of a 390 px screen."""
+    """Before the fix the titles of the contribution chart and of Compare's difference chart ran past the right edge
+    of a 390 px screen."""
     open_playground(phone, app_url)
     wait_for_charts(phone)
     problems = _header_problems(phone)
     screenshot(phone, "phone_ranked_list_header", full_page=False)
     assert problems == []
+    assert phone.evaluate(CUT_CHART_TITLES_JS) == []
+    open_page(phone, f"{app_url}/compare")
+    phone.get_by_text("Which positions make the difference").first.wait_for()
+    phone.wait_for_function("() => document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .gtitle').length >= 3")
     assert phone.evaluate(CUT_CHART_TITLES_JS) == []
 
 
