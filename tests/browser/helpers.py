@@ -23,13 +23,16 @@ def expect():
 
 
 def wait_for_app(tab, timeout: float = 30_000) -> None:
-    """Wait until Streamlit has finished running the script (stApp reports it, no 'running' widget)."""
+    """Wait until Streamlit has finished running the script (stApp reports it, no 'running' widget) and has drawn
+    what it sent: element types whose code loads on first use (charts, code blocks, ...) show a skeleton until then,
+    up to 1.5 s after the script finished on a first page load."""
     tab.wait_for_function(
         """() => {
           const app = document.querySelector('[data-testid="stApp"]');
           return app && app.dataset.testScriptState === 'notRunning'
             && !document.querySelector('[data-testid="stStatusWidget"]')
-            && !!document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]');
+            && !!document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]')
+            && !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]');
         }""",
         timeout=timeout,
     )
