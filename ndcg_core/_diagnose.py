@@ -222,9 +222,25 @@ def _evaluate_grid(space: SearchSpace) -> _Grid:
     valid = np.isfinite(dcg_flat) & np.isfinite(idcg_flat)
     zero_rule = np.where(idcg_flat > 0, -1, np.indices(shape)[-1].reshape(-1))
     keys = np.stack([np.where(valid, dcg_flat, -1.0), np.where(valid, idcg_flat, -1.0), zero_rule.astype(float)], 1)
-    _, group = np.unique(keys, axis=0, return_inverse=True)
+    group = _row_groups(keys)
     coords = np.indices(shape).reshape(len(shape), -1).T
     return _Grid(ndcg=ndcg, dcg=dcg_flat, idcg=idcg_flat, valid=valid, group=group.reshape(-1), coords=coords)
+
+
+def _row_groups(keys: np.ndarray) -> np.ndarray:
+    """For each row of ``keys``, the index of its distinct row in lexicographic order.
+
+    What ``np.unique(keys, axis=0, return_inverse=True)`` returns, by a lexsort of the columns, which is ~10x
+    faster on the ~10^5 rows of a grid than the structured-row sort ``np.unique`` does.
+    """
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    starts = np.empty(len(keys), dtype=bool)
+    starts[:1] = True
+    np.any(ordered[1:] != ordered[:-1], axis=1, out=starts[1:])
+    group = np.empty(len(keys), dtype=np.intp)
+    group[order] = np.cumsum(starts) - 1
+    return group
 
 
 def _named(label: str) -> tuple[str, ...]:

@@ -12,6 +12,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ndcg_core import CONVENTIONS, InvalidInput, diagnose
 from ndcg_core._search_space import DEFAULT_CUTOFFS, DIMENSIONS
@@ -243,3 +245,13 @@ def test_table_shows_both_calculations():
     assert table["cumulative_dcg"].iloc[-1] == pytest.approx(match.dcg)
     assert table["cumulative_idcg"].iloc[-1] == pytest.approx(match.idcg)
     assert table["ideal_grade"].tolist()[:3] == [3, 1, 0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(*[st.sampled_from([-1.0, -0.0, 0.0, 0.5, 2.0, 7.25])] * 3), min_size=1, max_size=60))
+def test_grid_rows_are_grouped_as_numpy_unique_groups_them(rows):
+    from ndcg_core._diagnose import _row_groups
+
+    keys = np.array(rows, dtype=float)
+    _, expected = np.unique(keys, axis=0, return_inverse=True)
+    assert _row_groups(keys).tolist() == expected.reshape(-1).tolist()
