@@ -102,6 +102,10 @@ CUT_CHART_TITLES_JS = """() => [...document.querySelectorAll('[data-testid="stPl
   })"""
 
 
+SHOWN_MODE_BARS_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .modebar-container')]
+  .filter((bar) => getComputedStyle(bar).display !== 'none').length"""
+
+
 def test_the_list_header_words_and_chart_titles_fit_on_a_phone(phone, app_url):
     """Before the fix the titles of the contribution chart and of Compare's difference chart ran past the right edge
     of a 390 px screen."""
@@ -111,6 +115,7 @@ def test_the_list_header_words_and_chart_titles_fit_on_a_phone(phone, app_url):
     screenshot(phone, "phone_ranked_list_header", full_page=False)
     assert problems == []
     assert phone.evaluate(CUT_CHART_TITLES_JS) == []
+    assert phone.evaluate(SHOWN_MODE_BARS_JS) == 0  # plotly's zoom bar would cover the title (no hover on a phone)
     open_page(phone, f"{app_url}/compare")
     phone.get_by_text("Which positions make the difference").first.wait_for()
     phone.wait_for_function("() => document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .gtitle').length >= 3")
