@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ._encoded_run import encode_run
 from ._runs import RunResult, evaluate_run
 from ._validation import InvalidInput
 
@@ -82,29 +83,39 @@ def _judged_rows(run: pd.DataFrame, qrels: pd.DataFrame | None) -> tuple[np.ndar
     retrieved = _retrieved(run)
     if qrels is None:  # one table: an empty relevance marks an unjudged document
         unjudged = retrieved & run["relevance"].isna().to_numpy()
-    else:
-        keys = pd.MultiIndex.from_arrays([qrels["query"].astype(str), qrels["doc"].astype(str)])
-        rows = pd.MultiIndex.from_arrays([run["query"].astype(str), run["doc"].astype(str)])
-        unjudged = retrieved & ~rows.isin(keys)
+    else:  # the run engine's own join of run rows with judgments (no id turned into a Python string)
+        unjudged = retrieved & (encode_run(run, qrels).judgments.of_row == 0)
     return ~unjudged, unjudged
 
 
 def _judged_at_highest(run: pd.DataFrame, qrels: pd.DataFrame | None, unjudged: np.ndarray):
     """The run and judgments with every unjudged retrieved document judged at its query's highest grade."""
     grades = run if qrels is None else qrels
-    highest = grades.groupby(grades["query"].astype(str), observed=True)["relevance"].max()
+    highest = grades.groupby(_as_text(grades["query"]), observed=True)["relevance"].max()
     highest = highest.where(highest > 0, 1.0)
-    queries = run["query"].astype(str)[unjudged]
-    assumed = queries.map(highest).fillna(1.0).to_numpy(dtype=float)  # a query with no judgment at all: 1
+    queries = run["query"][unjudged]
+    codes, distinct = pd.factorize(queries)  # each distinct query looked up once
+    assumed = highest.reindex(_as_text(pd.Series(distinct))).fillna(1.0).to_numpy(dtype=float)[codes]
+    # (a query with no judgment at all: 1)
     if qrels is None:
         run = run.copy()
         run["relevance"] = run["relevance"].astype(float)
         run.loc[unjudged, "relevance"] = assumed
         return run, None
-    added = pd.DataFrame({"query": queries.to_numpy(), "doc": run["doc"].astype(str)[unjudged].to_numpy(),
+    added = pd.DataFrame({"query": _as_text(queries).to_numpy(), "doc": _as_text(run["doc"][unjudged]).to_numpy(),
                           "relevance": assumed})
-    plain = qrels[["query", "doc", "relevance"]].astype({"query": str, "doc": str, "relevance": float})
-    return run.astype({"query": str, "doc": str}), pd.concat([plain, added], ignore_index=True)
+    plain = pd.DataFrame({"query": _as_text(qrels["query"]).to_numpy(), "doc": _as_text(qrels["doc"]).to_numpy(),
+                          "relevance": qrels["relevance"].astype(float).to_numpy()})
+    text_run = run.assign(query=_as_text(run["query"]), doc=_as_text(run["doc"]))
+    return text_run, pd.concat([plain, added], ignore_index=True)
+
+
+def _as_text(ids: pd.Series) -> pd.Series:
+    """``ids.astype(str)``; a categorical column converts its categories once instead of every row."""
+    if isinstance(ids.dtype, pd.CategoricalDtype):
+        categories = pd.array(ids.cat.categories.astype(str))
+        return pd.Series(categories.take(ids.cat.codes.to_numpy(), allow_fill=True), index=ids.index)
+    return ids.astype(str)
 
 
 def incomplete_summary(per_query: pd.DataFrame) -> dict[str, float]:

@@ -103,6 +103,30 @@ def test_incomplete_run_equals_incomplete_judgments_query_by_query(options):
                                    [one.standard, one.condensed, one.upper, one.judged_at_k], atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", ["category", "str", "object", "int64"])
+def test_incomplete_run_is_the_same_for_every_id_dtype(dtype):
+    """Query 1: doc 7 judged 2, docs 8 and 9 unjudged; query 2: nothing judged (left out, as by evaluate_run);
+    query 3: judged only, one judgment not retrieved. Linear gain, k = 2. Worked by hand:
+
+    query 1: standard 2/2 = 1 (IDCG 2 from the one judgment), condensed 1, upper: 7, 8, 9 all at 2 over the
+    ideal 2, 2, 2: 1; judged@2 = 1/2. Query 3: ranking 10 (grade 1), 11 (grade 3), judged 12 (grade 2): DCG
+    1 + 3/log2 3 = 2.8928, IDCG 3 + 2/log2 3 = 4.2619, NDCG 0.6788 for all three figures; judged@2 = 1.
+    """
+    run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 3, 3], "doc": [7, 8, 9, 20, 21, 10, 11],
+                        "score": [3.0, 2.0, 1.0, 2.0, 1.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"query": [1, 3, 3, 3], "doc": [7, 10, 11, 12], "relevance": [2, 1, 3, 2]})
+    typed = {"category": lambda s: s.astype(str).astype("category"), "str": lambda s: s.astype(str),
+             "object": lambda s: s.astype(str).astype(object), "int64": lambda s: s.astype("int64")}[dtype]
+    run, qrels = (frame.assign(query=typed(frame["query"]), doc=typed(frame["doc"])) for frame in (run, qrels))
+    table = ndcg_core.incomplete_run(run, qrels, k=2, gain="linear")
+    table.index = table.index.astype(str)
+    assert table.loc["1", ["standard", "condensed", "upper"]].tolist() == pytest.approx([1.0, 1.0, 1.0])
+    assert table.index.tolist() == ["1", "3"]
+    assert table["judged_at_k"].tolist() == [0.5, 1.0]
+    expected = (1 + 3 / LOG2(3)) / (3 + 2 / LOG2(3))
+    assert table.loc["3", ["standard", "condensed", "upper"]].tolist() == pytest.approx([expected] * 3)
+
+
 def test_incomplete_run_without_unjudged_documents_condensed_equals_usual():
     run, qrels = ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS)
     judged = run[pd.MultiIndex.from_frame(run[["query", "doc"]].astype(str)).isin(
