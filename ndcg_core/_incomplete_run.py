@@ -84,7 +84,11 @@ def _judged_rows(run: pd.DataFrame, qrels: pd.DataFrame | None) -> tuple[np.ndar
     if qrels is None:  # one table: an empty relevance marks an unjudged document
         unjudged = retrieved & run["relevance"].isna().to_numpy()
     else:  # the run engine's own join of run rows with judgments (no id turned into a Python string)
-        unjudged = retrieved & (encode_run(run, qrels).judgments.of_row == 0)
+        encoded = encode_run(run, qrels)
+        rows = encoded.columns.run_row_numbers  # the frame's rows the engine read (None: all of them)
+        judged = np.zeros(len(run), dtype=bool)
+        judged[slice(None) if rows is None else rows] = encoded.judgments.of_row > 0
+        unjudged = retrieved & ~judged
     return ~unjudged, unjudged
 
 
