@@ -65,6 +65,23 @@ def next_frame(tab) -> None:
     tab.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())))")
 
 
+CELL_EDITOR = "#portal textarea, #portal input, .gdg-growing-entry textarea"  # the data editor's open cell
+
+
+def type_into_cell(tab, overlay, text: str) -> None:
+    """Replace an open data-editor cell's text with ``text`` and check it still holds it two frames later.
+
+    The grid sets the editor's starting value as it opens, which can overwrite keys typed in the same moment:
+    the cell was then committed unchanged and nothing reran (about one edit in five on a quiet machine).
+    """
+    for _ in range(3):
+        overlay.fill(text)
+        next_frame(tab)
+        if overlay.input_value() == text:
+            return
+    raise AssertionError(f"the cell editor did not keep {text!r}: it holds {overlay.input_value()!r}")
+
+
 def screenshot(tab, name: str, *, full_page: bool = True) -> Path:
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"

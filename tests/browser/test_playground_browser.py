@@ -9,6 +9,7 @@ import pytest
 
 import ndcg_core
 from tests.browser.helpers import (
+    CELL_EDITOR,
     SCREENSHOTS,
     drag_row,
     expect,
@@ -19,6 +20,7 @@ from tests.browser.helpers import (
     open_playground,
     row,
     screenshot,
+    type_into_cell,
     wait_for_app,
     wait_for_charts,
     wait_until_settled,
@@ -63,18 +65,18 @@ def edit_grade(tab, row: int, text: str) -> None:
     x = box["x"] + box["width"] - 40  # Grade is the last column
     y = box["y"] + ROW * (row + 1) + ROW / 2
     tab.mouse.dblclick(x, y)
-    overlay = tab.locator("#portal textarea, #portal input, .gdg-growing-entry textarea").first
+    overlay = tab.locator(CELL_EDITOR).first
     overlay.wait_for(timeout=10_000)
-    overlay.press("ControlOrMeta+a")
-    overlay.type(text)
+    type_into_cell(tab, overlay, text)
     overlay.press("Enter")
 
 
 def edit_grade_until(tab, row: int, text: str, done) -> None:
     """Edit a grade and wait for ``done`` (an expect() call); retype once if the edit did not register.
 
-    About one synthetic double-click in ten lands while the grid is still settling after a rerun and
-    the typed value is never committed (no websocket frame leaves the browser), so one retry is allowed.
+    The typed text is checked in the cell editor before Enter (``type_into_cell``: keys typed as the editor
+    opened used to be overwritten by its starting value); one retry is left for a double-click that lands while
+    the grid is still settling after a rerun.
     """
     for attempt in range(2):
         edit_grade(tab, row, text)

@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import expect, expect_ndcg, open_playground, screenshot, wait_for_app
+from tests.browser.helpers import (
+    CELL_EDITOR,
+    expect,
+    expect_ndcg,
+    open_playground,
+    screenshot,
+    type_into_cell,
+    wait_for_app,
+)
 from tests.browser.test_playground_browser import ROW, _stable_box
 
 pytestmark = pytest.mark.browser
@@ -20,35 +28,53 @@ def score_editor(tab):
     return column.locator('[data-testid="stDataFrame"]').first
 
 
-def edit_score(tab, row: int, text: str) -> None:
-    """Double-click the Score cell (the last column) of ``row`` (0-based) on the grid's canvas, type, Enter."""
+def edit_score(tab, row: int, text: str, current: float) -> None:
+    """Double-click the Score cell of ``row`` (0-based) on the grid's canvas, type, Enter.
+
+    The Score column is the last one; where it is drawn depends on the grid's column widths, so the cell that
+    opens is checked: its editor must hold ``current`` (the score before the edit). Another cell is closed with
+    Escape and the next column to the left is tried.
+    """
     editor = score_editor(tab)
     editor.locator("canvas").first.wait_for(timeout=30_000)
     wait_for_app(tab)
     editor.scroll_into_view_if_needed()  # the band above it grows once scores tie: keep the grid in the viewport
     box = _stable_box(editor)
-    tab.mouse.dblclick(box["x"] + box["width"] - 40, box["y"] + ROW * (row + 1) + ROW / 2)
-    overlay = tab.locator("#portal textarea, #portal input, .gdg-growing-entry textarea").first
-    try:
-        overlay.wait_for(timeout=10_000)
-    except Exception:
-        screenshot(tab, "score_mode_edit_failed")
-        raise
-    overlay.press("ControlOrMeta+a")
-    overlay.type(text)
-    overlay.press("Enter")
+    overlay = tab.locator(CELL_EDITOR).first
+    opened = []
+    for inset in (40, 110, 180, 250):
+        tab.mouse.dblclick(box["x"] + box["width"] - inset, box["y"] + ROW * (row + 1) + ROW / 2)
+        try:
+            overlay.wait_for(timeout=10_000)
+        except Exception:
+            screenshot(tab, "score_mode_edit_failed")
+            raise
+        value = overlay.input_value()
+        opened.append(value)
+        try:
+            is_score = float(value) == current
+        except ValueError:
+            is_score = False
+        if is_score:
+            type_into_cell(tab, overlay, text)
+            overlay.press("Enter")
+            return
+        overlay.press("Escape")
+        overlay.wait_for(state="detached", timeout=10_000)
+    screenshot(tab, "score_mode_edit_failed")
+    raise AssertionError(f"no cell of row {row} held the score {current}: the editors opened held {opened}")
 
 
-def edit_score_until(tab, row: int, text: str, done) -> None:
-    """Edit a score and wait for ``done``; retype once if the synthetic double-click landed mid-layout
-    (as ``edit_grade_until`` in test_playground_browser.py)."""
+def edit_score_until(tab, row: int, text: str, current: float, done) -> None:
+    """Edit a score and wait for ``done``; one retry (as ``edit_grade_until`` in test_playground_browser.py)."""
     for attempt in range(2):
-        edit_score(tab, row, text)
+        edit_score(tab, row, text, current)
         try:
             done(8_000 if attempt == 0 else 15_000)
             return
         except AssertionError:
             if attempt == 1:
+                screenshot(tab, "score_mode_edit_not_applied")
                 raise
             tab.keyboard.press("Escape")
 
@@ -72,12 +98,14 @@ def test_type_scores_see_the_order_and_the_tie_band(page, app_url):
     shown = [score_ndcg([5, 4, 3, 2, 1])]
     card = page.locator('[data-testid="stMetric"]').filter(has_text="NDCG").first.locator(
         '[data-testid="stMetricValue"]')
+    before = [5, 4, 3, 2, 1]
     for row, text, scores in steps:
         expected = score_ndcg(scores)
         assert expected not in shown  # a wait that could not tell this edit from the previous one would be blind
         shown.append(expected)
-        edit_score_until(page, row, text,
+        edit_score_until(page, row, text, before[row],
                          lambda timeout, value=expected: expect()(card).to_have_text(value, timeout=timeout))
+        before = scores
     wait_for_app(page)
     expect()(names).to_have_text(["D2", "D3", "D5", "D1", "D4"], timeout=15_000)  # the order of scores 3, 3, 2, 1, 0
     final = [1, 3, 3, 0, 2]
