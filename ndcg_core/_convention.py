@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ._list import ListResult, evaluate, evaluate_scores
+from ._score_order import score_order
 from ._validation import InvalidInput, as_finite_numbers, as_grades
 
 CONVENTION_TIES = ("average", "stable", "trec_eval")
@@ -147,9 +148,8 @@ class Convention:
             # Quepid: DCG over the top k, IDCG over every judged grade (not cut at k) = the top k with no cutoff
             order = np.arange(grades.size)
             if scores is not None:
-                ranked = evaluate_scores(grades, scores, ties=self.ties, gain=self.gain,  # the order only
-                                         doc_ids=doc_ids if self.ties == "trec_eval" else None)
-                order = ranked.table["item"].to_numpy()
+                order = np.asarray(score_order(grades, scores, ties=self.ties,
+                                               doc_ids=doc_ids if self.ties == "trec_eval" else None).order, dtype=int)
             pool = grades if ideal is None else ideal
             return replace(evaluate(grades[order[: settings["k"]]], ideal_relevances=pool, **{**settings, "k": None}),
                            k=settings["k"])

@@ -46,6 +46,7 @@ from ._conventions import CONVENTIONS
 from ._discounts import discounts
 from ._gains import check_gain, gains_of
 from ._list import evaluate_scores
+from ._score_order import score_order
 from ._validation import InvalidInput, as_finite_numbers, as_grades
 
 TIES = ("average", "stable", "trec_eval", "optimistic", "pessimistic")
@@ -230,10 +231,9 @@ def _rankings(grades, scores, doc_ids, gains) -> tuple[np.ndarray, np.ndarray]:
 def _order(grades, scores, rule, doc_ids) -> np.ndarray:
     if scores is None:
         return np.arange(grades.size)  # the given order: no scores, no ties to break
-    rule_for_order = "stable" if rule == "average" else rule  # averaging keeps input order; gains are averaged
-    table = evaluate_scores(grades, scores, ties=rule_for_order, gain="linear",
-                            doc_ids=doc_ids if rule == "trec_eval" else None).table
-    return table["item"].to_numpy()
+    # (under "average" the rows keep their input order inside a tie; the gains are averaged in _averaged_gains)
+    order = score_order(grades, scores, ties=rule, doc_ids=doc_ids if rule == "trec_eval" else None).order
+    return np.asarray(order, dtype=np.int64)
 
 
 def _averaged_gains(grades, scores, spec) -> np.ndarray:
