@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._encoded_run import encode_run
+from ._encoded_run import EncodedRun, encode_run
 from ._runs import RunResult, evaluate_run
 from ._validation import InvalidInput
 
@@ -48,8 +48,11 @@ def incomplete_run(run: pd.DataFrame, qrels: pd.DataFrame | None = None, *, stan
     """
     if "query" not in run or "doc" not in run:
         raise InvalidInput("The run needs 'query' and 'doc' columns.")
-    standard = (standard if standard is not None else evaluate_run(run, qrels, **options)).per_query
-    judged, unjudged_rows = _judged_rows(run, qrels)
+    encoded = None if qrels is None else encode_run(run, qrels)  # encoded once: the usual figure and the join
+    if standard is None:
+        standard = evaluate_run(run if encoded is None else encoded, qrels if encoded is None else None, **options)
+    standard = standard.per_query
+    judged, unjudged_rows = _judged_rows(run, encoded)
     condensed_run = run[judged]
     if condensed_run.empty:
         condensed = pd.Series(np.nan, index=standard.index)
@@ -78,13 +81,13 @@ def _retrieved(run: pd.DataFrame) -> np.ndarray:
     return has_order
 
 
-def _judged_rows(run: pd.DataFrame, qrels: pd.DataFrame | None) -> tuple[np.ndarray, np.ndarray]:
-    """(rows to keep in the condensed run, retrieved rows without a judgment)."""
+def _judged_rows(run: pd.DataFrame, encoded: EncodedRun | None) -> tuple[np.ndarray, np.ndarray]:
+    """(rows to keep in the condensed run, retrieved rows without a judgment); ``encoded``: the run and its qrels
+    as :func:`encode_run` joined them (None for a one-table run, where an empty relevance marks an unjudged row)."""
     retrieved = _retrieved(run)
-    if qrels is None:  # one table: an empty relevance marks an unjudged document
+    if encoded is None:
         unjudged = retrieved & run["relevance"].isna().to_numpy()
     else:  # the run engine's own join of run rows with judgments (no id turned into a Python string)
-        encoded = encode_run(run, qrels)
         rows = encoded.columns.run_row_numbers  # the frame's rows the engine read (None: all of them)
         judged = np.zeros(len(run), dtype=bool)
         judged[slice(None) if rows is None else rows] = encoded.judgments.of_row > 0
