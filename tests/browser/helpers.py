@@ -82,6 +82,75 @@ def type_into_cell(tab, overlay, text: str) -> None:
     raise AssertionError(f"the cell editor did not keep {text!r}: it holds {overlay.input_value()!r}")
 
 
+EDITOR_ROW = 35  # data editor row height (px), header included
+
+
+def stable_box(locator) -> dict:
+    """The element's box once it is the same in two successive animation frames (layout finished)."""
+    return locator.evaluate(
+        """(el) => new Promise((resolve) => {
+          let last = null;
+          const tick = () => {
+            const r = el.getBoundingClientRect();
+            const box = { x: r.x, y: r.y, width: r.width, height: r.height };
+            if (last && JSON.stringify(last) === JSON.stringify(box)) resolve(box);
+            else { last = box; requestAnimationFrame(tick); }
+          };
+          requestAnimationFrame(tick);
+        })"""
+    )
+
+
+def edit_last_cell(tab, editor, row: int, text: str, current: float) -> None:
+    """Double-click the last column's cell of ``row`` (0-based) on a data editor's canvas, type ``text``, Enter.
+
+    The cell that opens must hold ``current`` (its number before the edit): where the last column is drawn
+    depends on the grid's column widths, so another cell is closed with Escape and the next column to the left
+    is tried.
+    """
+    editor.locator("canvas").first.wait_for(timeout=30_000)
+    wait_for_app(tab)
+    editor.scroll_into_view_if_needed()  # it may sit below a small screen's fold, or move as the page above grows
+    box = stable_box(editor)  # the grid lays itself out after its canvas appears
+    overlay = tab.locator(CELL_EDITOR).first
+    opened = []
+    for inset in (40, 110, 180, 250):
+        tab.mouse.dblclick(box["x"] + box["width"] - inset, box["y"] + EDITOR_ROW * (row + 1) + EDITOR_ROW / 2)
+        overlay.wait_for(timeout=10_000)
+        value = overlay.input_value()
+        opened.append(value)
+        try:
+            is_current = float(value) == current
+        except ValueError:
+            is_current = False
+        if is_current:
+            type_into_cell(tab, overlay, text)
+            overlay.press("Enter")
+            return
+        overlay.press("Escape")
+        overlay.wait_for(state="detached", timeout=10_000)
+    raise AssertionError(f"no cell of row {row} held {current:g}: the cell editors opened held {opened}")
+
+
+def edit_last_cell_until(tab, editor, row: int, text: str, current: float, done, *, failure_shot: str) -> None:
+    """:func:`edit_last_cell`, then wait for ``done`` (an expect() call taking a timeout); one retry.
+
+    The typed text is checked in the cell editor before Enter (:func:`type_into_cell`: keys typed as the editor
+    opened used to be overwritten by its starting value); the retry is for a double-click that lands while the
+    grid is still settling after a rerun. A failure leaves the screenshot ``failure_shot``.
+    """
+    for attempt in range(2):
+        edit_last_cell(tab, editor, row, text, current)
+        try:
+            done(8_000 if attempt == 0 else 15_000)
+            return
+        except AssertionError:
+            if attempt == 1:
+                screenshot(tab, failure_shot)
+                raise
+            tab.keyboard.press("Escape")
+
+
 def screenshot(tab, name: str, *, full_page: bool = True) -> Path:
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"

@@ -9,9 +9,10 @@ import pytest
 
 import ndcg_core
 from tests.browser.helpers import (
-    CELL_EDITOR,
+    EDITOR_ROW,
     SCREENSHOTS,
     drag_row,
+    edit_last_cell_until,
     expect,
     expect_ndcg,
     focused_row,
@@ -20,7 +21,7 @@ from tests.browser.helpers import (
     open_playground,
     row,
     screenshot,
-    type_into_cell,
+    stable_box,
     wait_for_app,
     wait_for_charts,
     wait_until_settled,
@@ -28,7 +29,6 @@ from tests.browser.helpers import (
 
 pytestmark = pytest.mark.browser
 
-ROW = 35  # data editor row height (px), header included
 G = [3, 1, 2, 0, 2]
 NAMES = ["D1", "D2", "D3", "D4", "D5"]
 GRADES = dict(zip(NAMES, map(float, G), strict=True))
@@ -39,54 +39,9 @@ def grade_editor(tab):
     return tab.locator('[data-testid="stDataFrame"]').first
 
 
-def _stable_box(locator) -> dict:
-    """The element's box once it is the same in two successive animation frames (layout finished)."""
-    return locator.evaluate(
-        """(el) => new Promise((resolve) => {
-          let last = null;
-          const tick = () => {
-            const r = el.getBoundingClientRect();
-            const box = { x: r.x, y: r.y, width: r.width, height: r.height };
-            if (last && JSON.stringify(last) === JSON.stringify(box)) resolve(box);
-            else { last = box; requestAnimationFrame(tick); }
-          };
-          requestAnimationFrame(tick);
-        })"""
-    )
-
-
-def edit_grade(tab, row: int, text: str) -> None:
-    """Double-click the Grade cell of ``row`` (0-based) on the canvas, type, Enter."""
-    editor = grade_editor(tab)
-    editor.locator("canvas").first.wait_for(timeout=30_000)
-    wait_for_app(tab)
-    editor.scroll_into_view_if_needed()  # it sits under the list and the chart, below a small screen's fold
-    box = _stable_box(editor)  # the grid lays itself out after its canvas appears
-    x = box["x"] + box["width"] - 40  # Grade is the last column
-    y = box["y"] + ROW * (row + 1) + ROW / 2
-    tab.mouse.dblclick(x, y)
-    overlay = tab.locator(CELL_EDITOR).first
-    overlay.wait_for(timeout=10_000)
-    type_into_cell(tab, overlay, text)
-    overlay.press("Enter")
-
-
 def edit_grade_until(tab, row: int, text: str, done) -> None:
-    """Edit a grade and wait for ``done`` (an expect() call); retype once if the edit did not register.
-
-    The typed text is checked in the cell editor before Enter (``type_into_cell``: keys typed as the editor
-    opened used to be overwritten by its starting value); one retry is left for a double-click that lands while
-    the grid is still settling after a rerun.
-    """
-    for attempt in range(2):
-        edit_grade(tab, row, text)
-        try:
-            done(8_000 if attempt == 0 else 15_000)
-            return
-        except AssertionError:
-            if attempt == 1:
-                raise
-            tab.keyboard.press("Escape")
+    """Edit the Grade (the last column) of ``row``, which holds ``G[row]``, and wait for ``done``."""
+    edit_last_cell_until(tab, grade_editor(tab), row, text, G[row], done, failure_shot="playground_edit_not_applied")
 
 
 def test_edit_a_grade_in_the_data_editor(page, app_url):
@@ -135,8 +90,8 @@ def test_move_buttons(page, app_url):
 def test_sorting_the_editor_does_not_change_the_ranking(page, app_url):
     open_playground(page, app_url)
     grade_editor(page).scroll_into_view_if_needed()  # under the list and the chart
-    box = _stable_box(grade_editor(page))
-    page.mouse.click(box["x"] + box["width"] - 40, box["y"] + ROW / 2)  # click the Grade header: sorts the view
+    box = stable_box(grade_editor(page))
+    page.mouse.click(box["x"] + box["width"] - 40, box["y"] + EDITOR_ROW / 2)  # click the Grade header: sorts the view
     # No fixed wait for "nothing happened": a move made after the click goes through the server after any
     # rerun the click caused, so the order it gives shows whether the sort reached the ranking.
     row(page, "D5").focus()

@@ -6,16 +6,7 @@ from __future__ import annotations
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import (
-    CELL_EDITOR,
-    expect,
-    expect_ndcg,
-    open_playground,
-    screenshot,
-    type_into_cell,
-    wait_for_app,
-)
-from tests.browser.test_playground_browser import ROW, _stable_box
+from tests.browser.helpers import edit_last_cell_until, expect, expect_ndcg, open_playground, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -28,55 +19,9 @@ def score_editor(tab):
     return column.locator('[data-testid="stDataFrame"]').first
 
 
-def edit_score(tab, row: int, text: str, current: float) -> None:
-    """Double-click the Score cell of ``row`` (0-based) on the grid's canvas, type, Enter.
-
-    The Score column is the last one; where it is drawn depends on the grid's column widths, so the cell that
-    opens is checked: its editor must hold ``current`` (the score before the edit). Another cell is closed with
-    Escape and the next column to the left is tried.
-    """
-    editor = score_editor(tab)
-    editor.locator("canvas").first.wait_for(timeout=30_000)
-    wait_for_app(tab)
-    editor.scroll_into_view_if_needed()  # the band above it grows once scores tie: keep the grid in the viewport
-    box = _stable_box(editor)
-    overlay = tab.locator(CELL_EDITOR).first
-    opened = []
-    for inset in (40, 110, 180, 250):
-        tab.mouse.dblclick(box["x"] + box["width"] - inset, box["y"] + ROW * (row + 1) + ROW / 2)
-        try:
-            overlay.wait_for(timeout=10_000)
-        except Exception:
-            screenshot(tab, "score_mode_edit_failed")
-            raise
-        value = overlay.input_value()
-        opened.append(value)
-        try:
-            is_score = float(value) == current
-        except ValueError:
-            is_score = False
-        if is_score:
-            type_into_cell(tab, overlay, text)
-            overlay.press("Enter")
-            return
-        overlay.press("Escape")
-        overlay.wait_for(state="detached", timeout=10_000)
-    screenshot(tab, "score_mode_edit_failed")
-    raise AssertionError(f"no cell of row {row} held the score {current}: the editors opened held {opened}")
-
-
 def edit_score_until(tab, row: int, text: str, current: float, done) -> None:
-    """Edit a score and wait for ``done``; one retry (as ``edit_grade_until`` in test_playground_browser.py)."""
-    for attempt in range(2):
-        edit_score(tab, row, text, current)
-        try:
-            done(8_000 if attempt == 0 else 15_000)
-            return
-        except AssertionError:
-            if attempt == 1:
-                screenshot(tab, "score_mode_edit_not_applied")
-                raise
-            tab.keyboard.press("Escape")
+    """Edit the Score (the last column) of ``row``, which holds ``current``, and wait for ``done``."""
+    edit_last_cell_until(tab, score_editor(tab), row, text, current, done, failure_shot="score_mode_edit_not_applied")
 
 
 def score_ndcg(scores: list[float], ties: str = "average") -> str:
