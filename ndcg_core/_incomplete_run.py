@@ -19,47 +19,45 @@ The lower figure is the standard one.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
 from ._encoded_run import EncodedRun, encode_run
 from ._runs import RunResult, evaluate_run
-from ._validation import InvalidInput
 
 
-def incomplete_run(run: pd.DataFrame, qrels: pd.DataFrame | None = None, *, standard: RunResult | None = None,
-                   **options) -> pd.DataFrame:
+def incomplete_run(run: pd.DataFrame | EncodedRun, qrels: pd.DataFrame | None = None, *,
+                   standard: RunResult | None = None, **options) -> pd.DataFrame:
     """Per query: ``standard``, ``condensed``, ``upper``, ``judged_at_k`` and ``n_unjudged_in_cutoff``.
 
-    ``run``/``qrels`` as the DataFrames of :func:`evaluate_run` (not an
-    :class:`EncodedRun`: the unjudged rows are dropped or judged here);
-    ``options`` are :func:`evaluate_run`'s keywords (k, gain, log_base,
-    zero_idcg, missing, ties) and apply to all three evaluations. The index
-    is that of ``evaluate_run(...).per_query``; means over it with ``nanmean``
-    give the run's figures. ``standard``: the caller's own
-    ``evaluate_run(run, qrels, **options)`` result, if it has one (saves
-    one of the three evaluations).
+    ``run``/``qrels`` as in :func:`evaluate_run`: DataFrames, or an
+    :class:`EncodedRun` the caller holds (then ``qrels`` is None); the
+    condensed and top-grade runs are derived from the encoded run, so ids
+    are encoded once. ``options`` are :func:`evaluate_run`'s keywords (k,
+    gain, log_base, zero_idcg, missing, ties) and apply to all three
+    evaluations. The index is that of ``evaluate_run(...).per_query``; means
+    over it with ``nanmean`` give the run's figures. ``standard``: the
+    caller's own ``evaluate_run(run, qrels, **options)`` result, if it has
+    one (saves one of the three evaluations).
 
     >>> run = pd.DataFrame({"query": "q", "doc": ["x", "a", "y", "b", "c"], "score": [5, 4, 3, 2, 1]})
     >>> qrels = pd.DataFrame({"query": "q", "doc": ["a", "b", "c", "d"], "relevance": [3, 1, 0, 2]})
     >>> figures = incomplete_run(run, qrels, k=3, gain="linear").loc["q"]
-    >>> [round(float(figures[name]), 4) for name in ("standard", "condensed", "judged_at_k")]
-    [0.3975, 0.7625, 0.3333]
+    >>> [round(float(figures[name]), 4) for name in ("standard", "condensed", "upper", "judged_at_k")]
+    [0.3975, 0.7625, 1.0, 0.3333]
     """
-    if "query" not in run or "doc" not in run:
-        raise InvalidInput("The run needs 'query' and 'doc' columns.")
-    encoded = None if qrels is None else encode_run(run, qrels)  # encoded once: the usual figure and the join
+    encoded = run if isinstance(run, EncodedRun) and qrels is None else encode_run(run, qrels)
     if standard is None:
-        standard = evaluate_run(run if encoded is None else encoded, qrels if encoded is None else None, **options)
+        standard = evaluate_run(encoded, **options)
     standard = standard.per_query
-    judged, unjudged_rows = _judged_rows(run, encoded)
-    condensed_run = run[judged]
-    if condensed_run.empty:
-        condensed = pd.Series(np.nan, index=standard.index)
+    judged = encoded.judgment > 0  # per evaluated row (rows of queries that have a judgment)
+    if judged.any():
+        condensed = evaluate_run(_only_rows(encoded, judged), **options).per_query["ndcg"].reindex(standard.index)
     else:
-        condensed = evaluate_run(condensed_run, qrels, **options).per_query["ndcg"].reindex(standard.index)
-    upper_run, upper_qrels = _judged_at_highest(run, qrels, unjudged_rows)
-    upper = evaluate_run(upper_run, upper_qrels, **options).per_query["ndcg"].reindex(standard.index)
+        condensed = pd.Series(np.nan, index=standard.index)
+    upper = evaluate_run(_unjudged_at_highest(encoded, ~judged), **options).per_query["ndcg"]
     depth = standard["n_retrieved"].to_numpy(dtype=float)
     if options.get("k") is not None:
         depth = np.minimum(depth, float(options["k"]))
@@ -67,62 +65,48 @@ def incomplete_run(run: pd.DataFrame, qrels: pd.DataFrame | None = None, *, stan
     with np.errstate(invalid="ignore", divide="ignore"):
         judged_at_k = np.where(depth > 0, 1 - unjudged_cut / np.where(depth > 0, depth, 1), np.nan)
     return pd.DataFrame({
-        "standard": standard["ndcg"], "condensed": condensed, "upper": upper, "judged_at_k": judged_at_k,
-        "n_unjudged_in_cutoff": standard["n_unjudged_in_cutoff"],
+        "standard": standard["ndcg"], "condensed": condensed, "upper": upper.reindex(standard.index),
+        "judged_at_k": judged_at_k, "n_unjudged_in_cutoff": standard["n_unjudged_in_cutoff"],
     }, index=standard.index)
 
 
-def _retrieved(run: pd.DataFrame) -> np.ndarray:
-    """Rows that are ranked (a one-table CSV also lists judged documents the run did not retrieve)."""
-    has_order = np.zeros(len(run), dtype=bool)
-    for column in ("score", "rank"):
-        if column in run:
-            has_order |= run[column].notna().to_numpy()
-    return has_order
+def _only_rows(encoded: EncodedRun, keep: np.ndarray) -> EncodedRun:
+    """The encoded run with only the evaluated rows where ``keep`` is true (the condensed list).
+
+    The judgments, hence the ideal lists, are unchanged. A judged query left with no row counts as not
+    retrieved (absent from the result unless ``missing="zero"``), as if the run had never listed it.
+    """
+    all_rows = np.arange(encoded.columns.run_queries.size) if encoded.rows is None else encoded.rows
+    query = encoded.query[keep]
+    kept_per_query = np.bincount(query, minlength=encoded.n_queries)
+    boundary = np.flatnonzero(query[1:] != query[:-1])
+    n_listed = int(np.count_nonzero(kept_per_query))
+    return replace(
+        encoded, rows=all_rows[keep], query=query, value=encoded.value[keep], judgment=encoded.judgment[keep],
+        in_run=encoded.in_run & (~encoded.judged | (kept_per_query > 0)),
+        n_retrieved=np.where(encoded.judged, kept_per_query, encoded.n_retrieved),
+        n_judged_retrieved=np.where(encoded.judged, kept_per_query, encoded.n_judged_retrieved),
+        grouped=query.size < 2 or boundary.size + 1 == n_listed, boundary=boundary,
+    )
 
 
-def _judged_rows(run: pd.DataFrame, encoded: EncodedRun | None) -> tuple[np.ndarray, np.ndarray]:
-    """(rows to keep in the condensed run, retrieved rows without a judgment); ``encoded``: the run and its qrels
-    as :func:`encode_run` joined them (None for a one-table run, where an empty relevance marks an unjudged row)."""
-    retrieved = _retrieved(run)
-    if encoded is None:
-        unjudged = retrieved & run["relevance"].isna().to_numpy()
-    else:  # the run engine's own join of run rows with judgments (no id turned into a Python string)
-        rows = encoded.columns.run_row_numbers  # the frame's rows the engine read (None: all of them)
-        judged = np.zeros(len(run), dtype=bool)
-        judged[slice(None) if rows is None else rows] = encoded.judgments.of_row > 0
-        unjudged = retrieved & ~judged
-    return ~unjudged, unjudged
-
-
-def _judged_at_highest(run: pd.DataFrame, qrels: pd.DataFrame | None, unjudged: np.ndarray):
-    """The run and judgments with every unjudged retrieved document judged at its query's highest grade."""
-    grades = run if qrels is None else qrels
-    highest = grades.groupby(_as_text(grades["query"]), observed=True)["relevance"].max()
-    highest = highest.where(highest > 0, 1.0)
-    queries = run["query"][unjudged]
-    codes, distinct = pd.factorize(queries)  # each distinct query looked up once
-    assumed = highest.reindex(_as_text(pd.Series(distinct))).fillna(1.0).to_numpy(dtype=float)[codes]
-    # (a query with no judgment at all: 1)
-    if qrels is None:
-        run = run.copy()
-        run["relevance"] = run["relevance"].astype(float)
-        run.loc[unjudged, "relevance"] = assumed
-        return run, None
-    added = pd.DataFrame({"query": _as_text(queries).to_numpy(), "doc": _as_text(run["doc"][unjudged]).to_numpy(),
-                          "relevance": assumed})
-    plain = pd.DataFrame({"query": _as_text(qrels["query"]).to_numpy(), "doc": _as_text(qrels["doc"]).to_numpy(),
-                          "relevance": qrels["relevance"].astype(float).to_numpy()})
-    text_run = run.assign(query=_as_text(run["query"]), doc=_as_text(run["doc"]))
-    return text_run, pd.concat([plain, added], ignore_index=True)
-
-
-def _as_text(ids: pd.Series) -> pd.Series:
-    """``ids.astype(str)``; a categorical column converts its categories once instead of every row."""
-    if isinstance(ids.dtype, pd.CategoricalDtype):
-        categories = pd.array(ids.cat.categories.astype(str))
-        return pd.Series(categories.take(ids.cat.codes.to_numpy(), allow_fill=True), index=ids.index)
-    return ids.astype(str)
+def _unjudged_at_highest(encoded: EncodedRun, unjudged: np.ndarray) -> EncodedRun:
+    """The encoded run with every unjudged evaluated row judged at its query's highest grade (1 when no grade
+    of the query is positive). The new judgments join the ideal lists, as real judgments would."""
+    grades, judged_query = encoded.grades, encoded.judged_query
+    highest = np.zeros(encoded.n_queries)
+    np.maximum.at(highest, judged_query, grades)
+    highest[highest <= 0] = 1.0
+    rows = np.flatnonzero(unjudged)
+    added_query = encoded.query[rows]
+    judgment = encoded.judgment.copy()
+    judgment[rows] = grades.size + 1 + np.arange(rows.size)
+    return replace(
+        encoded, judgment=judgment, n_judged_retrieved=encoded.n_retrieved,
+        columns=replace(encoded.columns, grades=np.concatenate([grades, highest[added_query]])),
+        ids=replace(encoded.ids, query=replace(encoded.ids.query,
+                                               judged=np.concatenate([judged_query, added_query]))),
+    )
 
 
 def incomplete_summary(per_query: pd.DataFrame) -> dict[str, float]:

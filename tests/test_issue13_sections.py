@@ -13,6 +13,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import settings as st_settings
+from hypothesis.strategies import data as st_data
+from hypothesis.strategies import integers, lists, sampled_from
 from sklearn.metrics import ndcg_score
 
 import ndcg_core
@@ -125,6 +129,53 @@ def test_incomplete_run_is_the_same_for_every_id_dtype(dtype):
     assert table["judged_at_k"].tolist() == [0.5, 1.0]
     expected = (1 + 3 / LOG2(3)) / (3 + 2 / LOG2(3))
     assert table.loc["3", ["standard", "condensed", "upper"]].tolist() == pytest.approx([expected] * 3)
+
+
+def _incomplete_by_data_frames(run: pd.DataFrame, qrels: pd.DataFrame, options: dict) -> pd.DataFrame:
+    """The condensed and top-grade figures the plain way: edit the DataFrames, evaluate them again."""
+    judged_pairs = pd.MultiIndex.from_frame(qrels[["query", "doc"]])
+    unjudged = ~pd.MultiIndex.from_frame(run[["query", "doc"]]).isin(judged_pairs)
+    standard = ndcg_core.evaluate_run(run, qrels, **options).per_query
+    kept = run[~unjudged]
+    condensed = (ndcg_core.evaluate_run(kept, qrels, **options).per_query["ndcg"] if len(kept)
+                 else pd.Series(dtype=float))
+    highest = qrels.groupby("query")["relevance"].max()
+    highest = highest.where(highest > 0, 1.0)
+    added = run.loc[unjudged, ["query", "doc"]].assign(
+        relevance=lambda frame: highest.reindex(frame["query"]).fillna(1.0).to_numpy())
+    upper = ndcg_core.evaluate_run(run, pd.concat([qrels, added], ignore_index=True), **options).per_query["ndcg"]
+    return pd.DataFrame({"standard": standard["ndcg"], "condensed": condensed.reindex(standard.index),
+                         "upper": upper.reindex(standard.index)}, index=standard.index)
+
+
+@st_settings(max_examples=150, deadline=None)
+@given(data=st_data())
+def test_incomplete_run_equals_editing_the_frames(data):
+    """Random runs with ties, unjudged rows, judged documents the run lacks and queries with no judgment, under
+    every tie rule, cutoff, gain, zero-IDCG and missing-query rule: the figures derived from the encoded run equal
+    evaluating the edited DataFrames (unjudged rows dropped; unjudged rows judged at the query's top grade)."""
+    n_queries = data.draw(integers(1, 4))
+    run_rows, judgment_rows = [], []
+    for q in range(n_queries):
+        docs = data.draw(lists(integers(0, 7), min_size=1, max_size=6, unique=True))
+        for doc in docs:
+            run_rows.append((f"q{q}", f"d{doc}", float(data.draw(integers(0, 3)))))
+        judged = data.draw(lists(integers(0, 9), max_size=6, unique=True))
+        judgment_rows += [(f"q{q}", f"d{doc}", float(data.draw(integers(0, 3)))) for doc in judged]
+    judgment_rows.append(("q0", "d0", 1.0) if not judgment_rows else judgment_rows[0])
+    run = pd.DataFrame(run_rows, columns=["query", "doc", "score"])
+    qrels = pd.DataFrame(judgment_rows, columns=["query", "doc", "relevance"]).drop_duplicates(["query", "doc"])
+    options = {"k": data.draw(sampled_from([None, 1, 3])),
+               "ties": data.draw(sampled_from(["trec_eval", "average", "optimistic", "pessimistic", "stable"])),
+               "gain": data.draw(sampled_from(["linear", "exponential"])),
+               "zero_idcg": data.draw(sampled_from(["zero", "one", "skip"])),
+               "missing": data.draw(sampled_from(["ignore", "zero"]))}
+    expected = _incomplete_by_data_frames(run, qrels, options)
+    for given_run in (run, ndcg_core.encode_run(run, qrels)):
+        got = ndcg_core.incomplete_run(given_run, None if isinstance(given_run, ndcg_core.EncodedRun) else qrels,
+                                       **options)
+        pd.testing.assert_frame_equal(got[["standard", "condensed", "upper"]], expected, check_exact=False,
+                                      rtol=0, atol=1e-12, check_index_type=False)
 
 
 def test_incomplete_run_without_unjudged_documents_condensed_equals_usual():

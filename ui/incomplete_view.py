@@ -1,7 +1,7 @@
 """Dataset page, "Unjudged documents": the usual figure next to the condensed list, judged@k and the top-grade case.
 
-Every figure is ``ndcg_core.incomplete_run`` (vectorised: three ``evaluate_run`` calls for the whole run, so a
-million-query run stays cheap) and ``ndcg_core.incomplete_summary``, cached like the page's other evaluations (by
+Every figure is ``ndcg_core.incomplete_run`` on the page's encoded run (vectorised: three evaluations of the whole
+run, so a million-query run stays cheap) and ``ndcg_core.incomplete_summary``, cached like the page's other evaluations (by
 content hash, run name and options). The page call is ``show(dataset, run_name, options, label=...)``.
 """
 
@@ -13,7 +13,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import dataset_state
-from ui.dataset_report import evaluate
+from ui.dataset_report import encoded_run, evaluate
 from ui.dataset_upload import LoadedDataset
 from ui.formatting import fixed, grouped, percent
 from ui.widgets import plain
@@ -33,8 +33,8 @@ COLUMNS = {
 
 @st.cache_resource(show_spinner=False, max_entries=16)
 def _figures(digest: str, run_name: str, options: dict, _dataset: LoadedDataset) -> pd.DataFrame:
-    # the page's own (cached) evaluation is the usual figure: two evaluate_run calls are left to do here
-    return ndcg_core.incomplete_run(_dataset.runs[run_name], _dataset.qrels,
+    # the page's own (cached) encoded run and evaluation: two evaluations are left to do here, no encoding
+    return ndcg_core.incomplete_run(encoded_run(_dataset, run_name),
                                     standard=evaluate(_dataset, run_name, options), **options)
 
 
