@@ -1,8 +1,8 @@
 """Unjudged documents over a whole run, vectorised: :func:`incomplete_run`.
 
 The figures of :func:`incomplete_judgments` (module ``_incomplete``) for every
-query of a run at once, from three calls of :func:`evaluate_run` (no loop over
-queries, so a million-query run stays cheap):
+query of a run at once, from three evaluations of one encoded run (no loop
+over queries; ids encoded once, so a million-query run stays cheap):
 
 * **standard**: the run as it is (an unjudged document counts as grade 0);
 * **condensed** (Sakai 2007): the run without its unjudged rows, so the
