@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import open_page, screenshot, wait_for_charts, wait_until_settled
+from tests.browser.helpers import go_to_page, open_page, screenshot, wait_for_charts, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -190,8 +190,11 @@ def test_every_page_in_present_mode_screenshots(sized, app_url):
     At 1920x1080 no text on any page (sidebar, page, ranked lists) is under 20 px.
     """
     tab, (width, height) = sized
+    open_page(tab, f"{app_url}/?present=1")
     for path in PAGES:
-        open_page(tab, f"{app_url}/{path}?present=1")
+        if path:  # from page to page through the sidebar, as a teacher does: Present mode must stay on
+            go_to_page(tab, path)
+        assert "present=1" in tab.url, path
         wait_for_charts(tab)
         tab.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=30_000)
         tab.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === "
