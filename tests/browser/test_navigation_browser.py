@@ -4,8 +4,7 @@
   open the target at its top (before the fix 3 of 6 and 3 of 3 tries opened it scrolled to the bottom).
 * Opening a worked example that uses other settings must say so visibly (it used to change the sidebar silently).
 * One Back press returns to the previous page, however many reruns the page made (each rerun used to push
-  4-8 history entries). The reruns replacing rather than pushing history is the "app" branch's work:
-  until it is merged this test fails on this branch, and that failure is the expected one.
+  4-8 history entries; reruns now replace the entry, ui/history.py).
 """
 
 from __future__ import annotations
@@ -94,8 +93,7 @@ def test_opening_an_example_with_other_settings_says_so(page, app_url):
 
 
 def test_one_back_press_returns_to_the_previous_page(page, app_url):
-    # EXPECTED TO FAIL on the "moves" branch until the "app" branch (reruns replace, not push, history) is
-    # merged: every rerun below used to push 4-8 history entries, so one Back stayed on the Playground.
+    # Every rerun below used to push 4-8 history entries, so one Back stayed on the Playground.
     open_page(page, f"{app_url}/conventions")
     page.get_by_role("heading", name="Why libraries disagree on the same input").first.wait_for(timeout=30_000)
     page.locator(".st-key-app_nav").get_by_role("link", name="Playground").click()
