@@ -20,6 +20,30 @@ ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT.parent / "shared" / "seeds"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def component_scan_once():
+    """Scan the installed packages for Streamlit components once per test process, not once per AppTest.
+
+    Every new AppTest scans the metadata of every installed distribution for component manifests before its first
+    run (``BidiComponentManager.discover_and_register_components``). With the oracle libraries installed that is
+    ~65 ms, about half of a page's first AppTest run, and the suite creates about a thousand AppTests. The packages
+    cannot change during a test run, so the first scan's result is reused; a running server scans once anyway.
+    """
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = manifest_scanner.scan_component_manifests
+    found = []
+
+    def scan_once(*args, **kwargs):
+        if not found:
+            found.append(scan(*args, **kwargs))
+        return list(found[0])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(manifest_scanner, "scan_component_manifests", scan_once)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def server_pages_mode(monkeypatch):
     """Make every AppTest run see the pages as a running server does (a test-harness fix, private on purpose).
