@@ -81,6 +81,18 @@ def run_page(page: str | None = None, *, query_params: dict | None = None, timeo
     return at.run()
 
 
+def copy_links(at: AppTest) -> dict[str, str]:
+    """The links the page offers to copy (``ui.copy_link``): {the box's label: the link}."""
+    import json
+
+    found = {}
+    for element in at.get("bidi_component"):
+        if element.proto.component_name == "ndcg_copy_link":
+            data = json.loads(element.proto.json)
+            found[data["label"]] = data["url"]
+    return found
+
+
 @pytest.fixture
 def app_page():
     """``app_page("playground")`` returns an AppTest that has run that page."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run_page
+from tests.conftest import copy_links, run_page
 from ui.live import activities, schema, security, store
 
 
@@ -25,7 +25,7 @@ def engine(tmp_path, monkeypatch):
 def _texts(at) -> str:
     parts = [e.value for kind in ("markdown", "caption", "success", "error", "warning", "info", "subheader", "code")
              for e in getattr(at, kind)]
-    return "\n".join(str(p) for p in parts)
+    return "\n".join([*(str(p) for p in parts), *copy_links(at).values()])
 
 
 def _teacher(engine):

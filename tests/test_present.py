@@ -12,7 +12,7 @@ from unittest import mock
 import pytest
 
 import ndcg_core
-from tests.conftest import run_page
+from tests.conftest import copy_links, run_page
 from ui import charts, ghost, present, url_state
 from ui.ranked_list import moves_to
 
@@ -39,6 +39,7 @@ def test_present_is_off_by_default_and_absent_from_the_url():
     assert toggle(at).value is False
     assert "present" not in at.query_params
     assert [e.label for e in at.expander if e.label.startswith("Extra judged documents")]  # editing chrome shown
+    assert list(copy_links(at)) == ["Share link of this list"]
     assert len(at.get("arrow_data_frame")) + len(at.get("data_editor") or []) >= 1
 
 
@@ -49,7 +50,7 @@ def test_present_link_turns_it_on_and_hides_the_playground_editing_chrome():
     assert at.query_params["present"] == "1"
     assert not [e for e in at.expander if e.label.startswith("Extra judged documents")]
     assert not [s for s in at.subheader if s.value in ("Grades", "Share this exact state")]
-    assert not at.code  # the share box
+    assert copy_links(at) == {}  # the share box
     assert [s.value for s in at.subheader if s.value == "Per-position table"]  # the teaching parts stay
     assert any("font-size: clamp(16px, 1.2vw, 28px)" in str(element.proto) for element in at.get("html"))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ndcg_core import CONVENTIONS
-from tests.conftest import run_page
+from tests.conftest import copy_links, run_page
 
 PAGE = "why_differ"
 
@@ -93,7 +93,7 @@ def test_share_link_round_trip():
     assert at.text_area(key="why_grades").value == "2 1 0"
     assert at.text_input(key="why_extra").value == "3"
     assert "trec_eval ndcg_cut" in texts(at)
-    link = at.code[-1].value
+    link = copy_links(at)["Share link of this diagnosis"]
     assert "g=2+1+0" in link and "rb=1" in link and link.split("?")[0].endswith("why_differ")
 
 

@@ -13,6 +13,7 @@ import streamlit as st
 import ndcg_core
 from ui import diagnose_input as inputs
 from ui import url_state
+from ui.copy_link import copy_link
 from ui.tie_band_view import show_tie_band
 from ui.widgets import plain
 
@@ -85,7 +86,7 @@ def show(texts: dict[str, str]) -> None:
     st.caption("Sidebar settings do not apply on this page: every convention is searched. NDCG is the same for any "
                "log base of log(rank + 1), so log2, ln and log10 are one answer.")
     st.markdown("**Share this diagnosis**")
-    st.code(inputs.share_link(texts), language=None, wrap_lines=True)
+    copy_link(inputs.share_link(texts), key="why_share_link", label="Share link of this diagnosis")
 
 
 def _finding(finding: ndcg_core.Finding, index: int) -> None:

@@ -13,6 +13,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import ghost, state, url_state
+from ui.copy_link import copy_link
 from ui.formatting import fixed as figure
 from ui.messages import user_message, zero_idcg_refused
 from ui.playground_edits import (  # noqa: F401 - the page calls the editors through this module
@@ -161,8 +162,8 @@ def share_link(link: url_state.RankingLink, settings: MetricSettings) -> None:
         )
         return
     relative = url_state.link(url_state.PLAYGROUND_URL, {**url_state.settings_params(settings), **link.params})
-    st.code(_absolute(relative), language=None, wrap_lines=True)
-    st.caption("Copy with the button at the right of the box. Opening it restores this list, its order and the settings.")
+    copy_link(_absolute(relative), key="playground_share_link", label="Share link of this list")
+    st.caption("Opening the link restores this list, its order and the settings.")
 
 
 def evaluation_problem(ranking: Ranking, settings: MetricSettings, error: ndcg_core.InvalidInput) -> None:

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from ui import quiz_whys, session, url_state
+from ui.copy_link import copy_link
 from ui.formatting import compact, fixed
 from ui.quiz_model import (
     ESTIMATE_FULL,
@@ -133,7 +134,7 @@ def quiz_header(seed: int, questions: tuple[Question, ...]) -> None:
     with left:
         st.markdown(f"#### Seed **{seed}**")
         st.caption("Everyone who opens this link gets the same questions:")
-        st.code(share_link(seed), language=None)
+        copy_link(share_link(seed), key="quiz_share_link", label="Share link of these questions")
     with middle:
         st.metric("Score this session", f"{points:g} / {answered}", help="1 point per question; ½ for close answers.")
         st.caption(f"Answered {on_this_seed} of {len(questions)} questions of seed {seed}.")

@@ -5,6 +5,8 @@ Each test checks the NDCG card against ndcg_core for the order/grades it produce
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import ndcg_core
@@ -110,9 +112,14 @@ def test_share_link_restores_the_state(page, app_url):
     drag_row(page, 2, 0)  # C to the top; the page's own share link must reproduce it
     after = ndcg_core.evaluate([1, 0, 3], k=2, ideal_relevances=[1, 0, 3, 2], gain="linear")
     expect_ndcg(page, after.ndcg)
-    code = page.locator('[data-testid="stCode"] code').last
-    expect()(code).to_contain_text("docs=C:1,A:0,B%253Cb%253E:3", timeout=15_000)  # the link follows the drag
-    link = code.inner_text().strip()
+    box = page.get_by_role("textbox", name="Share link of this list")
+    expect()(box).to_have_value(re.compile("docs=C:1,A:0,B%253Cb%253E:3"), timeout=15_000)  # it follows the drag
+    link = box.input_value()
+    # The visible button copies it (a phone has no hover to reveal a copy icon).
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_url)
+    page.get_by_role("button", name="Copy link").click()
+    expect()(page.get_by_role("status").filter(has_text="Copied")).to_have_count(1, timeout=5_000)
+    assert page.evaluate("() => navigator.clipboard.readText()") == link
     other = page.context.new_page()
     other.set_viewport_size({"width": 1400, "height": 900})
     other.goto(link)

@@ -19,6 +19,7 @@ import streamlit as st
 from sqlalchemy.engine import Engine
 
 from ui import url_state
+from ui.copy_link import copy_link
 from ui.live import activities, connection, store, widgets
 from ui.live.state import (
     KIND_KEY,
@@ -241,9 +242,9 @@ def csv_safe(value: object) -> object:
 def _session_settings(session: store.Session) -> None:
     with st.expander("Teacher link and session settings"):
         st.caption("Keep this link private: it alone controls the session (open it on another device to continue).")
-        st.code(connection.teacher_link(session.code, _secret()), language=None)
+        copy_link(connection.teacher_link(session.code, _secret()), key="live_teacher_link", label="Teacher link")
         st.caption("Projector link: the same dashboard, view only (no control, no export). Safe to project.")
-        st.code(connection.screen_link(session.code, _secret()), language=None)
+        copy_link(connection.screen_link(session.code, _secret()), key="live_screen_link", label="Projector link")
         st.toggle("Show the leaderboard (nicknames) to the class", value=session.leaderboard, key=LEADERBOARD_KEY,
                   on_change=_leaderboard_changed, disabled=session.ended)
         if not session.ended:
