@@ -23,7 +23,7 @@ def page():
 
 
 def _figure_tables(at) -> list[pd.DataFrame]:
-    return [df.value for df in at.dataframe if "Reproduced here" in df.value.columns]
+    return [table.value for table in at.table if "Reproduced here" in table.value.columns]
 
 
 def test_one_card_per_worked_example_with_its_source(page):

@@ -108,6 +108,20 @@ def example_input_frame(example) -> pd.DataFrame:
     return frame
 
 
+def _as_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The input as ``st.table`` shows it (its cells are markdown): numbers as written, names shown literally.
+
+    A static table, not ``st.dataframe``: these are a few rows each, 16 cards on one page, and a canvas grid per
+    table made the page the heaviest of the app to open (and canvas text is not read by screen readers).
+    """
+    shown = frame.copy()
+    for column in shown.columns:
+        if pd.api.types.is_numeric_dtype(shown[column]):
+            shown[column] = [f"{value:g}" for value in shown[column]]
+    shown["Document"] = [plain(name) for name in shown["Document"]]
+    return shown
+
+
 def convention_text(example) -> str:
     """The example's convention in words: gain, discount, cutoff and where its ideal list comes from."""
     if example.extra_documents:
@@ -128,10 +142,10 @@ def example_card(example, index: int) -> None:
         left, right = st.columns([1, 1.7])
         with left:
             st.markdown("**Input**")
-            st.dataframe(example_input_frame(example), hide_index=True, width="stretch")
+            st.table(_as_table(example_input_frame(example)), hide_index=True)
         with right:
             st.markdown("**Figures: the document's and this app's (ndcg_core)**")
-            st.dataframe(figures_frame(example), hide_index=True, width="stretch")
+            st.table(figures_frame(example), hide_index=True)
             if example.status == "erratum" and example.erratum:
                 st.error(f"**Erratum.** {example.erratum}", icon=":material/error:")
             elif example.status == "matches after rounding":
