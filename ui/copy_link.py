@@ -14,7 +14,7 @@ import streamlit as st
 _CSS = """
 .cl-root { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .25rem 0 .5rem; }
 .cl-url {
-  flex: 1 1 16em; min-width: 0; font: .85em "Source Code Pro", ui-monospace, monospace; padding: .55em .75em;
+  flex: 1 1 16em; min-width: 0; font: .9em "Source Code Pro", ui-monospace, monospace; padding: .55em .75em;
   color: var(--st-text-color, #111827); background: var(--st-secondary-background-color, #EEF2F7);
   border: 1px solid transparent; border-radius: .5rem;
 }

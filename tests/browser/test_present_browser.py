@@ -164,12 +164,13 @@ SMALL_TEXT_JS = """() => {
   const walk = (root) => {
     for (const el of root.querySelectorAll('*')) {
       if (el.shadowRoot) walk(el.shadowRoot);
-      if (![...el.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim())) continue;
+      const shown = el.tagName === 'INPUT' ? el.value.trim() : [...el.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim());
+      if (!shown) continue;  // (an input's text is its value, e.g. a link to copy)
       const style = getComputedStyle(el);
       if (style.visibility === 'hidden' || el.closest('[aria-hidden="true"], .katex, svg')) continue;
       const box = el.getBoundingClientRect();
       if (!box.width || !box.height || parseFloat(style.fontSize) >= 20) continue;
-      out.push([parseFloat(style.fontSize), String(el.dataset.testid || el.className || el.tagName), el.textContent.trim().slice(0, 40)]);
+      out.push([parseFloat(style.fontSize), String(el.dataset.testid || el.className || el.tagName), (el.value || el.textContent).trim().slice(0, 40)]);
     }
   };
   walk(document);
