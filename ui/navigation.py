@@ -39,9 +39,11 @@ CLOSE_ON_PHONE_SCRIPT = """
     pending = false;
     const boxes = document.querySelectorAll("[data-testid='stSidebar'], [data-testid='stSidebar'] div, "
       + "[data-testid='stAppViewContainer'], [data-testid='stMain'], [data-testid='stAppScrollToBottomContainer']");
+    // Cheapest test first: reading scrollHeight makes the browser lay the page out, so it is read only for
+    // the few boxes styled to scroll (this runs once per frame while a page is being drawn).
     for (const box of boxes) {
-      const style = getComputedStyle(box);
-      if (box.scrollHeight > box.clientHeight && /(auto|scroll)/.test(style.overflowY) && !box.hasAttribute("tabindex")) {
+      if (box.hasAttribute("tabindex") || !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) continue;
+      if (box.scrollHeight > box.clientHeight) {
         box.setAttribute("tabindex", "0");
         box.setAttribute("aria-label", box.closest("[data-testid='stSidebar']") ? "Pages and settings" : "Page");
       }
