@@ -175,12 +175,12 @@ def doc_codes(run_docs: pd.Series, run_query: np.ndarray, judged_docs: pd.Series
     blocks, a handful for a million rows, never over queries or rows. When
     documents repeat across queries (a recommender's catalogue: a sample of
     the run has many repeats), one table for all rows is small anyway and
-    one factorize is cheaper than the blocks.
+    one factorize is cheaper than the blocks; so is a run of one block or less.
     """
     run_categories = text_categories(run_docs)
     if run_categories is not None:
         return categorical_doc_codes(run_docs.array.codes, run_categories, judged_docs)
-    if _few_distinct(run_docs):
+    if len(run_docs) <= _BLOCK_ROWS or _few_distinct(run_docs):  # one table is small: no blocks, no sample
         codes, uniques = pd.factorize(pd.concat([run_docs, judged_docs], ignore_index=True))
         n_run = len(run_docs)
         return DocCodes(codes[:n_run], codes[n_run:], max(len(uniques), 1))
