@@ -11,6 +11,7 @@ import pytest
 
 import ndcg_core
 from tests.browser.helpers import (
+    expect,
     expect_ndcg,
     list_names,
     moved,
@@ -116,6 +117,17 @@ def test_the_list_header_words_and_chart_titles_fit_on_a_phone(phone, app_url):
     assert problems == []
     assert phone.evaluate(CUT_CHART_TITLES_JS) == []
     assert phone.evaluate(SHOWN_MODE_BARS_JS) == 0  # plotly's zoom bar would cover the title (no hover on a phone)
+    # The share link's copy button is on the screen and works by touch (st.code's copy icon needed a hover).
+    phone.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_url)
+    button = phone.get_by_role("button", name="Copy link")
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    button.tap()
+    expect()(phone.get_by_role("status").filter(has_text="Copied")).to_have_count(1, timeout=5_000)
+    link = phone.get_by_role("textbox", name="Share link of this list").input_value()
+    assert link.startswith(app_url) and "docs=" in link
+    assert phone.evaluate("() => navigator.clipboard.readText()") == link
     open_page(phone, f"{app_url}/compare")
     phone.get_by_text("Which positions make the difference").first.wait_for()
     phone.wait_for_function("() => document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .gtitle').length >= 3")
