@@ -24,8 +24,8 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ._encoded_run import EncodedRun, encode_run
-from ._runs import RunResult, evaluate_run
+from ._encoded_run import EncodedRun
+from ._runs import RunResult, _encoded, evaluate_run
 
 
 def incomplete_run(run: pd.DataFrame | EncodedRun, qrels: pd.DataFrame | None = None, *,
@@ -48,7 +48,7 @@ def incomplete_run(run: pd.DataFrame | EncodedRun, qrels: pd.DataFrame | None = 
     >>> [round(float(figures[name]), 4) for name in ("standard", "condensed", "upper", "judged_at_k")]
     [0.3975, 0.7625, 1.0, 0.3333]
     """
-    encoded = run if isinstance(run, EncodedRun) and qrels is None else encode_run(run, qrels)
+    encoded = _encoded(run, qrels)  # evaluate_run's rule: an EncodedRun holds its judgments already
     if standard is None:
         standard = evaluate_run(encoded, **options)
     standard = standard.per_query

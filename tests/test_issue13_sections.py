@@ -178,6 +178,13 @@ def test_incomplete_run_equals_editing_the_frames(data):
                                       rtol=0, atol=1e-12, check_index_type=False)
 
 
+def test_incomplete_run_refuses_qrels_next_to_an_encoded_run():
+    run = pd.DataFrame({"query": "q", "doc": ["a", "b"], "score": [2.0, 1.0]})
+    qrels = pd.DataFrame({"query": "q", "doc": ["a"], "relevance": [1]})
+    with pytest.raises(ndcg_core.InvalidInput, match="already holds its judgments"):
+        ndcg_core.incomplete_run(ndcg_core.encode_run(run, qrels), qrels)
+
+
 def test_incomplete_run_without_unjudged_documents_condensed_equals_usual():
     run, qrels = ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS)
     judged = run[pd.MultiIndex.from_frame(run[["query", "doc"]].astype(str)).isin(
