@@ -121,9 +121,7 @@ def encode_run(run: pd.DataFrame, qrels: pd.DataFrame | None = None) -> EncodedR
     if every_row and ids.query.run_starts is not None:  # grouped, and the group starts are known already
         grouped, boundary = True, ids.query.run_starts[1:] - 1
     else:
-        boundary = np.flatnonzero(query[1:] != query[:-1])
-        n_distinct = int(np.count_nonzero(in_run if every_row else in_run & judged))
-        grouped = query.size < 2 or boundary.size + 1 == n_distinct
+        grouped, boundary = query_blocks(query, int(np.count_nonzero(in_run if every_row else in_run & judged)))
     return EncodedRun(
         columns=columns,
         ids=ids,
@@ -139,3 +137,11 @@ def encode_run(run: pd.DataFrame, qrels: pd.DataFrame | None = None) -> EncodedR
         grouped=grouped,
         boundary=boundary,
     )
+
+
+def query_blocks(query: np.ndarray, n_listed: int) -> tuple[bool, np.ndarray]:
+    """(``grouped``, ``boundary``) of :class:`EncodedRun` for rows with query codes ``query`` that list
+    ``n_listed`` distinct queries: the rows i where the query changes between rows i and i + 1, and whether
+    each query is one block (then it changes exactly one time less than there are queries)."""
+    boundary = np.flatnonzero(query[1:] != query[:-1])
+    return query.size < 2 or boundary.size + 1 == n_listed, boundary

@@ -24,7 +24,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ._encoded_run import EncodedRun
+from ._encoded_run import EncodedRun, query_blocks
 from ._runs import RunResult, _encoded, evaluate_run
 
 
@@ -79,14 +79,13 @@ def _only_rows(encoded: EncodedRun, keep: np.ndarray) -> EncodedRun:
     all_rows = np.arange(encoded.columns.run_queries.size) if encoded.rows is None else encoded.rows
     query = encoded.query[keep]
     kept_per_query = np.bincount(query, minlength=encoded.n_queries)
-    boundary = np.flatnonzero(query[1:] != query[:-1])
-    n_listed = int(np.count_nonzero(kept_per_query))
+    grouped, boundary = query_blocks(query, int(np.count_nonzero(kept_per_query)))
     return replace(
         encoded, rows=all_rows[keep], query=query, value=encoded.value[keep], judgment=encoded.judgment[keep],
         in_run=encoded.in_run & (~encoded.judged | (kept_per_query > 0)),
         n_retrieved=np.where(encoded.judged, kept_per_query, encoded.n_retrieved),
         n_judged_retrieved=np.where(encoded.judged, kept_per_query, encoded.n_judged_retrieved),
-        grouped=query.size < 2 or boundary.size + 1 == n_listed, boundary=boundary,
+        grouped=grouped, boundary=boundary,
     )
 
 
