@@ -117,7 +117,7 @@ def _as_table(frame: pd.DataFrame) -> pd.DataFrame:
     shown = frame.copy()
     for column in shown.columns:
         if pd.api.types.is_numeric_dtype(shown[column]):
-            shown[column] = [f"{value:g}" for value in shown[column]]
+            shown[column] = [_stated_text(float(value)) for value in shown[column]]
     shown["Document"] = [plain(name) for name in shown["Document"]]
     return shown
 
