@@ -44,13 +44,9 @@ def open_page(tab, url: str) -> None:
     wait_for_app(tab)
 
 
-# Click a page's link in the app's own sidebar navigation (true once it was there to click).
-NAV_CLICK_JS = """(path) => {
-  const link = [...document.querySelectorAll('.st-key-app_nav a')]
-    .find((a) => new URL(a.href).pathname.split('/').pop() === path);
-  if (link) link.click();
-  return !!link;
-}"""
+# A page's link in the app's own sidebar navigation, by the page's URL path (null until it is drawn).
+NAV_LINK_JS = """(path) => [...document.querySelectorAll('.st-key-app_nav a')]
+  .find((a) => new URL(a.href).pathname.split('/').pop() === path) || null"""
 
 
 def go_to_page(tab, path: str, timeout: float = 30_000) -> None:
@@ -62,7 +58,7 @@ def go_to_page(tab, path: str, timeout: float = 30_000) -> None:
     if opener.count() and opener.first.is_visible():  # a closed sidebar (Live class): opened first, as by a user
         opener.first.click()
         tab.locator(".st-key-app_nav").first.wait_for(state="visible", timeout=timeout)
-    tab.wait_for_function(NAV_CLICK_JS, arg=path, timeout=timeout)
+    tab.wait_for_function(NAV_LINK_JS, arg=path, timeout=timeout).as_element().click(timeout=timeout)
     tab.wait_for_function(
         """([path, title]) => location.pathname.split('/').pop() === path
              && [...document.querySelectorAll('[data-testid="stMain"] h1')].some((h) => h.innerText !== title)""",

@@ -16,6 +16,7 @@ import pytest
 import ndcg_core
 from tests.browser.helpers import (
     expect,
+    go_to_page,
     open_page,
     row,
     screenshot,
@@ -36,10 +37,8 @@ def _low_card_indices() -> list[int]:
 
 def _go_to_worked_examples(tab, app_url: str) -> None:
     """Open the Worked examples page: by its sidebar link when the app is already open (a rerun, not a reload)."""
-    link = tab.locator(".st-key-app_nav").get_by_role("link", name="Worked examples")
-    if tab.url.startswith(app_url) and link.count():
-        link.click()
-        tab.wait_for_url(re.compile("worked_examples"), timeout=30_000)
+    if tab.url.startswith(app_url) and tab.locator(".st-key-app_nav").count():
+        go_to_page(tab, "worked_examples")
     else:
         open_page(tab, f"{app_url}/worked_examples")
     tab.locator(f".st-key-example_card_{_low_card_indices()[-1]}").wait_for(timeout=30_000)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import screenshot, wait_for_app
+from tests.browser.helpers import go_to_page, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -129,8 +129,7 @@ def test_hostile_names_on_the_step_by_step_page(page, app_url):
     page.goto(hostile_link(app_url))
     wait_for_app(page)
     page.wait_for_selector(".rl-row", timeout=30_000)
-    page.locator('.st-key-app_nav a').filter(has_text="Step by step").first.click()
-    wait_for_app(page)
+    go_to_page(page, "step_by_step")
     page.wait_for_selector("h1:has-text('Step by step')", timeout=30_000)
     screenshot(page, "security_step_by_step")
     scan = assert_inert(page, dialogs, names_shown=False)
