@@ -135,8 +135,7 @@ def apply_editor_delta(
 ) -> tuple[list[str], list[float]]:
     """Apply a data editor's edit state ({edited_rows, added_rows, deleted_rows}) to the rows it was drawn from.
 
-    Row numbers in the delta are positions in the editor's input (the canonical order), so sorting the
-    editor by a header in the browser changes nothing here.
+    Row numbers in the delta are positions in the editor's input (the ranking's order), not positions on screen.
     """
     if not isinstance(delta, Mapping):
         raise EditError("The edit could not be read, so it was not applied.")

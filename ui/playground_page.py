@@ -115,7 +115,7 @@ def _editors(ranking: Ranking, settings: MetricSettings, result, *, hidden: bool
         playground_view.show_edit_error()
         playground_view.ranking_editor(ranking)
         st.caption("Double-click a grade or a name to edit it; use the row tools to add or delete documents. "
-                   "Sorting by a column header only changes the view, never the ranking.")
+                   "The rows follow the ranking: reorder it in the list above.")
     with extra_column, st.expander(f"Extra judged documents, not in the ranking ({len(ranking.extra_names)})",
                                    expanded=bool(ranking.extra_names)):
         st.caption("Documents someone judged but the ranker did not return (like D7 and D8 in document 003). "
