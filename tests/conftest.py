@@ -81,6 +81,27 @@ def run_page(page: str | None = None, *, query_params: dict | None = None, timeo
     return at.run()
 
 
+def chart_specs(at: AppTest) -> list[dict]:
+    """The page's plotly figures as the browser receives them (JSON specs), in page order."""
+    import json
+
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def chart_values(data):
+    """A chart's array as a numpy array: plotly sends lists, or typed arrays as {"dtype", "bdata"[, "shape"]}."""
+    import base64
+
+    import numpy as np
+
+    if not isinstance(data, dict):
+        return np.asarray(data)
+    array = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+    if "shape" in data:
+        array = array.reshape([int(part) for part in data["shape"].split(",")])
+    return array
+
+
 def copy_links(at: AppTest) -> dict[str, str]:
     """The links the page offers to copy (``ui.copy_link``): {the box's label: the link}."""
     import json

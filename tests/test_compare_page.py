@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ndcg_core
-from tests.conftest import run_page
+from tests.conftest import chart_specs, chart_values, run_page
 from ui.ranked_list import moves_to
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -158,6 +158,11 @@ def test_run_comparison_reacts_to_seed_and_confidence():
     differences = (neural[common] - bm25[common]).to_numpy()
     low, high = bootstrap_by_hand(differences, n_boot=2000, seed=7, confidence=0.9)
     assert f"90% CI {low:.2f}–{high:.2f}" in verdict_text(at)
+    # The interval at 2 decimals is the same for 2,000 and 10,000 resamples: the chart says how many were drawn,
+    # and its histogram holds one mean per resample.
+    (bootstrap,) = [spec for spec in chart_specs(at) if "Bootstrap" in spec["layout"]["title"]["text"]]
+    assert "Bootstrap: 2,000 resamples" in bootstrap["layout"]["title"]["text"]
+    assert len(chart_values(bootstrap["data"][0]["x"])) == 2000
 
 
 def test_swapped_runs_verdict_names_the_better_one():

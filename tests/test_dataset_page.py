@@ -7,7 +7,6 @@ upload handling (UploadedFile, file_id, getvalue), not through session state.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pytest
 from streamlit import config
 
 import ndcg_core
-from tests.conftest import run_page
+from tests.conftest import chart_specs, chart_values, run_page
 from ui import dataset_state, dataset_view
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -87,25 +86,16 @@ def test_per_query_table_histogram_and_curve_match_ndcg_core():
     assert_headline(at, expected, "NDCG@10")
     table = per_query_table(at).set_index("query")
     np.testing.assert_allclose(table.loc[expected.per_query.index, "ndcg"], expected.per_query["ndcg"])
-    charts = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    charts = chart_specs(at)
     histogram = next(c for c in charts if "Per-query" in c["layout"]["title"]["text"])
-    assert _values(histogram["data"][0]["y"]).sum() == len(expected.per_query)
+    assert chart_values(histogram["data"][0]["y"]).astype(float).sum() == len(expected.per_query)
     curve = next(c for c in charts if "k = 1..20" in c["layout"]["title"]["text"])
     reference_curve = ndcg_core.ndcg_curve(ndcg_core.read_run(BM25), ndcg_core.read_qrels(QRELS))
-    shown = _values(curve["data"][0]["y"])
+    shown = chart_values(curve["data"][0]["y"]).astype(float)
     np.testing.assert_allclose(shown, reference_curve["mean_ndcg"])
     np.testing.assert_allclose(shown[9], expected.mean_ndcg)  # the curve at k = 10 is the headline figure
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download per-query CSV" in labels
-
-
-def _values(series):
-    """Plotly may serialise arrays as lists or as typed-array dicts (base64); return floats either way."""
-    if isinstance(series, dict):
-        import base64
-
-        return np.frombuffer(base64.b64decode(series["bdata"]), dtype=series["dtype"]).astype(float)
-    return np.asarray(series, dtype=float)
 
 
 def test_switching_run_and_rules(page):

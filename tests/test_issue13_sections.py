@@ -7,7 +7,6 @@ calls (checked here against an independent route where one exists).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +19,7 @@ from hypothesis.strategies import integers, lists, sampled_from
 from sklearn.metrics import ndcg_score
 
 import ndcg_core
-from tests.conftest import run_page
+from tests.conftest import chart_specs, run_page
 from ui import dataset_state, state
 from ui.dataset_upload import LoadedDataset
 
@@ -38,10 +37,6 @@ def exp_gains(grades) -> list[float]:
     return [2.0**g - 1 for g in grades]
 
 
-def charts(at) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
 def is_band(chart: dict) -> bool:
     """The tie band's chart: its first trace is a bar from low to high on a setting row ("gain = ...")."""
     data = chart.get("data")
@@ -50,7 +45,7 @@ def is_band(chart: dict) -> bool:
 
 
 def band_chart(at) -> dict:
-    return next(c for c in charts(at) if is_band(c))
+    return next(c for c in chart_specs(at) if is_band(c))
 
 
 def band_rows(chart: dict) -> dict[str, dict]:
@@ -315,7 +310,7 @@ def test_playground_shows_the_tie_band_of_a_list_with_tie_groups():
 def test_playground_without_tie_groups_has_no_band():
     at = run_page("playground", timeout=60)
     assert not at.exception
-    assert charts(at) and not any(is_band(c) for c in charts(at))
+    assert chart_specs(at) and not any(is_band(c) for c in chart_specs(at))
 
 
 # --- Compare rankers: does my choice flip the winner? -------------------------------------------------------

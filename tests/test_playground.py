@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 import ndcg_core
-from tests.conftest import run_page
+from tests.conftest import chart_values, run_page
 from ui import state
 from ui.ranked_list import moves_to
 from ui.settings import MetricSettings
@@ -335,7 +335,7 @@ def test_chart_specs_are_valid_plotly(n, k, highlight):
         go.Figure(figure.to_plotly_json())  # raises ValueError on any invalid property
         bars = [trace for trace in figure.data if trace.type == "bar"]
         series = {trace.offsetgroup for trace in bars}
-        assert sum(len(_values(trace.x)) for trace in bars) == len(series) * len(charts._visible(result.table, k))
+        assert sum(len(chart_values(trace.x)) for trace in bars) == len(series) * len(charts._visible(result.table, k))
 
 
 def test_contribution_chart_numbers_come_from_the_table():
@@ -345,24 +345,11 @@ def test_contribution_chart_numbers_come_from_the_table():
     figure = charts.contribution_chart(result.table, k=3)
     counted = next(trace for trace in figure.data if trace.name == "Your ranking")
     past = next(trace for trace in figure.data if trace.name == "past k (not counted)")
-    assert _values(counted.x) == [1, 2, 3] and _values(past.x)[:2] == [4, 5]
-    assert _values(counted.y) == result.table["contribution"][:3].tolist()  # exact: float64 bytes, not text
+    assert chart_values(counted.x).tolist() == [1, 2, 3] and chart_values(past.x).tolist()[:2] == [4, 5]
+    assert chart_values(counted.y).tolist() == result.table["contribution"][:3].tolist()  # exact: float64 bytes, not text
     expected = result.table[["relevance", "gain", "discount"]].to_numpy()
-    assert _values(counted.customdata) == expected[:3].tolist() and _values(past.customdata) == expected[3:].tolist()
-
-
-def _values(data) -> list:
-    """A chart array as numbers: the builders send plotly.js typed arrays ({"dtype", "bdata", "shape"})."""
-    import base64
-
-    import numpy as np
-
-    if not isinstance(data, dict):
-        return list(data)
-    array = np.frombuffer(base64.b64decode(data["bdata"]), dtype={"i4": np.int32, "f8": np.float64}[data["dtype"]])
-    if "shape" in data:
-        array = array.reshape([int(part) for part in data["shape"].split(",")])
-    return array.tolist()
+    assert chart_values(counted.customdata).tolist() == expected[:3].tolist()
+    assert chart_values(past.customdata).tolist() == expected[3:].tolist()
 
 
 @pytest.mark.parametrize("docs", ["[x](//evil.example/a)", "**bold**", "A:**2**", "A:1,<b>:x"])

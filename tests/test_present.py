@@ -6,25 +6,20 @@ annotation against the two NDCG figures the cards show.
 
 from __future__ import annotations
 
-import json
 from unittest import mock
 
 import pytest
 
 import ndcg_core
-from tests.conftest import copy_links, run_page
+from tests.conftest import chart_specs, copy_links, run_page
 from ui import charts, ghost, present, url_state
 from ui.ranked_list import moves_to
 
 G = [3, 1, 2, 0, 2]  # the Playground's example list (document 000)
 
 
-def figures(at) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
 def ghost_traces(at) -> list[dict]:
-    return [trace for figure in figures(at) for trace in figure["data"] if trace.get("name") == ghost.GHOST_NAME]
+    return [trace for figure in chart_specs(at) for trace in figure["data"] if trace.get("name") == ghost.GHOST_NAME]
 
 
 def toggle(at):
@@ -129,7 +124,7 @@ def test_ghost_after_a_move_holds_the_previous_contributions_and_the_ndcg_change
     assert trace["y"] == pytest.approx(list(before.table["contribution"]), abs=1e-12)
     assert trace["y"] == pytest.approx([7.0, 1 / 1.584962500721156, 1.5, 0.0, 3 / 2.584962500721156], abs=1e-12)
     assert trace["x"] == [1, 2, 3, 4, 5] and trace["offsetgroup"] == "actual"
-    annotation = next(a for figure in figures(at) for a in figure["layout"]["annotations"] if "NDCG" in a["text"])
+    annotation = next(a for figure in chart_specs(at) for a in figure["layout"]["annotations"] if "NDCG" in a["text"])
     assert f"NDCG {before.ndcg:.4f} → {after.ndcg:.4f} (+{after.ndcg - before.ndcg:.4f})" in annotation["text"]
     assert "NDCG 0.9508 → 0.9750 (+0.0242)" in annotation["text"]  # by hand: DCG 10.5533 / IDCG 10.8235
 
@@ -148,7 +143,7 @@ def test_ghost_after_a_grade_edit_and_a_second_move_shows_the_state_just_before(
     (trace,) = ghost_traces(at)
     assert trace["y"] == pytest.approx(list(edited.table["contribution"]), abs=1e-12)
     moved = ndcg_core.evaluate([2, 3, 1, 2, 1])
-    annotation = next(a for figure in figures(at) for a in figure["layout"]["annotations"] if "NDCG" in a["text"])
+    annotation = next(a for figure in chart_specs(at) for a in figure["layout"]["annotations"] if "NDCG" in a["text"])
     assert ghost.change_text(edited.ndcg, moved.ndcg) in annotation["text"]
     assert "−" in ghost.change_text(edited.ndcg, moved.ndcg)  # a drop, written with a minus sign
 
@@ -177,7 +172,7 @@ def test_in_present_mode_the_ndcg_change_is_the_playground_charts_title():
     at = run_page(query_params={"present": "1"})
     at.session_state["playground_list"] = moves_to(at.session_state, "playground_list", [0, 1, 3, 2, 4])
     at.run()
-    (figure,) = figures(at)
+    (figure,) = chart_specs(at)
     assert figure["layout"]["title"]["text"] == "<b>NDCG 0.9508 → 0.9316 (−0.0192)</b>"  # DCG 10.0835 / 10.8235
     assert not [a for a in figure["layout"].get("annotations", []) if "NDCG" in a["text"]]
     assert figure["layout"]["font"]["size"] == present.CHART_FONT

@@ -311,15 +311,22 @@ CONVENTIONS_CASE = "equal"  # the page's first case: d1, d2, d3 with grade 2 and
 def test_conventions_input_refuses_bad_rows(delta, needle):
     at = run_page("conventions")
     assert at.selectbox(key="conventions_case").value == CONVENTIONS_CASE
-    before = at.dataframe[0].value.copy() if at.dataframe else None
+    key = f"conventions_editor_{CONVENTIONS_CASE}"
+    valid_edit = {"1": {"grade": 0}}  # d2 (scored second) judged 0: every library's NDCG drops below 1
+    at.session_state[key] = {"edited_rows": valid_edit, "added_rows": [], "deleted_rows": []}
+    at.run()
+    last_valid = at.dataframe[1].value.copy()  # the libraries' figures; [0] is the editor, whose value is its base
+    assert (last_valid["NDCG"] < 1).all(), last_valid
     if delta.get("deleted_rows") == "all":
         delta = {"deleted_rows": list(range(len(at.session_state[f"conventions_base_{CONVENTIONS_CASE}"])))}
-    at.session_state[f"conventions_editor_{CONVENTIONS_CASE}"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [], **delta}
+    # The browser sends the editor's whole edit state: the valid edit and then the bad one.
+    edit = {"edited_rows": {**valid_edit, **delta.get("edited_rows", {})}, "added_rows": [],
+            "deleted_rows": delta.get("deleted_rows", [])}
+    at.session_state[key] = edit
     at.run()
     assert_clean(at)
     assert needle in errors(at).lower()
-    if before is not None:
-        assert at.dataframe[0].value.equals(before)  # the last valid table stays (NaN == NaN here)
+    assert at.dataframe[1].value.equals(last_valid)  # the figures of the last valid input stay, not the case's
 
 
 @pytest.mark.parametrize("score", [float("inf"), float("-inf")])
