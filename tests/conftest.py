@@ -102,6 +102,27 @@ def chart_values(data):
     return array
 
 
+def is_band(chart: dict) -> bool:
+    """The tie band's chart: its first trace is a bar from low to high on a setting row ("gain = ...")."""
+    data = chart.get("data")
+    first = data[0].get("y") if isinstance(data, list) and data else None
+    return isinstance(first, list) and bool(first) and str(first[0]).startswith("gain")
+
+
+def band_chart(at) -> dict:
+    return next(c for c in chart_specs(at) if is_band(c))
+
+
+def band_rows(chart: dict) -> dict[str, dict]:
+    """{setting: {"low", "high", "expected", "markers": {label: value}}} from the chart's traces (3 per row)."""
+    rows = {}
+    data = chart["data"]
+    for line, diamond, dots in zip(data[0::3], data[1::3], data[2::3], strict=True):
+        rows[line["y"][0]] = {"low": line["x"][0], "high": line["x"][1], "expected": diamond["x"][0],
+                              "markers": dict(zip(dots.get("text", []), dots.get("x", []), strict=True))}
+    return rows
+
+
 def copy_links(at: AppTest) -> dict[str, str]:
     """The links the page offers to copy (``ui.copy_link``): {the box's label: the link}."""
     import json

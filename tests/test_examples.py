@@ -130,11 +130,15 @@ def test_document_rounded_terms_add_up_to_stated_figure():
     assert round(7 + 7 / L(3) + 3 / 2 + 1 / L(5), 2) == 13.35
 
 
-@pytest.mark.parametrize("key", sorted(EXPECTED))
-def test_stated_figures_as_printed(key):
-    example = BY_KEY[key]
-    for metric, text in example.stated_text.items():
-        assert example.stated[metric] == float(text)
+def test_stated_figures_are_the_printed_ones():
+    # A few figures as the documents print them (the errata among them), pinned here so the check holds where the
+    # source documents are not available; test_stated_figures_appear_in_the_document checks every one against them.
+    printed = {"001-graded": {"dcg": "4.67", "idcg": "4.76"}, "002-badc": {"dcg": "9.20"},
+               "003-ndcg6-d7-d8": {"ndcg": "0.785"}, "004-ndcg5": {"idcg": "13.65", "ndcg": "0.94"}}
+    for key, figures in printed.items():
+        for metric, text in figures.items():
+            assert BY_KEY[key].stated_text[metric] == text
+            assert BY_KEY[key].stated[metric] == float(text)
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="source documents not available")

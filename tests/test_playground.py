@@ -304,10 +304,16 @@ def test_markup_in_link_names_is_kept_as_text():
     assert not any("<b>hi</b>" in md.value for md in at.markdown)
 
 
-def test_playground_list_and_open_contract(at):
-    names, grades, extra_names, extra_grades = (list(x) for x in (ranking(at).names, ranking(at).grades, (), ()))
-    assert (names, grades) == (["D1", "D2", "D3", "D4", "D5"], [3.0, 1.0, 2.0, 0.0, 2.0])
-    assert (extra_names, extra_grades) == ([], [])
+def test_other_pages_read_the_playgrounds_list_with_its_extra_documents():
+    # Step by step walks the Playground's list (ui.state.playground_list): A, B, C graded 3, 0, 1, and X (grade 2)
+    # judged but not ranked, which joins the ideal list. Exponential gain, by hand:
+    dcg = 7 + 0 + 1 / 2  # gains 7, 0, 1 at ranks 1-3
+    idcg = 7 + 3 / math.log2(3) + 1 / 2  # ideal grades 3, 2, 1 (without X it would be 7 + 1 / log2(3))
+    at = run_page("playground", query_params={"docs": "A:3,B:0,C:1", "extra": "X:2"})
+    at.switch_page("pages/step_by_step.py").run()
+    assert not at.exception, at.exception
+    assert [(m.label, m.value) for m in at.metric[:4]] == [
+        ("CG", "8.0000"), ("DCG", f"{dcg:.4f}"), ("IDCG", f"{idcg:.4f}"), ("NDCG", f"{dcg / idcg:.4f}")]
 
 
 def test_ten_thousand_documents_stay_usable():

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
+from sklearn.metrics import ndcg_score
 
 from ndcg_core import CONVENTIONS
-from tests.conftest import copy_links, run_page
+from tests.conftest import band_chart, band_rows, copy_links, run_page
 
 PAGE = "why_differ"
+
+
+def dcg(gains) -> float:
+    """sum gain_i / log2(i + 1), by hand."""
+    return sum(gain / math.log2(i + 2) for i, gain in enumerate(gains))
 
 
 def texts(at) -> str:
@@ -165,24 +173,19 @@ def test_check_my_implementation_bad_outputs(pasted, words):
 
 
 def test_tie_band_shown_for_tied_scores():
-    from ndcg_core import tie_band
-    from ui.tie_band_view import tie_band_rows
-
+    """The example: grades 3, 0, 1, 2 scored 0.9, 0.9, 0.4, 0.4 (ids A12, B07, C33, D01): two tied pairs."""
     at = run_page(PAGE)
     at.button(key="why_example_ties").click().run()
     assert not at.exception
     assert "The tie band" in texts(at)
-    grades, scores = [3, 0, 1, 2], [0.9, 0.9, 0.4, 0.4]
-    rows = tie_band_rows(grades, scores, judged=grades, doc_ids=["A12", "B07", "C33", "D01"])
-    linear = next(row for row in rows if row["setting"].startswith("gain = grade"))
-    band = tie_band(grades, scores, gain="linear")
-    assert (linear["band"].low, linear["band"].high) == (band.low, band.high)
-    # every library's own value lies inside its band, scikit-learn's on the average
-    for row in rows:
-        for value in row["markers"].values():
-            assert row["band"].low - 1e-12 <= value <= row["band"].high + 1e-12
-    assert linear["markers"]["scikit-learn ndcg_score"] == pytest.approx(band.expected)
-    assert linear["markers"]["trec_eval ndcg_cut"] < band.expected  # B07 (grade 0) outranks A12 (grade 3)
+    linear = band_rows(band_chart(at))["gain = grade, ideal from the ranked list"]  # the chart as drawn
+    idcg = dcg([3, 2, 1, 0])
+    assert linear["low"] == pytest.approx(dcg([0, 3, 1, 2]) / idcg)  # the worse grade first in each tie
+    assert linear["high"] == pytest.approx(dcg([3, 0, 2, 1]) / idcg)
+    assert linear["expected"] == pytest.approx(ndcg_score([[3, 0, 1, 2]], [[0.9, 0.9, 0.4, 0.4]]))
+    assert linear["markers"]["scikit-learn ndcg_score"] == pytest.approx(linear["expected"])  # it averages ties
+    # trec_eval breaks ties by document id, descending: B07 (0) before A12 (3), D01 (2) before C33 (1)
+    assert linear["markers"]["trec_eval ndcg_cut"] == pytest.approx(dcg([0, 3, 2, 1]) / idcg)
 
 
 def test_no_tie_band_without_ties():
