@@ -28,10 +28,6 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-    # V8's optimising compilers (Maglev, TurboFan) pay off on long-lived pages; a test tab lives a few seconds, and
-    # without them Chromium used less CPU in every A/B run (all 75 browser tests: 393 -> 379 CPU-s; 26 of them,
-    # 2-3 runs each way: 113 -> 101). The interpreter and the baseline compiler run the same JavaScript.
-    "--js-flags=--no-opt --no-maglev",
 ]
 IN_CI = os.environ.get("CI", "").lower() == "true"
 

@@ -6,6 +6,8 @@ fixed time; the only pauses are the 100 ms between a user's actions (``USER_PAUS
 
 from __future__ import annotations
 
+import contextlib
+import json
 from pathlib import Path
 
 import ndcg_core
@@ -122,6 +124,41 @@ def stable_box(locator) -> dict:
           requestAnimationFrame(tick);
         })"""
     )
+
+
+GRID_COLUMN_JS = """([grid, header]) => {
+  // The column's texts from the grid's accessible copy of its table (null until the copy is there).
+  if (!grid.contains(document.activeElement)) return null;
+  const rows = [...grid.querySelectorAll('[role=row]')].map((r) => [...r.children].map((c) => c.textContent));
+  const column = rows.length > 1 ? rows[0].indexOf(header) : -1;
+  return column < 0 ? null : rows.slice(1).map((cells) => cells[column]).filter(Boolean);
+}"""
+
+
+def grid_column(tab, grid, header: str, *, click: tuple[float, float] = (20, EDITOR_ROW * 1.5),
+                expected: list[str] | None = None, timeout: float = 15_000) -> list[str]:
+    """The texts of column ``header`` in a dataframe or data editor, top to bottom, as the grid shows them.
+
+    The grid draws on a canvas and keeps an accessible copy of its table in the page only while it has the keyboard
+    focus: a click on it (at ``click`` = (x, y) px from its top left corner, a negative x from its right edge;
+    default: the first row's first cell) moves the focus there a frame or two later. A grid that was off screen
+    takes new data when it is scrolled into view, a frame or more later still: with ``expected``, wait until the
+    column shows it (and fail with what it shows instead).
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    grid.scroll_into_view_if_needed()
+    box = stable_box(grid)
+    x, y = click
+    tab.mouse.click(box["x"] + (x if x >= 0 else box["width"] + x), box["y"] + y)
+    handle = grid.element_handle()
+    tab.wait_for_function(GRID_COLUMN_JS, arg=[handle, header], timeout=timeout)
+    if expected is not None:
+        wanted = json.dumps(json.dumps(expected, separators=(",", ":")))  # as JSON.stringify writes it, quoted for JS
+        shows_expected = f"(arg) => JSON.stringify(({GRID_COLUMN_JS})(arg)) === {wanted}"
+        with contextlib.suppress(PlaywrightTimeout):  # the caller's assertion says what the grid shows instead
+            tab.wait_for_function(shows_expected, arg=[handle, header], timeout=timeout)
+    return tab.evaluate(GRID_COLUMN_JS, [handle, header])
 
 
 def edit_last_cell(tab, editor, row: int, text: str, current: float) -> None:

@@ -18,12 +18,12 @@ from tests.browser.helpers import (
     expect,
     expect_ndcg,
     focused_row,
+    grid_column,
     list_names,
     ndcg_card,
     open_playground,
     row,
     screenshot,
-    stable_box,
     wait_for_app,
     wait_for_charts,
     wait_until_settled,
@@ -70,7 +70,7 @@ def test_drag_a_row(page, app_url):
     expect_ndcg(page, ndcg_core.evaluate([1, 2, 3, 0, 2]).ndcg)
     assert list_names(page) == expected
     table = page.locator('[data-testid="stDataFrame"]').last  # the per-position table follows the same order
-    assert table.is_visible()
+    assert grid_column(page, table, "Document", expected=expected) == expected
 
 
 def test_keyboard_reorder_and_focus_follows(page, app_url):
@@ -94,20 +94,9 @@ def test_a_click_on_a_column_header_leaves_the_table_in_ranking_order(page, app_
     # delete rows, so a click on a header must leave that order (and the ranking) alone; if a Streamlit upgrade made
     # the table sortable, the order read back below would change and this test would say so.
     open_playground(page, app_url)
-    editor = grade_editor(page)
-    editor.scroll_into_view_if_needed()  # under the list and the chart
-    box = stable_box(editor)
-    page.mouse.click(box["x"] + box["width"] - 40, box["y"] + EDITOR_ROW / 2)  # the Grade header
-    # The grid answers the click by moving the keyboard focus into its accessible copy of the table (a frame or
-    # two later): wait for that, so the row focused next keeps the focus, then read the order it shows.
-    page.wait_for_function(
-        """(editor) => editor.contains(document.activeElement) && editor.querySelectorAll('[role=row]').length > 5""",
-        arg=editor.element_handle(),
-    )
-    table_rows = editor.evaluate(
-        "(el) => [...el.querySelectorAll('[role=row]')].slice(1).map((r) => [...r.children].map((c) => c.textContent))"
-    )
-    assert [cells[1] for cells in table_rows[:5]] == ["D1", "D2", "D3", "D4", "D5"], table_rows
+    # A click on the Grade header (it would sort a sortable grid), then the table's order as the grid shows it.
+    order = grid_column(page, grade_editor(page), "Document", click=(-40, EDITOR_ROW / 2))
+    assert order == ["D1", "D2", "D3", "D4", "D5"]
     row(page, "D5").focus()
     page.keyboard.press("Alt+ArrowUp")
     wait_until_settled(page, ["D1", "D2", "D3", "D5", "D4"], GRADES)
@@ -160,9 +149,13 @@ def test_screenshots(page, app_url):
     expect()(page.locator('[data-testid="stMetric"]').filter(has_text="NDCG@4").locator(
         '[data-testid="stMetricValue"]')).to_have_text(f"{expected.ndcg:.4f}")
     screenshot(page, "playground_003_extra_k4")
-    for tab_name, trace in (("Cumulative", "NDCG@i"), ("Gain ÷ discount", "discount")):
+    # Each choice's chart has a title no other chart has; the one it replaces must be gone.
+    for tab_name, title, previous in (("Cumulative", "Cumulative DCG and IDCG, and NDCG@i", "Contribution of each"),
+                                      ("Gain ÷ discount", "Each contribution = gain ÷ discount", "Cumulative DCG")):
         page.get_by_role("radio", name=tab_name).click()
-        expect()(page.locator('[data-testid="stPlotlyChart"]').first).to_contain_text(trace, timeout=15_000)
+        chart = page.locator('[data-testid="stPlotlyChart"]').first
+        expect()(chart).to_contain_text(title, timeout=15_000)
+        expect()(chart).not_to_contain_text(previous)
         wait_for_charts(page)
         screenshot(page, "playground_cumulative_tab" if "Cumulative" in tab_name else "playground_decomposition_tab")
     page.set_viewport_size({"width": 1280, "height": 720})  # a classroom projector: the cards fit the first screen
