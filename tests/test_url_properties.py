@@ -144,6 +144,13 @@ def test_every_quiz_link_reopens_to_the_same_questions(seed):
     at = run_page("quiz", query_params={"seed": str(seed)})
     assert not at.exception and at.session_state["quiz"].seed == seed
     assert at.query_params["seed"] == str(seed)
+    # The questions drawn are the seed's: each question shown as a table lists its documents in its order (a
+    # reorder question is the drag list instead).
+    shown = [df.value["Document"].tolist() for df in at.dataframe if "Document" in df.value.columns]
+    tabled = [question for question in quiz.generate_quiz(seed) if question.kind != "reorder"]
+    assert tabled
+    for question in tabled:
+        assert question.ranked_names() in shown, (question.number, shown)
 
 
 # --- the pages: no traceback for any parameter value ------------------------------------------------------------
