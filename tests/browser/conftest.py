@@ -53,13 +53,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_app(port: int, *, script: str = "app.py", extra_args: tuple[str, ...] = ()) -> subprocess.Popen:
-    """Start `streamlit run` on loopback in its own process group and wait for /_stcore/health."""
+def start_app(port: int, *, script: str = "app.py", extra_args: tuple[str, ...] = (),
+              env: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start `streamlit run` on loopback in its own process group and wait for /_stcore/health.
+
+    ``env``: variables set for the app's process only (on top of this process's environment)."""
     command = [
         sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
         "--server.address", "127.0.0.1", "--server.port", str(port), *extra_args,
     ]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                               env=None if env is None else {**os.environ, **env})
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -13,7 +13,6 @@ browser journey costs Chromium ~20 CPU-seconds.
 
 from __future__ import annotations
 
-import os
 import re
 from urllib.parse import parse_qs, urlparse
 
@@ -35,16 +34,8 @@ def live_app(request, tmp_path_factory):
     else:
         cluster = request.getfixturevalue("postgres_server")
         url = fresh_database(cluster)
-    previous = os.environ.get("NDCG_LIVE_DB_URL")
-    os.environ["NDCG_LIVE_DB_URL"] = url
-    try:
-        port = free_port()
-        process = start_app(port)
-    finally:
-        if previous is None:
-            os.environ.pop("NDCG_LIVE_DB_URL", None)
-        else:
-            os.environ["NDCG_LIVE_DB_URL"] = previous
+    port = free_port()
+    process = start_app(port, env={"NDCG_LIVE_DB_URL": url})
     engine = schema.create_engine(url)
     yield f"http://127.0.0.1:{port}", engine
     engine.dispose()
@@ -374,16 +365,8 @@ def test_student_phone_shows_reconnecting_while_the_database_is_down(browser):
         activity = store.add_activity(engine, code=session.code, secret=secret, kind="compare",
                                       spec=activities.generate("compare", seed=42))
         store.set_state(engine, code=session.code, secret=secret, activity_id=activity.id, state="open")
-        previous = os.environ.get("NDCG_LIVE_DB_URL")
-        os.environ["NDCG_LIVE_DB_URL"] = url
-        try:
-            port = free_port()
-            process = start_app(port)
-        finally:
-            if previous is None:
-                os.environ.pop("NDCG_LIVE_DB_URL", None)
-            else:
-                os.environ["NDCG_LIVE_DB_URL"] = previous
+        port = free_port()
+        process = start_app(port, env={"NDCG_LIVE_DB_URL": url})
         context = None
         try:
             context, phone = _join_by_link(browser, f"http://127.0.0.1:{port}", session.code, "Kai", phone=True)
