@@ -123,6 +123,32 @@ def band_rows(chart: dict) -> dict[str, dict]:
     return rows
 
 
+def hand_dcg(gains) -> float:
+    """DCG by hand from the formula: the sum of gain_i / log2(i + 1) over ranks i = 1, 2, ..."""
+    import math
+
+    return sum(gain / math.log2(i + 2) for i, gain in enumerate(gains))
+
+
+# The tie example shown on two pages (Library conventions' "ties" case, Why differ's tie example): ids A12, B07,
+# C33, D01 graded 3, 0, 1, 2 and scored 0.9, 0.9, 0.4, 0.4, i.e. two tied pairs.
+TIES_GRADES, TIES_SCORES = [3, 0, 1, 2], [0.9, 0.9, 0.4, 0.4]
+
+
+def assert_ties_example_linear_band(linear: dict) -> None:
+    """The linear-gain row of the tie band drawn for the tie example (``band_rows``), against hand figures and
+    scikit-learn."""
+    from sklearn.metrics import ndcg_score
+
+    idcg = hand_dcg([3, 2, 1, 0])
+    assert linear["low"] == pytest.approx(hand_dcg([0, 3, 1, 2]) / idcg)  # the worse grade first in each tie
+    assert linear["high"] == pytest.approx(hand_dcg([3, 0, 2, 1]) / idcg)
+    assert linear["expected"] == pytest.approx(ndcg_score([TIES_GRADES], [TIES_SCORES]))
+    assert linear["markers"]["scikit-learn ndcg_score"] == pytest.approx(linear["expected"])  # it averages ties
+    # trec_eval breaks ties by document id, descending: B07 (0) before A12 (3), D01 (2) before C33 (1)
+    assert linear["markers"]["trec_eval ndcg_cut"] == pytest.approx(hand_dcg([0, 3, 2, 1]) / idcg)
+
+
 def copy_links(at: AppTest) -> dict[str, str]:
     """The links the page offers to copy (``ui.copy_link``): {the box's label: the link}."""
     import json

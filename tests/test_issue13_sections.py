@@ -19,18 +19,21 @@ from hypothesis.strategies import integers, lists, sampled_from
 from sklearn.metrics import ndcg_score
 
 import ndcg_core
-from tests.conftest import band_chart, band_rows, chart_specs, is_band, run_page
+from tests.conftest import (
+    assert_ties_example_linear_band,
+    band_chart,
+    band_rows,
+    chart_specs,
+    hand_dcg,
+    is_band,
+    run_page,
+)
 from ui import dataset_state, state
 from ui.dataset_upload import LoadedDataset
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 QRELS, BM25, NEURAL = (DATA / name for name in ("sample.qrels", "run_bm25.txt", "run_neural.txt"))
 LOG2 = np.log2
-
-
-def dcg(gains) -> float:
-    """sum gain_i / log2(i + 1), by hand."""
-    return float(sum(g / LOG2(i + 2) for i, g in enumerate(gains)))
 
 
 def exp_gains(grades) -> list[float]:
@@ -229,26 +232,20 @@ def test_conventions_tie_band_matches_hand_figures_and_scikit_learn():
     at.selectbox(key="conventions_case").set_value("ties").run()
     assert not at.exception, at.exception
     rows = band_rows(band_chart(at))
-    linear = rows["gain = grade, ideal from the ranked list"]
-    idcg = dcg([3, 2, 1, 0])
-    assert linear["low"] == pytest.approx(dcg([0, 3, 1, 2]) / idcg)  # worse grade first in each tie
-    assert linear["high"] == pytest.approx(dcg([3, 0, 2, 1]) / idcg)
-    assert linear["expected"] == pytest.approx(ndcg_score([[3, 0, 1, 2]], [[0.9, 0.9, 0.4, 0.4]]))
-    assert linear["markers"]["scikit-learn ndcg_score"] == pytest.approx(linear["expected"])
-    # trec_eval: ties by document id descending: B07 (0) before A12 (3), D01 (2) before C33 (1)
-    assert linear["markers"]["trec_eval ndcg_cut"] == pytest.approx(dcg([0, 3, 2, 1]) / idcg)
+    assert_ties_example_linear_band(rows["gain = grade, ideal from the ranked list"])
+    idcg = hand_dcg([3, 2, 1, 0])
     exponential = rows["gain = 2^grade − 1, ideal from the ranked list"]
-    assert exponential["high"] == pytest.approx(dcg(exp_gains([3, 0, 2, 1])) / dcg(exp_gains([3, 2, 1, 0])))
+    assert exponential["high"] == pytest.approx(hand_dcg(exp_gains([3, 0, 2, 1])) / hand_dcg(exp_gains([3, 2, 1, 0])))
     assert any("2 tied groups, 4 possible orders" in c.value for c in at.caption)
     landing = next(df.value for df in at.dataframe if "Lands on" in df.value.columns)
     landing = landing[landing["Setting"] == "gain = grade, ideal from the ranked list"].set_index("Library")
     assert landing.loc["scikit-learn ndcg_score", "Lands on"] == "the average over orders"
     assert landing.loc["trec_eval ndcg_cut", "Lands on"] == "inside the band"  # 0, 3, 2, 1: neither extreme
-    assert landing.loc["trec_eval ndcg_cut", "NDCG"] == round(dcg([0, 3, 2, 1]) / idcg, 4)
+    assert landing.loc["trec_eval ndcg_cut", "NDCG"] == round(hand_dcg([0, 3, 2, 1]) / idcg, 4)
     # LightGBM keeps the input order, A12 (3) before B07 (0) and C33 (1) before D01 (2): exponential row
     lightgbm = next(df.value for df in at.dataframe if "Lands on" in df.value.columns).set_index("Library")
     assert lightgbm.loc["LightGBM ndcg metric", "NDCG"] == round(
-        dcg(exp_gains([3, 0, 1, 2])) / dcg(exp_gains([3, 2, 1, 0])), 4)
+        hand_dcg(exp_gains([3, 0, 1, 2])) / hand_dcg(exp_gains([3, 2, 1, 0])), 4)
 
 
 def test_conventions_without_ties_the_band_is_one_point():
@@ -259,8 +256,8 @@ def test_conventions_without_ties_the_band_is_one_point():
     # ranker 1: grades ranked 3, 0, 0, 2, 2, 2 by its scores; ranker 2: 2, 2, 2, 3, 0, 0
     for text, ranked in zip(texts, ([3, 0, 0, 2, 2, 2], [2, 2, 2, 3, 0, 0]), strict=True):
         ideal = [3, 2, 2, 2, 0, 0]
-        exponential = dcg(exp_gains(ranked)) / dcg(exp_gains(ideal))
-        assert f"NDCG = {exponential:.4f} with gain 2^grade − 1 ({dcg(ranked) / dcg(ideal):.4f} with gain = grade" \
+        exponential = hand_dcg(exp_gains(ranked)) / hand_dcg(exp_gains(ideal))
+        assert f"NDCG = {exponential:.4f} with gain 2^grade − 1 ({hand_dcg(ranked) / hand_dcg(ideal):.4f} with gain = grade" \
             in text
     assert len(texts) == 2
     assert [m.value for m in at.markdown if "tie band" in m.value] == ["#### The tie band, ranker 1",
@@ -277,9 +274,9 @@ def test_playground_shows_the_tie_band_of_a_list_with_tie_groups():
     assert not at.exception, at.exception
     rows = band_rows(band_chart(at))
     linear = rows["gain = grade, ideal from the ranked list"]
-    idcg = dcg([3, 1, 0])
-    assert linear["low"] == pytest.approx(dcg([0, 3, 1]) / idcg)
-    assert linear["high"] == pytest.approx(dcg([3, 0, 1]) / idcg)
+    idcg = hand_dcg([3, 1, 0])
+    assert linear["low"] == pytest.approx(hand_dcg([0, 3, 1]) / idcg)
+    assert linear["high"] == pytest.approx(hand_dcg([3, 0, 1]) / idcg)
     assert linear["expected"] == pytest.approx(ndcg_score([[0, 3, 1]], [[1.0, 1.0, 0.5]]))
     # the Playground's own NDCG (tie groups averaged) is the band's expected value
     shown = {m.label: m.value for m in at.metric}
@@ -308,8 +305,8 @@ def test_compare_lists_flip_grid_by_hand():
     order_b = ["D3", "D4", "D1", "D6", "D2", "D8", "D5", "D7"]
     a5, b5 = [GRADES[d] for d in order_a[:5]], [GRADES[d] for d in order_b[:5]]
     ideal5 = sorted(GRADES.values(), reverse=True)[:5]
-    ndcg_a5 = dcg(exp_gains(a5)) / dcg(exp_gains(ideal5))
-    ndcg_b5 = dcg(exp_gains(b5)) / dcg(exp_gains(ideal5))
+    ndcg_a5 = hand_dcg(exp_gains(a5)) / hand_dcg(exp_gains(ideal5))
+    ndcg_b5 = hand_dcg(exp_gains(b5)) / hand_dcg(exp_gains(ideal5))
     assert ndcg_b5 > ndcg_a5  # at k = 5 B wins, over the whole list A does
     (table,) = grid_table(at)
     assert table.loc["exponential", "@5"] == f"B ({ndcg_a5:.3f} vs {ndcg_b5:.3f}) ⚠"

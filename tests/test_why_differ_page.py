@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import math
-
 import pytest
-from sklearn.metrics import ndcg_score
 
 from ndcg_core import CONVENTIONS
-from tests.conftest import band_chart, band_rows, copy_links, run_page
+from tests.conftest import assert_ties_example_linear_band, band_chart, band_rows, copy_links, run_page
 
 PAGE = "why_differ"
 
-
-def dcg(gains) -> float:
-    """sum gain_i / log2(i + 1), by hand."""
-    return sum(gain / math.log2(i + 2) for i, gain in enumerate(gains))
 
 
 def texts(at) -> str:
@@ -178,14 +171,7 @@ def test_tie_band_shown_for_tied_scores():
     at.button(key="why_example_ties").click().run()
     assert not at.exception
     assert "The tie band" in texts(at)
-    linear = band_rows(band_chart(at))["gain = grade, ideal from the ranked list"]  # the chart as drawn
-    idcg = dcg([3, 2, 1, 0])
-    assert linear["low"] == pytest.approx(dcg([0, 3, 1, 2]) / idcg)  # the worse grade first in each tie
-    assert linear["high"] == pytest.approx(dcg([3, 0, 2, 1]) / idcg)
-    assert linear["expected"] == pytest.approx(ndcg_score([[3, 0, 1, 2]], [[0.9, 0.9, 0.4, 0.4]]))
-    assert linear["markers"]["scikit-learn ndcg_score"] == pytest.approx(linear["expected"])  # it averages ties
-    # trec_eval breaks ties by document id, descending: B07 (0) before A12 (3), D01 (2) before C33 (1)
-    assert linear["markers"]["trec_eval ndcg_cut"] == pytest.approx(dcg([0, 3, 2, 1]) / idcg)
+    assert_ties_example_linear_band(band_rows(band_chart(at))["gain = grade, ideal from the ranked list"])
 
 
 def test_no_tie_band_without_ties():

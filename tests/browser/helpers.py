@@ -7,7 +7,6 @@ fixed time; the only pauses are the 100 ms between a user's actions (``USER_PAUS
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 
 import ndcg_core
@@ -154,10 +153,9 @@ def grid_column(tab, grid, header: str, *, click: tuple[float, float] = (20, EDI
     handle = grid.element_handle()
     tab.wait_for_function(GRID_COLUMN_JS, arg=[handle, header], timeout=timeout)
     if expected is not None:
-        wanted = json.dumps(json.dumps(expected, separators=(",", ":")))  # as JSON.stringify writes it, quoted for JS
-        shows_expected = f"(arg) => JSON.stringify(({GRID_COLUMN_JS})(arg)) === {wanted}"
+        shows_expected = f"([grid, header, expected]) => JSON.stringify(({GRID_COLUMN_JS})([grid, header])) === JSON.stringify(expected)"
         with contextlib.suppress(PlaywrightTimeout):  # the caller's assertion says what the grid shows instead
-            tab.wait_for_function(shows_expected, arg=[handle, header], timeout=timeout)
+            tab.wait_for_function(shows_expected, arg=[handle, header, expected], timeout=timeout)
     return tab.evaluate(GRID_COLUMN_JS, [handle, header])
 
 
