@@ -131,10 +131,12 @@ def _persistent_context(playwright_driver, tmp_path_factory, name: str, **option
     context.close()
 
 
+DESKTOP = {"viewport": {"width": 1400, "height": 900}}
+
+
 @pytest.fixture(scope="session")
 def desktop_context(playwright_driver, tmp_path_factory):
-    viewport = {"width": 1400, "height": 900}
-    yield from _persistent_context(playwright_driver, tmp_path_factory, "chromium-desktop", viewport=viewport)
+    yield from _persistent_context(playwright_driver, tmp_path_factory, "chromium-desktop", **DESKTOP)
 
 
 @pytest.fixture(scope="session")
@@ -142,17 +144,78 @@ def phone_context(playwright_driver, tmp_path_factory):
     yield from _persistent_context(playwright_driver, tmp_path_factory, "chromium-phone", **PHONE)
 
 
-@pytest.fixture
-def page(desktop_context):
-    """A fresh tab (1400x900; a test may resize it), closed after the test."""
-    tab = desktop_context.new_page()
+class ReusedTab:
+    """One tab that the tests of a worker take in turn, as a user reuses a browser tab.
+
+    Why: a new tab costs Chromium about 1.4 CPU-s more than loading the app again in a tab that has loaded it
+    before (a new renderer process fetches, compiles and warms up the app's scripts again; measured 3.0 against
+    1.6 CPU-s per Playground load), and the browser tests are limited by CPU.
+
+    Between tests the tab is reset to what a new tab is: a blank page (which ends the test's Streamlit session),
+    the context's viewport, screen media and the pointer in the corner. The tab of a test that failed is closed, and
+    the next test gets a new one. (A test that listens to the tab's events removes its listener: see the
+    ``dialogs`` fixture in test_security_browser.py.)
+    """
+
+    def __init__(self, context, viewport: dict) -> None:
+        self.context = context
+        self.viewport = viewport
+        self.tab = None
+
+    def take(self):
+        if self.tab is None or self.tab.is_closed():
+            self.tab = self.context.new_page()
+        return self.tab
+
+    def give_back(self, *, reusable: bool) -> None:
+        tab, self.tab = self.tab, None
+        if tab is None or tab.is_closed():
+            return
+        if reusable:
+            try:
+                tab.goto("about:blank")
+                tab.set_viewport_size(self.viewport)
+                tab.emulate_media(media="null")
+                tab.mouse.move(0, 0)
+                self.tab = tab
+                return
+            except Exception:  # a tab that cannot be reset is replaced, never handed on half-reset
+                pass
+        tab.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Remember whether a test's setup or call failed (the tab fixtures replace a failed test's tab)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        item.tab_spoiled = True
+
+
+def _lend(keeper: ReusedTab, request):
+    tab = keeper.take()
     yield tab
-    tab.close()
+    keeper.give_back(reusable=not getattr(request.node, "tab_spoiled", False))
+
+
+@pytest.fixture(scope="session")
+def _desktop_tab(desktop_context):
+    return ReusedTab(desktop_context, DESKTOP["viewport"])
+
+
+@pytest.fixture(scope="session")
+def _phone_tab(phone_context):
+    return ReusedTab(phone_context, PHONE["viewport"])
 
 
 @pytest.fixture
-def phone(phone_context):
-    """A fresh tab on a 390x844 touch phone (an iPhone 12-14 sized viewport), closed after the test."""
-    tab = phone_context.new_page()
-    yield tab
-    tab.close()
+def page(_desktop_tab, request):
+    """A tab at 1400x900 showing a blank page (a test may resize it), reset or replaced after the test."""
+    yield from _lend(_desktop_tab, request)
+
+
+@pytest.fixture
+def phone(_phone_tab, request):
+    """A tab on a 390x844 touch phone (an iPhone 12-14 sized viewport) showing a blank page, reset after the test."""
+    yield from _lend(_phone_tab, request)

@@ -58,15 +58,18 @@ def hostile_link(app_url: str) -> str:
     return app_url + playground_link(HOSTILE, GRADES)
 
 
-def record_dialogs(tab) -> list[str]:
-    dialogs: list[str] = []
+@pytest.fixture
+def dialogs(page):
+    """The message of every dialog (alert, confirm, prompt) the page opens during the test, each dismissed."""
+    messages: list[str] = []
 
     def on_dialog(dialog) -> None:
-        dialogs.append(dialog.message)
+        messages.append(dialog.message)
         dialog.dismiss()
 
-    tab.on("dialog", on_dialog)
-    return dialogs
+    page.on("dialog", on_dialog)
+    yield messages
+    page.remove_listener("dialog", on_dialog)  # the tab goes on to the next test
 
 
 def assert_inert(tab, dialogs: list[str], *, names_shown: bool = True) -> dict:
@@ -90,8 +93,7 @@ def assert_inert(tab, dialogs: list[str], *, names_shown: bool = True) -> dict:
     return scan
 
 
-def test_hostile_names_from_a_share_link_are_shown_as_text(page, app_url):
-    dialogs = record_dialogs(page)
+def test_hostile_names_from_a_share_link_are_shown_as_text(page, app_url, dialogs):
     page.goto(hostile_link(app_url))
     wait_for_app(page)
     page.wait_for_selector(".rl-row", timeout=30_000)
@@ -111,11 +113,10 @@ def test_hostile_names_from_a_share_link_are_shown_as_text(page, app_url):
     assert_inert(page, dialogs)
 
 
-def test_a_malformed_link_echoed_in_a_warning_is_not_rendered(page, app_url):
+def test_a_malformed_link_echoed_in_a_warning_is_not_rendered(page, app_url, dialogs):
     """The warning about an unusable link quotes the bad part: it must stay text, not become a link or bold text.
 
     The Why-differ page quotes a bad cutoff back (``got '...'``), so markdown in it reaches the warning."""
-    dialogs = record_dialogs(page)
     for typed, markup in (("[x](//evil.example)", "a"), ("**bold**", "strong")):
         page.goto(f"{app_url}/why_differ?g=3,2,1&cut={quote(typed)}")
         wait_for_app(page)
@@ -127,9 +128,8 @@ def test_a_malformed_link_echoed_in_a_warning_is_not_rendered(page, app_url):
     screenshot(page, "security_malformed_link_warning")
 
 
-def test_hostile_names_on_the_step_by_step_page(page, app_url):
+def test_hostile_names_on_the_step_by_step_page(page, app_url, dialogs):
     """The Playground's list is walked on the Step-by-step page: the names stay text there too."""
-    dialogs = record_dialogs(page)
     page.goto(hostile_link(app_url))
     wait_for_app(page)
     page.wait_for_selector(".rl-row", timeout=30_000)
