@@ -111,19 +111,11 @@ def playwright_driver():
         yield driver
 
 
-@pytest.fixture(scope="session")
-def browser(playwright_driver):
-    """A plain Chromium for the tests that need browser contexts of their own (several users at once)."""
-    chromium = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    yield chromium
-    chromium.close()
-
-
 def _persistent_context(playwright_driver, tmp_path_factory, name: str, **options):
     """One Chromium with a profile on disk for the whole worker: its tabs share the HTTP cache and V8's code cache,
     which an incognito context does not keep, so each page load after the first costs the browser about a third less
-    CPU (measured: 2.3 -> 1.6 s for the Playground). Each test still gets a tab of its own, which is a Streamlit session
-    of its own (the app keeps nothing in cookies or browser storage). The profile is a fresh temporary directory."""
+    CPU (measured: 2.3 -> 1.6 s for the Playground). Its tabs are lent to the tests by a TabPool (below). The profile
+    is a fresh temporary directory."""
     context = playwright_driver.chromium.launch_persistent_context(
         str(tmp_path_factory.mktemp(name)), executable_path=CHROMIUM, args=CHROMIUM_ARGS, **options
     )
@@ -144,32 +136,42 @@ def phone_context(playwright_driver, tmp_path_factory):
     yield from _persistent_context(playwright_driver, tmp_path_factory, "chromium-phone", **PHONE)
 
 
-class ReusedTab:
-    """One tab that the tests of a worker take in turn, as a user reuses a browser tab.
+class TabPool:
+    """Users' tabs that the tests borrow and give back, each in a window of its own, as users reuse browser tabs.
 
-    Why: a new tab costs Chromium about 1.4 CPU-s more than loading the app again in a tab that has loaded it
-    before (a new renderer process fetches, compiles and warms up the app's scripts again; measured 3.0 against
-    1.6 CPU-s per Playground load), and the browser tests are limited by CPU.
+    Why reuse: a tab that has loaded the app before loads it again for about half the CPU of a new tab (Playground:
+    1.1-1.6 against 3.0 CPU-s; a new renderer process fetches, compiles and warms up the app's scripts again), and
+    the browser tests are limited by CPU. Why a window each: Chromium draws the app in only one tab of a window at
+    full speed (the others got 2 animation frames a second, and redraws wait for them), so users on screen at the
+    same time (a teacher and their students) need windows of their own. New windows are opened from a blank page
+    the pool keeps (``window.open`` with ``popup``, no opener), as Playwright has no call for a new window.
 
-    Between tests the tab is reset to what a new tab is: a blank page (which ends the test's Streamlit session),
-    the context's viewport, screen media and the pointer in the corner. The tab of a test that failed is closed, and
-    the next test gets a new one. (A test that listens to the tab's events removes its listener: see the
-    ``dialogs`` fixture in test_security_browser.py.)
+    Each tab is a Streamlit session of its own, and the app keeps nothing in cookies or browser storage, so two
+    tabs are two users. A tab given back is reset to what a new one is: a blank page (which ends its Streamlit
+    session), the context's viewport, screen media and the pointer in the corner. The tabs of a test that failed
+    are closed instead. (A test that listens to a tab's events removes its listener: see the ``dialogs`` fixture in
+    test_security_browser.py.)
     """
 
     def __init__(self, context, viewport: dict) -> None:
         self.context = context
         self.viewport = viewport
-        self.tab = None
+        self.idle: list = []
+        self.opener = context.pages[0] if context.pages else context.new_page()
 
     def take(self):
-        if self.tab is None or self.tab.is_closed():
-            self.tab = self.context.new_page()
-        return self.tab
+        while self.idle:
+            tab = self.idle.pop()
+            if not tab.is_closed():
+                return tab
+        with self.context.expect_page() as opened:
+            self.opener.evaluate("() => { window.open('about:blank', '_blank', 'popup,noopener'); }")
+        tab = opened.value
+        tab.set_viewport_size(self.viewport)
+        return tab
 
-    def give_back(self, *, reusable: bool) -> None:
-        tab, self.tab = self.tab, None
-        if tab is None or tab.is_closed():
+    def give_back(self, tab, *, reusable: bool) -> None:
+        if tab.is_closed():
             return
         if reusable:
             try:
@@ -177,7 +179,7 @@ class ReusedTab:
                 tab.set_viewport_size(self.viewport)
                 tab.emulate_media(media="null")
                 tab.mouse.move(0, 0)
-                self.tab = tab
+                self.idle.append(tab)
                 return
             except Exception:  # a tab that cannot be reset is replaced, never handed on half-reset
                 pass
@@ -186,36 +188,47 @@ class ReusedTab:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
-    """Remember whether a test's setup or call failed (the tab fixtures replace a failed test's tab)."""
+    """Remember whether a test's setup or call failed (its tabs are then closed, not reused)."""
     outcome = yield
-    report = outcome.get_result()
-    if report.failed:
-        item.tab_spoiled = True
-
-
-def _lend(keeper: ReusedTab, request):
-    tab = keeper.take()
-    yield tab
-    keeper.give_back(reusable=not getattr(request.node, "tab_spoiled", False))
+    if outcome.get_result().failed:
+        item.tabs_spoiled = True
 
 
 @pytest.fixture(scope="session")
-def _desktop_tab(desktop_context):
-    return ReusedTab(desktop_context, DESKTOP["viewport"])
+def desktop_tabs(desktop_context) -> TabPool:
+    return TabPool(desktop_context, DESKTOP["viewport"])
 
 
 @pytest.fixture(scope="session")
-def _phone_tab(phone_context):
-    return ReusedTab(phone_context, PHONE["viewport"])
+def phone_tabs(phone_context) -> TabPool:
+    return TabPool(phone_context, PHONE["viewport"])
 
 
 @pytest.fixture
-def page(_desktop_tab, request):
-    """A tab at 1400x900 showing a blank page (a test may resize it), reset or replaced after the test."""
-    yield from _lend(_desktop_tab, request)
+def borrow(request):
+    """``borrow()``: a desktop user's tab (1400x900) showing a blank page; ``borrow(phone=True)``: a 390x844 touch
+    phone user's. Several borrowed tabs are several users at once. They are given back after the test."""
+    lent = []
+
+    def take(*, phone: bool = False):
+        pool = request.getfixturevalue("phone_tabs" if phone else "desktop_tabs")
+        tab = pool.take()
+        lent.append((pool, tab))
+        return tab
+
+    yield take
+    reusable = not getattr(request.node, "tabs_spoiled", False)
+    for pool, tab in lent:
+        pool.give_back(tab, reusable=reusable)
 
 
 @pytest.fixture
-def phone(_phone_tab, request):
-    """A tab on a 390x844 touch phone (an iPhone 12-14 sized viewport) showing a blank page, reset after the test."""
-    yield from _lend(_phone_tab, request)
+def page(borrow):
+    """A tab at 1400x900 showing a blank page (a test may resize it)."""
+    return borrow()
+
+
+@pytest.fixture
+def phone(borrow):
+    """A tab on a 390x844 touch phone (an iPhone 12-14 sized viewport) showing a blank page."""
+    return borrow(phone=True)

@@ -1,4 +1,4 @@
-"""A whole live class in Chromium: one teacher and three students, each in their own browser context.
+"""A whole live class in Chromium: one teacher and three students, each in a browser window of their own.
 
 Students join by link (two) and by typing the code (one, on a 390×844 touch phone), answer a "which ranking is
 better" activity, one reloads mid-activity and keeps their answer, a student's token pasted into a teacher
@@ -48,37 +48,37 @@ def postgres_server():
         yield url
 
 
-def _context(browser, *, phone: bool = False):
-    if phone:
-        return browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    return browser.new_context(viewport={"width": 1280, "height": 720})
+def _tab(borrow, *, phone: bool = False):
+    """A user's tab: a 390x844 touch phone, or a 1280x720 laptop (a classroom projector's size)."""
+    tab = borrow(phone=phone)
+    if not phone:
+        tab.set_viewport_size({"width": 1280, "height": 720})
+    return tab
 
 
 def _wait_text(tab, text: str, timeout: float = WAIT) -> None:
     tab.get_by_text(text, exact=False).first.wait_for(state="visible", timeout=timeout)
 
 
-def _join_by_link(browser, base: str, code: str, nickname: str, *, phone: bool = False):
-    context = _context(browser, phone=phone)
-    tab = context.new_page()
+def _join_by_link(borrow, base: str, code: str, nickname: str, *, phone: bool = False):
+    tab = _tab(borrow, phone=phone)
     tab.goto(f"{base}/live_class?join={code}")
     tab.get_by_role("textbox", name="Nickname (optional)").fill(nickname)
     tab.wait_for_timeout(100)
     tab.get_by_role("button", name="Join").click()
     _wait_text(tab, "you are")
-    return context, tab
+    return tab
 
 
-def _join_by_code(browser, base: str, code: str, *, phone: bool):
-    context = _context(browser, phone=phone)
-    tab = context.new_page()
+def _join_by_code(borrow, base: str, code: str, *, phone: bool):
+    tab = _tab(borrow, phone=phone)
     tab.goto(f"{base}/live_class")
     tab.get_by_role("textbox", name="Class code").fill(f"{code[:3].lower()} {code[3:]}")
     tab.wait_for_timeout(100)
     screenshot(tab, "live_join_form_phone")
     tab.get_by_role("button", name="Join").click()
     _wait_text(tab, "you are anonymous")
-    return context, tab
+    return tab
 
 
 def _answer(tab, choice: str) -> None:
@@ -94,10 +94,9 @@ def _answer(tab, choice: str) -> None:
 
 
 @pytest.mark.parametrize("live_app", ["postgresql"], indirect=True)
-def test_live_class_teacher_and_three_students(browser, live_app):
+def test_live_class_teacher_and_three_students(borrow, live_app):
     base, engine = live_app
-    teacher_context = _context(browser)
-    teacher = teacher_context.new_page()
+    teacher = _tab(borrow)
     teacher.goto(f"{base}/live_class")
     teacher.get_by_role("button", name="Start a live session").click()
     _wait_text(teacher, "Join at http")
@@ -122,76 +121,67 @@ def test_live_class_teacher_and_three_students(browser, live_app):
     right = activities.correct_answer("compare", activity.spec)[-1]
     wrong = "A" if right == "B" else "B"
 
-    contexts = [teacher_context]
-    try:
-        ctx1, ann = _join_by_link(browser, base, code, "Ann <b>x</b>")
-        ctx2, bob = _join_by_link(browser, base, code, "Bob", phone=False)
-        ctx3, phone = _join_by_code(browser, base, code, phone=True)
-        contexts += [ctx1, ctx2, ctx3]
-        _answer(ann, right)
-        _answer(bob, wrong)
-        _answer(phone, wrong)
-        _answer(phone, right)  # changes their mind: replaces the answer
-        screenshot(phone, "live_student_answered_phone")
+    ann = _join_by_link(borrow, base, code, "Ann <b>x</b>")
+    bob = _join_by_link(borrow, base, code, "Bob", phone=False)
+    phone = _join_by_code(borrow, base, code, phone=True)
+    _answer(ann, right)
+    _answer(bob, wrong)
+    _answer(phone, wrong)
+    _answer(phone, right)  # changes their mind: replaces the answer
+    screenshot(phone, "live_student_answered_phone")
 
-        # Reload mid-activity: same student, same stored answer, the choice still selected.
-        phone.reload()
-        _wait_text(phone, f"Answer replaced: Ranking {right}")
-        assert phone.get_by_role("radio", name=f"Ranking {right}").is_checked()
+    # Reload mid-activity: same student, same stored answer, the choice still selected.
+    phone.reload()
+    _wait_text(phone, f"Answer replaced: Ranking {right}")
+    assert phone.get_by_role("radio", name=f"Ranking {right}").is_checked()
 
-        # A student's token in a teacher link: the server refuses; nothing changes, no control, no export.
-        token = parse_qs(urlparse(bob.url).query)["student"][0]
-        forged = ctx2.new_page()
-        forged.goto(f"{base}/live_class?code={code}&teacher={token}")
-        _wait_text(forged, "This teacher link is not valid")
-        for label in ("Close", "Reveal", "End the session", "Download every answer (CSV)"):
-            assert forged.get_by_role("button", name=label).count() == 0
-        assert store.current_activity(engine, session.id).state == "open"
-        forged.close()
+    # A student's token in a teacher link: the server refuses; nothing changes, no control, no export.
+    token = parse_qs(urlparse(bob.url).query)["student"][0]
+    forged = _tab(borrow)
+    forged.goto(f"{base}/live_class?code={code}&teacher={token}")
+    _wait_text(forged, "This teacher link is not valid")
+    for label in ("Close", "Reveal", "End the session", "Download every answer (CSV)"):
+        assert forged.get_by_role("button", name=label).count() == 0
+    assert store.current_activity(engine, session.id).state == "open"
 
-        rows = store.activity_answers(engine, activity.id)
-        assert sorted((r.nickname, r.label, r.revision) for r in rows) == sorted(
-            [("Ann <b>x</b>", right, 1), ("Bob", wrong, 1), ("", right, 2)])
+    rows = store.activity_answers(engine, activity.id)
+    assert sorted((r.nickname, r.label, r.revision) for r in rows) == sorted(
+        [("Ann <b>x</b>", right, 1), ("Bob", wrong, 1), ("", right, 2)])
 
-        # The view-only projector link, in its own browser: it shows the dashboard and follows the teacher.
-        projector_context = _context(browser)
-        contexts.append(projector_context)
-        projector = projector_context.new_page()
-        projector.goto(f"{base}/live_class?code={code}&screen={security.screen_token(secret)}")
-        _wait_text(projector, "open for answers")
-        assert projector.get_by_role("button", name="Close", exact=True).count() == 0
+    # The view-only projector link, in a tab of its own: it shows the dashboard and follows the teacher.
+    projector = _tab(borrow)
+    projector.goto(f"{base}/live_class?code={code}&screen={security.screen_token(secret)}")
+    _wait_text(projector, "open for answers")
+    assert projector.get_by_role("button", name="Close", exact=True).count() == 0
 
-        # The dashboard's fragment picks the answers up by itself.
-        answered = teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_test_id("stMetricValue")
-        expect()(answered).to_have_text("3", timeout=WAIT)  # "Joined" says 3 from the start: Answered must follow
-        screenshot(teacher, "live_teacher_open_1280")
-        teacher.get_by_role("button", name="Close", exact=True).click()
-        _wait_text(teacher, "Most common wrong answer")
-        _wait_text(teacher, "67%")
-        _wait_text(projector, "answers closed")  # redrawn by its own polling, nobody touched it
-        teacher.get_by_role("button", name="Reveal").click()
-        _wait_text(teacher, "Answer: Ranking")
-        screenshot(teacher, "live_teacher_revealed_1280")
-        teacher.set_viewport_size({"width": 1920, "height": 1080})
-        next_frame(teacher)
-        screenshot(teacher, "live_teacher_revealed_1920")
-        teacher.get_by_text("Answer: Ranking").first.scroll_into_view_if_needed()
-        screenshot(teacher, "live_teacher_revealed_1920_worked")
-        assert store.current_activity(engine, session.id).state == "revealed"
-        _wait_text(projector, "Answer: Ranking")
-        screenshot(projector, "live_projector_revealed_1280")
+    # The dashboard's fragment picks the answers up by itself.
+    answered = teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_test_id("stMetricValue")
+    expect()(answered).to_have_text("3", timeout=WAIT)  # "Joined" says 3 from the start: Answered must follow
+    screenshot(teacher, "live_teacher_open_1280")
+    teacher.get_by_role("button", name="Close", exact=True).click()
+    _wait_text(teacher, "Most common wrong answer")
+    _wait_text(teacher, "67%")
+    _wait_text(projector, "answers closed")  # redrawn by its own polling, nobody touched it
+    teacher.get_by_role("button", name="Reveal").click()
+    _wait_text(teacher, "Answer: Ranking")
+    screenshot(teacher, "live_teacher_revealed_1280")
+    teacher.set_viewport_size({"width": 1920, "height": 1080})
+    next_frame(teacher)
+    screenshot(teacher, "live_teacher_revealed_1920")
+    teacher.get_by_text("Answer: Ranking").first.scroll_into_view_if_needed()
+    screenshot(teacher, "live_teacher_revealed_1920_worked")
+    assert store.current_activity(engine, session.id).state == "revealed"
+    _wait_text(projector, "Answer: Ranking")
+    screenshot(projector, "live_projector_revealed_1280")
 
-        for tab, points in ((ann, "1 point"), (bob, "0 points"), (phone, "1 point")):
-            _wait_text(tab, points)
-            _wait_text(tab, "The class: 3 answers, 2 right")
-            assert tab.get_by_text("Bob").count() == 0 or tab is bob  # no one else's name
-        screenshot(phone, "live_student_revealed_phone")
-        phone.get_by_text("The class: 3 answers").first.scroll_into_view_if_needed()
-        screenshot(phone, "live_student_class_distribution_phone")
-        assert ann.get_by_text("<b>x</b>", exact=False).count() >= 1  # the nickname shown as inert text
-    finally:
-        for context in contexts:
-            context.close()
+    for tab, points in ((ann, "1 point"), (bob, "0 points"), (phone, "1 point")):
+        _wait_text(tab, points)
+        _wait_text(tab, "The class: 3 answers, 2 right")
+        assert tab.get_by_text("Bob").count() == 0 or tab is bob  # no one else's name
+    screenshot(phone, "live_student_revealed_phone")
+    phone.get_by_text("The class: 3 answers").first.scroll_into_view_if_needed()
+    screenshot(phone, "live_student_class_distribution_phone")
+    assert ann.get_by_text("<b>x</b>", exact=False).count() >= 1  # the nickname shown as inert text
 
 
 # --- "Fix the ranking": students reorder with the ranked list (mouse drags, keyboard), the teacher scores --------
@@ -234,7 +224,7 @@ def _no_settings_sidebar(tab) -> None:
 
 
 @pytest.mark.parametrize("live_app", ["sqlite"], indirect=True)
-def test_live_reorder_activity_dragged_and_keyed_then_scored(browser, live_app):
+def test_live_reorder_activity_dragged_and_keyed_then_scored(borrow, live_app):
     """Seed 3's "Fix the ranking": D1 D4 D2 D5 D3 D6 with grades 2 3 3 0 1 0 (linear gain, k = 6).
 
     Kim drags D1 below D2 and D3 above D5: D4 D2 D1 D3 D5 D6, the ideal grades 3 3 2 1 0 0 in the 2 moves
@@ -245,110 +235,103 @@ def test_live_reorder_activity_dragged_and_keyed_then_scored(browser, live_app):
     import math
 
     base, engine = live_app
-    teacher_context = _context(browser)
-    contexts = [teacher_context]
-    try:
-        teacher = teacher_context.new_page()
-        teacher.goto(f"{base}/live_class")
-        teacher.get_by_role("button", name="Start a live session").click()
-        _wait_text(teacher, "Join at http")
-        wait_for_app(teacher)
-        _no_settings_sidebar(teacher)
-        query = parse_qs(urlparse(teacher.url).query)
-        code, secret = query["code"][0], query["teacher"][0]
-        session = store.teacher_session(engine, code=code, secret=secret)
+    teacher = _tab(borrow)
+    teacher.goto(f"{base}/live_class")
+    teacher.get_by_role("button", name="Start a live session").click()
+    _wait_text(teacher, "Join at http")
+    wait_for_app(teacher)
+    _no_settings_sidebar(teacher)
+    query = parse_qs(urlparse(teacher.url).query)
+    code, secret = query["code"][0], query["teacher"][0]
+    session = store.teacher_session(engine, code=code, secret=secret)
 
-        kind = teacher.get_by_test_id("stSelectbox").filter(has_text="Kind")
-        kind.locator("input").click()
-        teacher.get_by_role("option", name="Fix the ranking").click(timeout=WAIT)
-        # Typed and clicked at once: the button reads the seed the browser holds, not the one of the last redraw.
-        teacher.get_by_role("spinbutton", name="Quiz seed").fill("3")
-        teacher.get_by_role("button", name="Add and open").click()
-        _wait_text(teacher, "open for answers")
-        activity = store.current_activity(engine, session.id)
-        assert (activity.kind, activity.state) == ("reorder", "open")
-        assert activity.spec == activities.generate("reorder", seed=3)
-        assert [activity.spec["names"][i] for i in activity.spec["order"]] == ["D1", "D4", "D2", "D5", "D3", "D6"]
-        _wait_text(teacher, "Joined")
-        wait_for_app(teacher)
-        fits = teacher.evaluate(TABLES_FIT)
-        assert fits and all(fits), fits  # the starting list's Grade and Counts columns are whole
-        reveal = teacher.get_by_role("button", name="Reveal").bounding_box()
-        assert reveal["y"] + reveal["height"] <= 720  # the controls fit the projector without scrolling
-        screenshot(teacher, "live_teacher_reorder_open_1280")
+    kind = teacher.get_by_test_id("stSelectbox").filter(has_text="Kind")
+    kind.locator("input").click()
+    teacher.get_by_role("option", name="Fix the ranking").click(timeout=WAIT)
+    # Typed and clicked at once: the button reads the seed the browser holds, not the one of the last redraw.
+    teacher.get_by_role("spinbutton", name="Quiz seed").fill("3")
+    teacher.get_by_role("button", name="Add and open").click()
+    _wait_text(teacher, "open for answers")
+    activity = store.current_activity(engine, session.id)
+    assert (activity.kind, activity.state) == ("reorder", "open")
+    assert activity.spec == activities.generate("reorder", seed=3)
+    assert [activity.spec["names"][i] for i in activity.spec["order"]] == ["D1", "D4", "D2", "D5", "D3", "D6"]
+    _wait_text(teacher, "Joined")
+    wait_for_app(teacher)
+    fits = teacher.evaluate(TABLES_FIT)
+    assert fits and all(fits), fits  # the starting list's Grade and Counts columns are whole
+    reveal = teacher.get_by_role("button", name="Reveal").bounding_box()
+    assert reveal["y"] + reveal["height"] <= 720  # the controls fit the projector without scrolling
+    screenshot(teacher, "live_teacher_reorder_open_1280")
 
-        kim_context, kim = _join_by_link(browser, base, code, "Kim")
-        lee_context, lee = _join_by_link(browser, base, code, "Lee", phone=True)
-        contexts += [kim_context, lee_context]
-        start = ["D1", "D4", "D2", "D5", "D3", "D6"]
-        for tab in (kim, lee):
-            _settled(tab, start)
-            _no_settings_sidebar(tab)
+    kim = _join_by_link(borrow, base, code, "Kim")
+    lee = _join_by_link(borrow, base, code, "Lee", phone=True)
+    start = ["D1", "D4", "D2", "D5", "D3", "D6"]
+    for tab in (kim, lee):
+        _settled(tab, start)
+        _no_settings_sidebar(tab)
 
-        # Kim: two mouse drags, each waited for (the list and the move count follow).
-        drag_row(kim, 0, 2)
-        _settled(kim, ["D4", "D2", "D1", "D5", "D3", "D6"])
-        drag_row(kim, 4, 3)
-        best = ["D4", "D2", "D1", "D3", "D5", "D6"]
-        _settled(kim, best)
-        _wait_text(kim, "Moves so far: 2")
-        kim.get_by_role("button", name="Send my answer").click()
-        _wait_text(kim, "Answer received: best in 2 moves")
+    # Kim: two mouse drags, each waited for (the list and the move count follow).
+    drag_row(kim, 0, 2)
+    _settled(kim, ["D4", "D2", "D1", "D5", "D3", "D6"])
+    drag_row(kim, 4, 3)
+    best = ["D4", "D2", "D1", "D3", "D5", "D6"]
+    _settled(kim, best)
+    _wait_text(kim, "Moves so far: 2")
+    kim.get_by_role("button", name="Send my answer").click()
+    _wait_text(kim, "Answer received: best in 2 moves")
 
-        # Lee: the keyboard, on the focused row (focus follows the row).
-        row(lee, "D1").focus()
-        lee.keyboard.press("Alt+ArrowDown")
-        keyed = ["D4", "D1", "D2", "D5", "D3", "D6"]
-        _settled(lee, keyed)
-        _wait_text(lee, "Moves so far: 1")
-        screenshot(lee, "live_student_reorder_phone")
-        lee.get_by_role("button", name="Send my answer").click()
-        _wait_text(lee, "Answer received: NDCG 0.97")
+    # Lee: the keyboard, on the focused row (focus follows the row).
+    row(lee, "D1").focus()
+    lee.keyboard.press("Alt+ArrowDown")
+    keyed = ["D4", "D1", "D2", "D5", "D3", "D6"]
+    _settled(lee, keyed)
+    _wait_text(lee, "Moves so far: 1")
+    screenshot(lee, "live_student_reorder_phone")
+    lee.get_by_role("button", name="Send my answer").click()
+    _wait_text(lee, "Answer received: NDCG 0.97")
 
-        # What the server stored: the orders (indices into the spec's names), moves, labels and points.
-        index = {name: i for i, name in enumerate(activity.spec["names"])}
-        reached = (3 + 2 / math.log2(3) + 3 / 2 + 1 / math.log2(6)) / (3 + 3 / math.log2(3) + 2 / 2 + 1 / math.log2(5))
-        assert round(reached, 4) == 0.9724
-        rows = {r.nickname: r for r in store.activity_answers(engine, activity.id)}
-        assert {name: (r.answer, r.label, r.points, r.correct) for name, r in rows.items()} == {
-            "Kim": ({"order": [index[n] for n in best], "moves": 2}, "best in 2 moves", 1.0, True),
-            "Lee": ({"order": [index[n] for n in keyed], "moves": 1}, f"NDCG {reached:.2f}", 0.0, False),
-        }
+    # What the server stored: the orders (indices into the spec's names), moves, labels and points.
+    index = {name: i for i, name in enumerate(activity.spec["names"])}
+    reached = (3 + 2 / math.log2(3) + 3 / 2 + 1 / math.log2(6)) / (3 + 3 / math.log2(3) + 2 / 2 + 1 / math.log2(5))
+    assert round(reached, 4) == 0.9724
+    rows = {r.nickname: r for r in store.activity_answers(engine, activity.id)}
+    assert {name: (r.answer, r.label, r.points, r.correct) for name, r in rows.items()} == {
+        "Kim": ({"order": [index[n] for n in best], "moves": 2}, "best in 2 moves", 1.0, True),
+        "Lee": ({"order": [index[n] for n in keyed], "moves": 1}, f"NDCG {reached:.2f}", 0.0, False),
+    }
 
-        # The teacher's dashboard picks both up by itself; closing shows the share correct and the slip.
-        teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_text("2", exact=True).wait_for(timeout=WAIT)
-        teacher.wait_for_function(
-            """() => { const p = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
-                       return p && p.data && p.data[0].x.length === 2; }""", timeout=WAIT)
-        assert _chart_bars(teacher) == {"best in 2 moves": 1, "NDCG 0.97": 1}
-        teacher.get_by_role("button", name="Close", exact=True).click()
-        _wait_text(teacher, "50%")
-        _wait_text(teacher, "Most common wrong answer: NDCG 0.97 (1 student)")
-        teacher.get_by_role("button", name="Reveal").click()
-        _wait_text(teacher, "Best order")
-        wait_for_app(teacher)
-        worked = "\n".join(teacher.get_by_test_id("stCode").all_inner_texts())
-        assert "NDCG@6 = " in worked and worked.rstrip().endswith("= 1.000")  # the best order's NDCG
-        screenshot(teacher, "live_teacher_reorder_revealed_1280")
-        teacher.set_viewport_size({"width": 1920, "height": 1080})
-        teacher.get_by_test_id("stMain").evaluate("(main) => main.scrollTo(0, 0)")
-        wait_for_app(teacher)
-        fits = teacher.evaluate(TABLES_FIT)
-        assert fits and all(fits), fits  # an empty list would be no table at all
-        screenshot(teacher, "live_teacher_reorder_revealed_1920")
+    # The teacher's dashboard picks both up by itself; closing shows the share correct and the slip.
+    teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_text("2", exact=True).wait_for(timeout=WAIT)
+    teacher.wait_for_function(
+        """() => { const p = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+                   return p && p.data && p.data[0].x.length === 2; }""", timeout=WAIT)
+    assert _chart_bars(teacher) == {"best in 2 moves": 1, "NDCG 0.97": 1}
+    teacher.get_by_role("button", name="Close", exact=True).click()
+    _wait_text(teacher, "50%")
+    _wait_text(teacher, "Most common wrong answer: NDCG 0.97 (1 student)")
+    teacher.get_by_role("button", name="Reveal").click()
+    _wait_text(teacher, "Best order")
+    wait_for_app(teacher)
+    worked = "\n".join(teacher.get_by_test_id("stCode").all_inner_texts())
+    assert "NDCG@6 = " in worked and worked.rstrip().endswith("= 1.000")  # the best order's NDCG
+    screenshot(teacher, "live_teacher_reorder_revealed_1280")
+    teacher.set_viewport_size({"width": 1920, "height": 1080})
+    teacher.get_by_test_id("stMain").evaluate("(main) => main.scrollTo(0, 0)")
+    wait_for_app(teacher)
+    fits = teacher.evaluate(TABLES_FIT)
+    assert fits and all(fits), fits  # an empty list would be no table at all
+    screenshot(teacher, "live_teacher_reorder_revealed_1920")
 
-        _wait_text(kim, "Your answer: best in 2 moves · 1 point")
-        _wait_text(lee, "Your answer: NDCG 0.97 · 0 points")
-        for tab in (kim, lee):
-            _wait_text(tab, "The class: 2 answers, 1 right")
-        assert lee.get_by_text("Kim").count() == 0 and kim.get_by_text("Lee").count() == 0
-        screenshot(lee, "live_student_reorder_revealed_phone")
-    finally:
-        for context in contexts:
-            context.close()
+    _wait_text(kim, "Your answer: best in 2 moves · 1 point")
+    _wait_text(lee, "Your answer: NDCG 0.97 · 0 points")
+    for tab in (kim, lee):
+        _wait_text(tab, "The class: 2 answers, 1 right")
+    assert lee.get_by_text("Kim").count() == 0 and kim.get_by_text("Lee").count() == 0
+    screenshot(lee, "live_student_reorder_revealed_phone")
 
 
-def test_student_phone_shows_reconnecting_while_the_database_is_down(browser):
+def test_student_phone_shows_reconnecting_while_the_database_is_down(borrow):
     """PostgreSQL stopped for 10 s under a student's open phone page: the page says "Reconnecting", an answer
     sent meanwhile is not called received, and once the database is back it is written and acknowledged."""
     import time
@@ -367,9 +350,8 @@ def test_student_phone_shows_reconnecting_while_the_database_is_down(browser):
         store.set_state(engine, code=session.code, secret=secret, activity_id=activity.id, state="open")
         port = free_port()
         process = start_app(port, env={"NDCG_LIVE_DB_URL": url})
-        context = None
         try:
-            context, phone = _join_by_link(browser, f"http://127.0.0.1:{port}", session.code, "Kai", phone=True)
+            phone = _join_by_link(borrow, f"http://127.0.0.1:{port}", session.code, "Kai", phone=True)
             _wait_text(phone, "Which ranking has the higher NDCG@")
             cluster.stop()
             down_at = time.monotonic()
@@ -388,7 +370,5 @@ def test_student_phone_shows_reconnecting_while_the_database_is_down(browser):
             _wait_text(phone, "Answer received: Ranking A")  # the kept answer, re-sent by the next poll
             assert [(r.label, r.revision) for r in store.activity_answers(engine, activity.id)] == [("A", 1)]
         finally:
-            if context is not None:
-                context.close()
             stop_app(process)
             engine.dispose()

@@ -102,7 +102,7 @@ def test_a_click_on_a_column_header_leaves_the_table_in_ranking_order(page, app_
     wait_until_settled(page, ["D1", "D2", "D3", "D5", "D4"], GRADES)
 
 
-def test_share_link_restores_the_state(page, app_url):
+def test_share_link_restores_the_state(page, borrow, app_url):
     query = "?docs=A:0,B%253Cb%253E:3,C:1&extra=X:2&gain=linear&k=2"
     open_playground(page, app_url, query)
     expected = ndcg_core.evaluate([0, 3, 1], k=2, ideal_relevances=[0, 3, 1, 2], gain="linear")
@@ -121,14 +121,12 @@ def test_share_link_restores_the_state(page, app_url):
     page.get_by_role("button", name="Copy link").click()
     expect()(page.get_by_role("status").filter(has_text="Copied")).to_have_count(1, timeout=5_000)
     assert page.evaluate("() => navigator.clipboard.readText()") == link
-    other = page.context.new_page()
-    other.set_viewport_size({"width": 1400, "height": 900})
+    other = borrow()  # someone else opens the link
     other.goto(link)
     wait_for_app(other)
     other.wait_for_selector(".rl-row", timeout=30_000)
     expect_ndcg(other, after.ndcg)
     assert list_names(other) == ["C", "A", "B<b>"]
-    other.close()
 
 
 def test_malformed_link_warns(page, app_url):

@@ -140,47 +140,44 @@ def test_hostile_names_on_the_step_by_step_page(page, app_url, dialogs):
     assert IMG_NAME in scan["text"], "position 1's document name is not shown literally"
 
 
-def test_two_students_never_see_each_others_data(browser, app_url):
-    """Two browser contexts (two students) edit at the same time; each only ever sees their own list."""
-    alice = browser.new_context(viewport={"width": 1400, "height": 900})
-    bob = browser.new_context(viewport={"width": 1400, "height": 900})
-    try:
-        tab_a, tab_b = alice.new_page(), bob.new_page()
-        tab_a.goto(f"{app_url}/?docs=alice1:3,alice2:0,alice3:1")
-        tab_b.goto(f"{app_url}/?docs=bob1:0,bob2:1,bob3:2,bob4:3")
-        for tab in (tab_a, tab_b):
-            wait_for_app(tab)
-            tab.wait_for_selector(".rl-row", timeout=30_000)
-        # Both click at (nearly) the same moment: Playwright's sync API is single-threaded, so fire both
-        # clicks without waiting in between, then wait for both reruns.
-        reverse = tab_a.get_by_role("button", name="Reverse")
-        ideal = tab_b.get_by_role("button", name="Ideal order")
-        expect(reverse).to_be_enabled(timeout=60_000)
-        expect(ideal).to_be_enabled(timeout=60_000)
-        reverse.click(no_wait_after=True, timeout=60_000)
-        ideal.click(no_wait_after=True, timeout=60_000)
-        expect(tab_a.locator(".rl-row .rl-name")).to_have_text(["alice3", "alice2", "alice1"], timeout=30_000)
-        expect(tab_b.locator(".rl-row .rl-name")).to_have_text(["bob4", "bob3", "bob2", "bob1"], timeout=30_000)
-        for tab in (tab_a, tab_b):
-            wait_for_app(tab)
+def test_two_students_never_see_each_others_data(borrow, app_url):
+    """Two students edit at the same time, in two windows; each only ever sees their own list.
 
-        # A second round: Alice edits through a new link while Bob shuffles.
-        tab_a.goto(f"{app_url}/?docs=alice9:2")
-        tab_b.get_by_role("button", name="Shuffle").click(no_wait_after=True, timeout=60_000)
-        wait_for_app(tab_a)
-        wait_for_app(tab_b)
-        expect(tab_a.locator(".rl-row .rl-name")).to_have_text(["alice9"], timeout=30_000)
-        assert sorted(tab_b.locator(".rl-row .rl-name").all_inner_texts()) == ["bob1", "bob2", "bob3", "bob4"]
+    The windows are of one browser, sharing its cookies and storage, so this also fails if the app kept anything
+    of a session there (two separate browsers would not notice)."""
+    tab_a, tab_b = borrow(), borrow()
+    tab_a.goto(f"{app_url}/?docs=alice1:3,alice2:0,alice3:1")
+    tab_b.goto(f"{app_url}/?docs=bob1:0,bob2:1,bob3:2,bob4:3")
+    for tab in (tab_a, tab_b):
+        wait_for_app(tab)
+        tab.wait_for_selector(".rl-row", timeout=30_000)
+    # Both click at (nearly) the same moment: Playwright's sync API is single-threaded, so fire both
+    # clicks without waiting in between, then wait for both reruns.
+    reverse = tab_a.get_by_role("button", name="Reverse")
+    ideal = tab_b.get_by_role("button", name="Ideal order")
+    expect(reverse).to_be_enabled(timeout=60_000)
+    expect(ideal).to_be_enabled(timeout=60_000)
+    reverse.click(no_wait_after=True, timeout=60_000)
+    ideal.click(no_wait_after=True, timeout=60_000)
+    expect(tab_a.locator(".rl-row .rl-name")).to_have_text(["alice3", "alice2", "alice1"], timeout=30_000)
+    expect(tab_b.locator(".rl-row .rl-name")).to_have_text(["bob4", "bob3", "bob2", "bob1"], timeout=30_000)
+    for tab in (tab_a, tab_b):
+        wait_for_app(tab)
 
-        text_a = tab_a.evaluate("() => document.body.innerText")
-        text_b = tab_b.evaluate("() => document.body.innerText")
-        assert "bob" not in text_a.lower()
-        assert "alice" not in text_b.lower()
-        expected_a = ndcg_core.evaluate([2]).ndcg
-        card_a = tab_a.locator('[data-testid="stMetric"]').filter(has_text="NDCG").locator('[data-testid="stMetricValue"]')
-        assert card_a.inner_text() == f"{expected_a:.4f}"
-        screenshot(tab_a, "security_isolation_alice")
-        screenshot(tab_b, "security_isolation_bob")
-    finally:
-        alice.close()
-        bob.close()
+    # A second round: Alice edits through a new link while Bob shuffles.
+    tab_a.goto(f"{app_url}/?docs=alice9:2")
+    tab_b.get_by_role("button", name="Shuffle").click(no_wait_after=True, timeout=60_000)
+    wait_for_app(tab_a)
+    wait_for_app(tab_b)
+    expect(tab_a.locator(".rl-row .rl-name")).to_have_text(["alice9"], timeout=30_000)
+    assert sorted(tab_b.locator(".rl-row .rl-name").all_inner_texts()) == ["bob1", "bob2", "bob3", "bob4"]
+
+    text_a = tab_a.evaluate("() => document.body.innerText")
+    text_b = tab_b.evaluate("() => document.body.innerText")
+    assert "bob" not in text_a.lower()
+    assert "alice" not in text_b.lower()
+    expected_a = ndcg_core.evaluate([2]).ndcg
+    card_a = tab_a.locator('[data-testid="stMetric"]').filter(has_text="NDCG").locator('[data-testid="stMetricValue"]')
+    assert card_a.inner_text() == f"{expected_a:.4f}"
+    screenshot(tab_a, "security_isolation_alice")
+    screenshot(tab_b, "security_isolation_bob")
