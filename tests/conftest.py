@@ -81,6 +81,18 @@ def run_page(page: str | None = None, *, query_params: dict | None = None, timeo
     return at.run()
 
 
+def run_async(coroutine):
+    """Run ``coroutine`` to its end on an event loop of its own, in a thread of its own, and return its result.
+
+    A worker that ran browser tests keeps Playwright's sync API (session-scoped) and its running event loop in the
+    test thread, where ``asyncio.run()`` refuses to start."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(asyncio.run, coroutine).result()
+
+
 def chart_specs(at: AppTest) -> list[dict]:
     """The page's plotly figures as the browser receives them (JSON specs), in page order."""
     import json

@@ -23,6 +23,7 @@ import pytest
 
 from bench.bench_live import Tab
 from tests.browser.conftest import free_port, stop_app
+from tests.conftest import run_async
 from tests.live_databases import fresh_database, postgres_cluster, require_postgres, running_postgres
 from ui.live import activities, schema, store
 
@@ -104,14 +105,14 @@ def test_killed_app_comes_back_with_every_acknowledged_answer(kind, tmp_path, re
     base = f"http://127.0.0.1:{port}"
     app = start_app(port, tmp_path / "app.log")
     try:
-        texts = asyncio.run(_answer(base, session.code, token, 0.42))
+        texts = run_async(_answer(base, session.code, token, 0.42))
         assert any("Answer received: 0.42" in text for text in texts), texts
         os.killpg(app.pid, signal.SIGKILL)  # the whole process group, no clean-up
         app.wait(timeout=10)
         app = start_app(port, tmp_path / "app.log")
-        texts, _ = asyncio.run(_texts(base, _query(code=session.code, student=token)))
+        texts, _ = run_async(_texts(base, _query(code=session.code, student=token)))
         assert any("Answer received: 0.42" in text for text in texts), texts
-        _, widgets = asyncio.run(_texts(base, _query(code=session.code, teacher=secret)))
+        _, widgets = run_async(_texts(base, _query(code=session.code, teacher=secret)))
         assert "Close" in widgets  # the teacher link still controls the session
         [row] = store.activity_answers(engine, activity.id)
         assert row.answer == {"value": 0.42} and row.revision == 1
@@ -131,7 +132,7 @@ def test_database_outage_shows_reconnecting_and_loses_nothing(tmp_path, monkeypa
         base = f"http://127.0.0.1:{port}"
         app = start_app(port, tmp_path / "app.log")
         try:
-            asyncio.run(_outage(base, session.code, token, cluster))
+            run_async(_outage(base, session.code, token, cluster))
             [row] = store.activity_answers(engine, activity.id)
             assert row.answer == {"value": 0.77} and row.revision == 2  # the answer sent during the outage
         finally:

@@ -61,13 +61,9 @@ def test_websockets_and_health_pass_through_nginx(cluster):
 
     args = load_test.parse_args(["--url", cluster.url, "--sessions", "4", "--duration", "4", "--interval", "1",
                                  "--ramp", "0"])
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
+    from tests.conftest import run_async
 
-    # A session-scoped Playwright (sync API) keeps an event loop running in this thread when the browser
-    # tests ran first, so the load driver gets a loop of its own in a worker thread.
-    with ThreadPoolExecutor(max_workers=1) as worker:
-        stats, _, _ = worker.submit(asyncio.run, load_test.drive(cluster.url, args, cluster.pids(), cluster)).result()
+    stats, _, _ = run_async(load_test.drive(cluster.url, args, cluster.pids(), cluster))
     assert stats.errors == []
     assert stats.sessions_connected == 4
     assert len(stats.latencies) >= 4
