@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from ndcg_core import CONVENTIONS, Convention, evaluate
+from tests.conftest import ranx_evaluate
 
 pytestmark = pytest.mark.oracle
 
@@ -102,11 +103,9 @@ def trec_eval_ndcg(grades, scores, k, extra, ids):
 
 def ranx_ndcg(metric):
     def call(grades, scores, k, extra, ids):
-        ranx = pytest.importorskip("ranx")
-        qrels = ranx.Qrels({"q": {**{d: int(g) for d, g in zip(ids, grades, strict=True)},
-                                  **{f"x{j}": int(g) for j, g in enumerate(extra)}}})
-        run = ranx.Run({"q": {d: float(s) for d, s in zip(ids, scores, strict=True)}})
-        return ranx.evaluate(qrels, run, metric if k is None else f"{metric}@{k}")
+        qrels = {"q": {**dict(zip(ids, grades, strict=True)), **{f"x{j}": g for j, g in enumerate(extra)}}}
+        run = {"q": dict(zip(ids, scores, strict=True))}
+        return ranx_evaluate(qrels, run, metric if k is None else f"{metric}@{k}")
 
     return call
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from ndcg_core import evaluate, evaluate_scores
+from tests.conftest import ranx_evaluate
 
 pytestmark = pytest.mark.oracle
 
@@ -100,7 +101,6 @@ def test_pytrec_eval_ndcg_cut_with_unretrieved_judged_documents(seed):
 
 @pytest.mark.parametrize("seed", range(30))
 def test_ranx_ndcg_burges_exponential_gain(seed):
-    ranx = pytest.importorskip("ranx")
     rng = np.random.default_rng(2000 + seed)
     n = int(rng.integers(1, 20))
     grades = rng.integers(0, 5, n)
@@ -109,9 +109,9 @@ def test_ranx_ndcg_burges_exponential_gain(seed):
     scores = rng.permutation(n).astype(float)  # distinct: ranx's order inside ties is not specified
     k = int(rng.integers(1, n + 4))
     ids = [f"d{i}" for i in range(n)]
-    qrels = ranx.Qrels({"q": {d: int(g) for d, g in zip(ids, grades, strict=True)}})
-    run = ranx.Run({"q": {d: float(s) for d, s in zip(ids, scores, strict=True)}})
-    burges = ranx.evaluate(qrels, run, f"ndcg_burges@{k}")
-    jarvelin = ranx.evaluate(qrels, run, f"ndcg@{k}")
+    qrels = {"q": dict(zip(ids, grades, strict=True))}
+    run = {"q": dict(zip(ids, scores, strict=True))}
+    burges = ranx_evaluate(qrels, run, f"ndcg_burges@{k}")
+    jarvelin = ranx_evaluate(qrels, run, f"ndcg@{k}")
     assert evaluate_scores(grades, scores, gain="exponential", k=k).ndcg == pytest.approx(burges, rel=1e-12)
     assert evaluate_scores(grades, scores, gain="linear", k=k).ndcg == pytest.approx(jarvelin, rel=1e-12)

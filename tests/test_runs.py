@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_core import InvalidInput, RunResult, evaluate, evaluate_run, evaluate_scores, ndcg_curve
+from tests.conftest import ranx_evaluate
 
 LOG2_3 = math.log2(3)
 
@@ -442,16 +443,15 @@ def test_oracle_pytrec_eval_ndcg_cut(seed, ranked):
 @pytest.mark.oracle
 @pytest.mark.parametrize("seed", range(6))
 def test_oracle_ranx(seed):
-    ranx = pytest.importorskip("ranx")
     run, qrels = random_run(seed, n_queries=8, tie_levels=None)  # ranx's tie order is its own: no ties here
     run_dict, qrels_dict = as_dicts(run, qrels)
     # ranx needs the same queries on both sides: keep judged queries that the run retrieved for.
     common = sorted(set(run_dict) & set(qrels_dict))
-    ranx_qrels = ranx.Qrels({q: qrels_dict[q] for q in common})
-    ranx_run = ranx.Run({q: run_dict[q] for q in common})
+    ranx_qrels = {q: qrels_dict[q] for q in common}
+    ranx_run = {q: run_dict[q] for q in common}
     for metric, gain in [("ndcg", "linear"), ("ndcg_burges", "exponential")]:
         for k in (3, 10):
-            expected = ranx.evaluate(ranx_qrels, ranx_run, f"{metric}@{k}", return_mean=False)
+            expected = ranx_evaluate(ranx_qrels, ranx_run, f"{metric}@{k}", return_mean=False)
             result = evaluate_run(run, qrels, k=k, gain=gain)
             got = result.per_query["ndcg"].reindex(common).to_numpy()
             np.testing.assert_allclose(got, np.asarray(expected, dtype=float), rtol=0, atol=1e-12)
