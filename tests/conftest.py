@@ -99,15 +99,14 @@ def ranx_evaluate(qrels: dict, run: dict, metric: str, *, return_mean: bool = Tr
     ranx holds document ids in numpy fixed-width strings and numba compiles its readers once per width: in a fresh
     environment (CI's new virtual environment, where numba's cache is empty) each width cost ~4 s of compilation in
     every worker, and the oracle tests used four. The ids are renamed to six-digit labels in their sorted order, so
-    every call has one width and ranx's order of the ids (hence of tied documents) is unchanged.
+    every call has one width and ranx's order of the ids (hence of tied documents) is unchanged. Grades and scores
+    go in as given: ranx's ``Qrels`` reads a grade as an integer itself (1.5 as 1).
     """
     ranx = pytest.importorskip("ranx")
     ids = sorted({doc for docs in (*qrels.values(), *run.values()) for doc in docs})
     label = {doc: f"{position:06d}" for position, doc in enumerate(ids)}
-    ranx_qrels = ranx.Qrels({query: {label[doc]: int(grade) for doc, grade in docs.items()}
-                             for query, docs in qrels.items()})
-    ranx_run = ranx.Run({query: {label[doc]: float(score) for doc, score in docs.items()}
-                         for query, docs in run.items()})
+    ranx_qrels = ranx.Qrels({query: {label[doc]: grade for doc, grade in docs.items()} for query, docs in qrels.items()})
+    ranx_run = ranx.Run({query: {label[doc]: score for doc, score in docs.items()} for query, docs in run.items()})
     return ranx.evaluate(ranx_qrels, ranx_run, metric, return_mean=return_mean)
 
 

@@ -210,7 +210,7 @@ def test_stable_tie_order_matches_library_on_long_tied_lists(key):
         ("xgboost", [32, 0], "0 to 31"),
         ("xgboost_minus", [0.5, 1], "whole-number"),
         ("trec_eval", [2.5, 1], "whole-number"),
-        ("ranx_ndcg", [1.5, 0], "whole-number"),
+        ("ranx_ndcg", [1.5, 1], "whole-number"),
     ],
 )
 def test_grades_the_library_refuses_are_refused(key, grades, words):
@@ -224,10 +224,9 @@ def test_grades_the_library_refuses_are_refused(key, grades, words):
             with pytest.raises(Exception, match="integer"):  # noqa: B017
                 pytrec_eval.RelevanceEvaluator({"q": {"a": grades[0], "b": grades[1]}}, {"ndcg"})
         elif key == "ranx_ndcg":
-            # ranx does not refuse: it truncates 1.5 to 1, a number for a different input
-            assert call(np.array(grades), np.array([1.0, 2.0]), 2, [], ["a", "b"]) == pytest.approx(
-                call(np.floor(grades), np.array([1.0, 2.0]), 2, [], ["a", "b"])
-            )
+            # ranx does not refuse: its Qrels reads 1.5 as 1, and gives the NDCG of a different input (two equal
+            # grades: 1.0, where grades 1.5 and 1 ranked b, a give 0.913)
+            assert call(np.array(grades), np.array([1.0, 2.0]), 2, [], ["a", "b"]) == pytest.approx(1.0, abs=1e-12)
         else:
             with pytest.raises(Exception):  # noqa: B017 - each library raises its own error type
                 call(np.array(grades), np.array([1.0, 2.0]), 2, np.array([], dtype=int), ["a", "b"])
