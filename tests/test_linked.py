@@ -145,6 +145,25 @@ def test_predict_first_hides_the_numbers_until_the_guess_then_explains_it():
     assert len(at.metric) == 0 and len(at.error) == 0
 
 
+def test_predict_first_quotes_document_names_as_text():
+    # The question and the verdict are markdown: a name with markup in it must read as typed, and a name keeps its
+    # own case at the start of the sentence (it was lowercased after the first letter: "Mydoc").
+    at = open_playground({"docs": "**bold**:3,MyDoc:1,D3:2,D4:0"})
+    at.toggle(key="playground_predict").set_value(True).run()
+    drag(at, [1, 2, 0, 3])  # **bold** from rank 1 to rank 3
+    question = next(md.value for md in at.markdown if md.value.startswith("**Predict first.**"))
+    assert question.startswith(r"**Predict first.** \*\*bold\*\* moved from rank 1 to rank 3. NDCG was")
+    at.number_input(key="playground_guess").set_value(0.99)  # the wrong direction: the verdict names the move
+    next(button for button in at.button if button.label == "Reveal").click().run()
+    verdicts = [alert.value for alert in (*at.error, *at.warning, *at.success)]
+    assert any(r"\*\*bold\*\* (grade 3) moved from rank 1 to rank 3" in text for text in verdicts), verdicts
+    shown = [element.value for element in (*at.markdown, *at.error, *at.warning, *at.success, *at.caption)]
+    assert not any("**bold**" in text.replace(r"\*\*bold\*\*", "") for text in shown)  # never as markup
+    drag(at, [1, 2, 0, 3])  # MyDoc (now first) to rank 3
+    question = next(md.value for md in at.markdown if md.value.startswith("**Predict first.**"))
+    assert question.startswith("**Predict first.** MyDoc moved from rank 1 to rank 3.")
+
+
 def test_predict_first_grade_edit_explains_idcg():
     from tests.test_playground import edit
 

@@ -74,6 +74,17 @@ def test_keras_rs_by_its_default_functions():
     result = CONVENTIONS["keras_rs"].evaluate([0, 1, 1], [3.0, 1.0, 2.0])
     assert result.ndcg == pytest.approx((1 / math.log2(3) + 1 / 2) / (1 + 1 / math.log2(3)))
     assert CONVENTIONS["keras_rs"].evaluate([0, 0], [1.0, 2.0]).ndcg == 0.0
+    # Grades 0, 2, 1 scored 3, 1, 2, another document judged 3: gains 2^l - 1 (0, 1, 3 in rank order; linear gain
+    # would give 0, 1, 2) and the ideal from the list's own labels (3, 1, 0: the judged 3 left out).
+    graded = CONVENTIONS["keras_rs"].evaluate([0, 2, 1], [3.0, 1.0, 2.0], ideal_relevances=[0, 2, 1, 3])
+    assert graded.ndcg == pytest.approx((1 / math.log2(3) + 3 / 2) / (3 + 1 / math.log2(3)), abs=1e-12)
+
+
+@pytest.mark.parametrize("key", ["keras_rs", "es_rank_eval", "quepid"])
+def test_presets_that_keep_the_input_order_inside_ties(key):
+    # grades 0, 2 with equal scores: kept in input order, the 2 comes second (DCG 3 / log2 3 of IDCG 3); the other
+    # tie rules would give 1.0 (optimistic), 0.8155 (average) or the order of the ids
+    assert CONVENTIONS[key].evaluate([0, 2], [1.0, 1.0]).ndcg == pytest.approx(1 / math.log2(3), abs=1e-12)
 
 
 def test_jarvelin_kekalainen_2002_dcg_vector():

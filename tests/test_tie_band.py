@@ -15,7 +15,7 @@ from ndcg_core import InvalidInput, tie_band
 
 
 def brute_force_ndcgs(grades, scores, *, k, gain, ideal):
-    """NDCG of every order the ties allow, written from the formula (no ndcg_core code)."""
+    """NDCG of every order the ties allow, written from the formula (no ndcg_core code); None when IDCG = 0."""
     grades = np.asarray(grades, dtype=float)
     scores = np.asarray(scores, dtype=float)
     n = grades.size
@@ -25,11 +25,13 @@ def brute_force_ndcgs(grades, scores, *, k, gain, ideal):
     depth = n if k is None else min(k, n)
     ideal_sorted = sorted(ideal, reverse=True)[: len(ideal) if k is None else k]  # k=None: no cutoff anywhere
     idcg = sum(g(x) / math.log2(i + 2) for i, x in enumerate(ideal_sorted))
+    if idcg == 0:
+        return None
     results = []
     for choice in itertools.product(*(itertools.permutations(group) for group in groups)):
         order = [j for block in choice for j in block]
         dcg = sum(g(grades[j]) / math.log2(i + 2) for i, j in enumerate(order[:depth]))
-        results.append(dcg / idcg if idcg > 0 else 0.0)
+        results.append(dcg / idcg)
     return results
 
 
@@ -40,6 +42,7 @@ lists = st.integers(1, 8).flatmap(
         st.one_of(st.none(), st.integers(1, n + 2)),
         st.lists(st.integers(0, 4), max_size=3),
         st.sampled_from(["linear", "exponential"]),
+        st.sampled_from(["zero", "one", "skip"]),  # decides every order's figure when the ideal is all zero
     )
 )
 
@@ -47,10 +50,14 @@ lists = st.integers(1, 8).flatmap(
 @settings(max_examples=300, deadline=None)
 @given(lists)
 def test_band_equals_brute_force_over_every_tie_order(case):
-    grades, scores, k, extra, gain = case
+    grades, scores, k, extra, gain, rule = case
     ideal = [*grades, *extra]
-    band = tie_band(grades, [float(s) for s in scores], k=k, gain=gain, ideal_relevances=ideal)
+    band = tie_band(grades, [float(s) for s in scores], k=k, gain=gain, ideal_relevances=ideal, zero_idcg=rule)
     every = brute_force_ndcgs(grades, scores, k=k, gain=gain, ideal=ideal)
+    if every is None:  # IDCG = 0: no order has an NDCG of its own; the rule gives all three figures
+        value = {"zero": 0.0, "one": 1.0, "skip": math.nan}[rule]
+        np.testing.assert_equal([band.low, band.expected, band.high], [value] * 3)
+        return
     assert band.low == pytest.approx(min(every), abs=1e-12)
     assert band.high == pytest.approx(max(every), abs=1e-12)
     assert band.expected == pytest.approx(sum(every) / len(every), abs=1e-12)
@@ -63,7 +70,7 @@ def test_band_equals_brute_force_over_every_tie_order(case):
 def test_expected_equals_scikit_learn(case):
     from sklearn.metrics import ndcg_score
 
-    grades, scores, k, _, _ = case
+    grades, scores, k, _, _, _ = case
     if len(grades) < 2:
         return  # scikit-learn refuses single-document lists
     band = tie_band(grades, [float(s) for s in scores], k=k, gain="linear")
@@ -89,9 +96,10 @@ def test_no_ties_is_a_point():
     assert band.width == 0 and band.orders == 1 and band.tied_groups == 0
 
 
-def test_zero_idcg_rules_apply_to_all_three():
-    assert tie_band([0, 0], [1.0, 1.0], zero_idcg="one").expected == 1.0
-    assert np.isnan(tie_band([0, 0], [1.0, 1.0], zero_idcg="skip").high)
+@pytest.mark.parametrize(("rule", "value"), [("zero", 0.0), ("one", 1.0), ("skip", math.nan)])
+def test_zero_idcg_rules_apply_to_all_three(rule, value):
+    band = tie_band([0, 0], [1.0, 1.0], zero_idcg=rule)  # IDCG = 0: the rule decides every figure of the band
+    np.testing.assert_equal([band.low, band.expected, band.high], [value] * 3)
 
 
 def test_refuses_what_evaluate_scores_refuses():

@@ -20,6 +20,7 @@ from ui.formatting import discount_words, fixed, gain_words, num
 from ui.predict_model import Feedback, Scores, Term, classify, judge_contribution, judge_ndcg
 from ui.ranking import Ranking
 from ui.settings_model import MetricSettings
+from ui.widgets import plain
 
 TOGGLE_KEY = "playground_predict"
 GUESS_KEY = "playground_guess"
@@ -61,8 +62,10 @@ def hold(ranking: Ranking, settings: MetricSettings, result: ndcg_core.ListResul
 
 
 def _change(before: tuple, ranking: Ranking, settings: MetricSettings):
+    """What changed, with the documents' names escaped: the words built around them are drawn as markdown."""
     old: Ranking = before[0]
-    return classify((old.names, old.grades), (ranking.names, ranking.grades), same_settings=before[1] == settings,
+    return classify((tuple(map(plain, old.names)), old.grades), (tuple(map(plain, ranking.names)), ranking.grades),
+                    same_settings=before[1] == settings,
                     same_extra=(old.extra_names, old.extra_grades) == (ranking.extra_names, ranking.extra_grades))
 
 
@@ -76,7 +79,7 @@ def _submit(ranking: Ranking, settings: MetricSettings, scores: Scores) -> None:
 
 
 def change_words(ranking: Ranking, settings: MetricSettings) -> str:
-    """What changed since the numbers were last shown, in a few words."""
+    """What changed since the numbers were last shown, in a few words (markdown: a name in it is escaped)."""
     reveal = state.playground().reveal
     change = _change(reveal.seen, ranking, settings)
     if change.moved is not None:
@@ -91,7 +94,8 @@ def guess_form(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
     before: Scores = state.playground().reveal.seen[2]
     label = "NDCG" if result.k is None else f"NDCG@{result.k}"
     with st.container(border=True, key="playground_predict_box"):
-        st.markdown(f"**Predict first.** {change_words(ranking, settings).capitalize()}. {label} was "
+        words = change_words(ranking, settings)  # a document's name first keeps its own case
+        st.markdown(f"**Predict first.** {words[:1].upper() + words[1:]}. {label} was "
                     f"**{fixed(before.ndcg)}**: what is it now?")
         with st.form(FORM_KEY, border=False, enter_to_submit=True):
             st.number_input(f"Your guess of the new {label}", min_value=0.0, max_value=1.0, value=before.ndcg,
