@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_EVEN, Decimal
 
 import numpy as np
 import pandas as pd
@@ -39,7 +40,12 @@ def test_signed_compact_percent():
 @given(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), st.integers(min_value=0, max_value=6))
 def test_fixed_is_the_rounded_value_and_never_minus_zero(value, digits):
     text = fmt.fixed(value, digits)
-    assert float(text) == float(f"{value:.{digits}f}")
+    # Independent reference: the float's exact decimal value, rounded half to even (a binary float is never an
+    # inexact halfway case), printed without a sign when it rounds to zero.
+    reference = Decimal(value).quantize(Decimal(10) ** -digits, rounding=ROUND_HALF_EVEN)
+    if reference == 0:
+        reference = reference.copy_abs()
+    assert text == str(reference)
     assert not (text.startswith("-") and float(text) == 0)
     assert len(text.partition(".")[2]) == digits
 

@@ -50,15 +50,6 @@ def test_sklearn_dcg_score(seed, ties, log_base):
     assert ours.dcg == pytest.approx(expected, rel=1e-12, abs=1e-15)
 
 
-@pytest.mark.parametrize("seed", range(10))
-def test_sklearn_ignore_ties_is_our_stable_rule_on_distinct_scores(seed):
-    grades, scores, k = random_case(seed, ties=False)
-    if len(grades) < 2:
-        return
-    expected = sklearn_metrics.ndcg_score([grades], [scores], k=k, ignore_ties=True)
-    assert evaluate_scores(grades, scores, ties="stable", gain="linear", k=k).ndcg == pytest.approx(expected)
-
-
 def test_sklearn_all_zero_grades_give_zero():
     assert sklearn_metrics.ndcg_score([[0, 0, 0]], [[3, 2, 1]]) == 0.0
     assert evaluate_scores([0, 0, 0], [3, 2, 1], gain="linear", zero_idcg="zero").ndcg == 0.0

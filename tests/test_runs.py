@@ -369,9 +369,22 @@ def test_trec_eval_ties_equal_evaluate_in_doc_descending_order(seed):
     result = evaluate_run(run, qrels, k=5, gain="exponential")
     for query, row in result.per_query.iterrows():
         grades, scores, ideal, docs = per_query_lists(run, qrels, query)
-        order = sorted(range(len(docs)), key=lambda i: (-scores[i], [-ord(c) for c in docs[i]]))
+        # trec_eval's rule: score descending, then doc id descending by its bytes (strcmp), so "d19" before "d1".
+        by_doc = sorted(range(len(docs)), key=lambda i: docs[i].encode(), reverse=True)
+        order = sorted(by_doc, key=lambda i: -scores[i])
         expected = evaluate([grades[i] for i in order], k=5, ideal_relevances=ideal)
         assert row["ndcg"] == pytest.approx(expected.ndcg, abs=1e-12)
+
+
+def test_trec_eval_ties_put_a_longer_id_before_its_prefix():
+    # "d19" > "d1" byte-wise, so the tied d19 (grade 3) ranks first: DCG = IDCG = 2**3 - 1 = 7, NDCG 1.
+    # The other way round it would be 7 / log2(3) = 0.6309.
+    run = frame([("q", "d1", 1.0), ("q", "d19", 1.0)], ["query", "doc", "score"])
+    qrels = frame([("q", "d1", 0), ("q", "d19", 3)], ["query", "doc", "relevance"])
+    row = evaluate_run(run, qrels, gain="exponential").per_query.loc["q"]
+    assert row["dcg"] == pytest.approx(7.0, abs=1e-12)
+    assert row["idcg"] == pytest.approx(7.0, abs=1e-12)
+    assert row["ndcg"] == pytest.approx(1.0, abs=1e-12)
 
 
 @settings(max_examples=60, deadline=None)
@@ -653,8 +666,7 @@ def test_no_hidden_cache_and_thread_safe():
     """Nothing is kept between calls (no module-level state); concurrent evaluations agree."""
     from concurrent.futures import ThreadPoolExecutor
 
-    import ndcg_core._encode as encode_module
-
+    before = module_state()
     run, qrels = random_run(8, n_queries=10)
     expected = evaluate_run(run, qrels, k=4).per_query
 
@@ -664,7 +676,37 @@ def test_no_hidden_cache_and_thread_safe():
     with ThreadPoolExecutor(4) as pool:
         for per_query in pool.map(evaluate_fresh, range(20)):
             pd.testing.assert_frame_equal(per_query, expected)
-    assert not hasattr(encode_module, "_MATCHED_CATEGORIES")
+    assert module_state() == before
+
+
+def module_state() -> dict:
+    """Every ndcg_core module's globals: their names, and each module-level container (dict, list, set, bytearray)
+    by identity, size and the identities of its contents; each functools cache by its size."""
+    import importlib
+    import pkgutil
+    import sys
+
+    import ndcg_core
+
+    for info in pkgutil.iter_modules(ndcg_core.__path__):
+        importlib.import_module(f"ndcg_core.{info.name}")
+    state = {}
+    for name, module in sorted(sys.modules.items()):
+        if name != "ndcg_core" and not name.startswith("ndcg_core."):
+            continue
+        for attr, value in vars(module).items():
+            if attr.startswith("__"):  # Python's own (__builtins__, a __warningregistry__ a warning adds)
+                continue
+            if isinstance(value, dict):
+                contents = tuple((id(key), id(item)) for key, item in value.items())
+            elif isinstance(value, list | set | bytearray):
+                contents = tuple(sorted(map(id, value))) if isinstance(value, set) else tuple(map(id, value))
+            elif hasattr(value, "cache_info"):
+                contents = value.cache_info().currsize
+            else:
+                contents = None
+            state[(name, attr)] = (id(value), contents)
+    return state
 
 
 @pytest.mark.parametrize("grades", [[0, 2, 0.5, 3], [0, 0, 0, 0], [1, 4, 4, 2], [0.0, 0.25, 0.5, 0.75]])
