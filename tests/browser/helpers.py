@@ -39,6 +39,29 @@ def wait_for_app(tab, timeout: float = 30_000) -> None:
     )
 
 
+# Counts the script runs that start from now on (stApp's script state turning to "running"), in the page.
+RUN_WATCH_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (window.__testRunWatch) window.__testRunWatch.disconnect();
+  window.__testRuns = 0;
+  window.__testRunWatch = new MutationObserver(() => {
+    if (app.dataset.testScriptState === 'running') window.__testRuns += 1;
+  });
+  window.__testRunWatch.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+}"""
+
+
+@contextlib.contextmanager
+def rerun(tab, timeout: float = 30_000):
+    """Around an action that makes the app rerun (a click, an upload, a typed value): after the block, wait until a
+    script run has started and then finished. ``wait_for_app`` alone can return before the rerun has begun (the
+    app still reports the last run as finished), and a check made then reads the page as it was."""
+    tab.evaluate(RUN_WATCH_JS)
+    yield
+    tab.wait_for_function("() => window.__testRuns > 0", timeout=timeout)
+    wait_for_app(tab, timeout)
+
+
 def open_page(tab, url: str) -> None:
     """Go to ``url`` and wait for its script to finish (deep links work on a fresh server too)."""
     tab.goto(url)

@@ -35,7 +35,7 @@ pytestmark = pytest.mark.browser
 
 NAV = ".st-key-app_nav"
 BLOCKING = {"serious", "critical"}
-GROUPS = {"Learn": ["Playground", "Step by step", "Worked examples", "Quiz", "Live class"],
+GROUPS = {"Learn": ["Playground", "Step by step", "Worked examples", "Quiz", "Live class", "For teachers"],
           "Evaluate": ["Dataset", "Compare rankers", "Library conventions", "Why do my numbers differ?"]}
 GRADES = dict(zip(["D1", "D2", "D3", "D4", "D5"], [3.0, 1.0, 2.0, 0.0, 2.0], strict=True))  # the Playground's default list
 
@@ -73,12 +73,12 @@ def _audit_page(tab) -> dict[str, list[dict]]:
 def test_the_sidebar_navigation_is_the_apps_own_grouped_with_the_current_page_marked(page, app_url):
     open_playground(page, app_url)
     assert page.locator("[data-testid='stSidebarNav']").count() == 0  # Streamlit's generated nav is gone
-    nav_text = page.locator(NAV).inner_text()
-    for group, titles in GROUPS.items():  # each group's caption, then its pages in order
-        assert group in nav_text
-        after = nav_text[nav_text.index(group):]
-        assert [title for title in titles if title in after] == titles
+    lines = [line.strip() for line in page.locator(NAV).inner_text().splitlines() if line.strip()]
+    # Each group's caption, then its pages in order, and nothing else: the sidebar reads as the table of contents.
+    assert [line for line in lines if line in GROUPS or any(line in titles for titles in GROUPS.values())] == [
+        entry for group, titles in GROUPS.items() for entry in (group, *titles)]
     links = _nav_links(page)
+    assert [link["text"] for link in links] == [title for titles in GROUPS.values() for title in titles]
     stems = sorted(path.stem for path in (ROOT / "pages").glob("*.py"))
     assert sorted(link["path"].strip("/") or "playground" for link in links) == stems  # every page, once
     assert [link["text"] for link in links if link["current"]] == ["Playground"]

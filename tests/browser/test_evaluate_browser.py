@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import expect, metric, screenshot, wait_for_app, wait_for_charts
+from tests.browser.helpers import expect, metric, rerun, screenshot, wait_for_app, wait_for_charts
 
 pytestmark = pytest.mark.browser
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -61,19 +61,22 @@ def test_upload_sample_qrels_and_run_shows_dataset_ndcg(page, app_url):
 
 def test_malformed_upload_shows_line_number_and_keeps_data(page, app_url, tmp_path):
     open_page(page, app_url, "dataset")
-    before = metric_value(page, "Mean of per-query NDCG")
+    sample = ndcg_core.evaluate_run(ndcg_core.read_run(DATA / "run_bm25.txt"), ndcg_core.read_qrels(DATA / "sample.qrels"))
+    assert metric_value(page, "Mean of per-query NDCG") == f"{sample.mean_ndcg:.4f}"  # the bundled sample, BM25 run
+    data_line = page.get_by_text(re.compile(r"^Data: ")).first.inner_text()
     broken = tmp_path / "broken_run.txt"
     broken.write_text("401 Q0 DOC1 1 3.5 tag\n401 Q0 DOC2 2 not-a-number tag\n")
-    page.get_by_text("TREC qrels + run").click()
-    wait_for_app(page)
+    with rerun(page):
+        page.get_by_text("TREC qrels + run").click()
     inputs = page.locator("[data-testid='stFileUploader'] input[type='file']")
-    inputs.nth(0).set_input_files(str(DATA / "sample.qrels"))
-    wait_for_app(page)  # the first upload reruns the page; a second file set during that rerun can be dropped
-    inputs.nth(1).set_input_files(str(broken))
+    with rerun(page):  # the first upload reruns the page; a second file set during that rerun can be dropped
+        inputs.nth(0).set_input_files(str(DATA / "sample.qrels"))
+    with rerun(page):  # the refusal's whole run: the cards below the message are drawn after it
+        inputs.nth(1).set_input_files(str(broken))
     alert = page.locator("[data-testid='stAlertContentError']").first
-    alert.wait_for(timeout=30_000)
     assert "line 2" in alert.inner_text() and "Nothing was replaced" in alert.inner_text()
-    assert metric_value(page, "Mean of per-query NDCG") == before
+    assert metric_value(page, "Mean of per-query NDCG") == f"{sample.mean_ndcg:.4f}"
+    assert page.get_by_text(re.compile(r"^Data: ")).first.inner_text() == data_line
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "dataset_refused")
 

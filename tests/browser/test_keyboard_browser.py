@@ -15,6 +15,7 @@ import ndcg_core
 from tests.browser.helpers import (
     expect,
     expect_ndcg,
+    focused_row,
     open_page,
     open_playground,
     screenshot,
@@ -64,6 +65,7 @@ def test_reorder_by_keyboard(page, app_url):
     page.keyboard.press("Alt+ArrowDown")  # D1 one down; focus follows it
     names = ["D2", "D1", "D3", "D4", "D5"]
     wait_until_settled(page, names, GRADES)
+    assert focused_row(page) == "D1"
     page.keyboard.press("ArrowDown")  # plain arrows move the focus between rows: now D3
     page.keyboard.press("Alt+ArrowUp")
     names = ["D2", "D3", "D1", "D4", "D5"]

@@ -12,7 +12,16 @@ import io
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import expect, expect_ndcg, ndcg_card, open_playground, row, screenshot, wait_for_charts
+from tests.browser.helpers import (
+    expect,
+    expect_ndcg,
+    ndcg_card,
+    open_playground,
+    rerun,
+    row,
+    screenshot,
+    wait_for_charts,
+)
 from ui.chart_style import position_colour
 
 pytestmark = pytest.mark.browser
@@ -118,8 +127,15 @@ def test_clicking_a_row_outlines_its_bar_and_clicking_again_clears(page, app_url
 
 def test_predict_first_hides_the_new_ndcg_until_the_guess_is_revealed(page, app_url):
     open_playground(page, app_url)
-    page.get_by_text("Predict first", exact=True).click()
-    expect_ndcg(page, 0.9508)  # switching the mode on hides nothing
+    wait_for_charts(page)
+    charts = page.locator('[data-testid="stPlotlyChart"]').count()
+    with rerun(page):  # checked after the toggle's whole rerun: the same cards and charts stay
+        page.get_by_text("Predict first", exact=True).click()
+    wait_for_charts(page)
+    expect()(page.locator('[data-testid="stMetric"]')).to_have_count(4)  # switching the mode on hides nothing
+    expect_ndcg(page, 0.9508)
+    drawn = page.locator('[data-testid="stPlotlyChart"]').filter(has=page.locator(".main-svg"))
+    assert charts > 0 and drawn.count() == charts
     row(page, "D3").locator(".rl-up").click()  # D3 from rank 3 to rank 2: [3, 2, 1, 0, 2]
     guess = page.get_by_label("Your guess of the new NDCG")
     guess.wait_for(timeout=20_000)
@@ -144,10 +160,13 @@ def test_step_by_step_predict_first_then_a_bar_click_walks_there(page, app_url):
     from tests.browser.helpers import open_page
 
     open_page(page, f"{app_url}/step_by_step")
-    page.get_by_text("Predict first", exact=True).click()
+    with rerun(page):
+        page.get_by_text("Predict first", exact=True).click()
     guess = page.get_by_label("Your guess of its contribution")
     guess.wait_for(timeout=20_000)
-    expect()(page.locator('[data-testid="stPlotlyChart"]').filter(has=page.locator(".bars"))).to_have_count(0)
+    wait_for_charts(page)  # a chart drawn by mistake would have its bars by now
+    walk_charts = page.locator("[class*='st-key-step_contribution_chart'], [class*='st-key-step_cumulative_chart']")
+    expect()(walk_charts).to_have_count(0)  # no position's numbers before the guess
     screenshot(page, "step_predict_hidden", full_page=False)
     guess.fill("7")  # rank 1, grade 3: (2³ - 1) / log₂2 = 7
     page.get_by_role("button", name="Reveal").click()

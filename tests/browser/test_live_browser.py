@@ -140,8 +140,11 @@ def test_live_class_teacher_and_three_students(borrow, live_app):
     forged = _tab(borrow)
     forged.goto(f"{base}/live_class?code={code}&teacher={token}")
     _wait_text(forged, "This teacher link is not valid")
-    for label in ("Close", "Reveal", "End the session", "Download every answer (CSV)"):
-        assert forged.get_by_role("button", name=label).count() == 0
+    wait_for_app(forged)  # the whole run drawn (no control comes after the message)
+    for label in ("Open", "Close", "Reveal", "End the session", "Download every answer (CSV)"):
+        assert forged.get_by_role("button", name=label, exact=True).count() == 0
+    with pytest.raises(store.NotAuthorized):  # and the store itself refuses the student's token as a teacher's
+        store.set_state(engine, code=code, secret=token, activity_id=activity.id, state="closed")
     assert store.current_activity(engine, session.id).state == "open"
 
     rows = store.activity_answers(engine, activity.id)
@@ -152,7 +155,12 @@ def test_live_class_teacher_and_three_students(borrow, live_app):
     projector = _tab(borrow)
     projector.goto(f"{base}/live_class?code={code}&screen={security.screen_token(secret)}")
     _wait_text(projector, "open for answers")
-    assert projector.get_by_role("button", name="Close", exact=True).count() == 0
+    # The dashboard's metrics are drawn after where the teacher's controls would be: once they show, and the run
+    # has finished, a control drawn by mistake would be on the page.
+    projector.get_by_test_id("stMetric").filter(has_text="Answered").wait_for(timeout=WAIT)
+    wait_for_app(projector)
+    for label in ("Open", "Close", "Reveal", "End the session", "Download every answer (CSV)"):
+        assert projector.get_by_role("button", name=label, exact=True).count() == 0
 
     # The dashboard's fragment picks the answers up by itself.
     answered = teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_test_id("stMetricValue")

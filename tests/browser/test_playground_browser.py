@@ -17,7 +17,6 @@ from tests.browser.helpers import (
     edit_last_cell_until,
     expect,
     expect_ndcg,
-    focused_row,
     grid_column,
     list_names,
     ndcg_card,
@@ -71,22 +70,6 @@ def test_drag_a_row(page, app_url):
     assert list_names(page) == expected
     table = page.locator('[data-testid="stDataFrame"]').last  # the per-position table follows the same order
     assert grid_column(page, table, "Document", expected=expected) == expected
-
-
-def test_keyboard_reorder_and_focus_follows(page, app_url):
-    open_playground(page, app_url)
-    page.locator(".rl-row").nth(0).focus()
-    page.keyboard.press("Alt+ArrowDown")
-    wait_until_settled(page, ["D2", "D1", "D3", "D4", "D5"], GRADES)
-    page.keyboard.press("Alt+ArrowDown")  # focus followed D1, so it moves again
-    wait_until_settled(page, ["D2", "D3", "D1", "D4", "D5"], GRADES)
-    assert focused_row(page) == "D1"
-
-
-def test_move_buttons(page, app_url):
-    open_playground(page, app_url)
-    page.locator(".rl-row").nth(4).locator(".rl-up").click()  # D5 up
-    expect_ndcg(page, ndcg_core.evaluate([3, 1, 2, 2, 0]).ndcg)
 
 
 def test_a_click_on_a_column_header_leaves_the_table_in_ranking_order(page, app_url):
