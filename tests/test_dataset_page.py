@@ -7,6 +7,7 @@ upload handling (UploadedFile, file_id, getvalue), not through session state.
 
 from __future__ import annotations
 
+import inspect
 import re
 from pathlib import Path
 
@@ -160,7 +161,7 @@ def test_csv_with_a_judged_unretrieved_row_by_hand(page):
     [
         (b"401 Q0 DOC1 1 3.5 tag\n401 Q0 DOC2 2 3.1 tag\n401 Q0 DOC3 three 2.0 tag\n", "line 3"),
         (b"401 Q0 DOC1 1 3.5 tag\n401 Q0 DOC2\n", "line 2"),
-        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00", ""),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00", "looks like a binary file"),
         (b"", "empty"),
     ],
     ids=["bad-rank", "short-line", "binary", "empty"],
@@ -352,8 +353,20 @@ def many_queries(n: int) -> tuple[bytes, bytes]:
     return qrels, run
 
 
+# Every public function of ndcg_core (the page calls them as ``ndcg_core.<name>``, so the wrapper is what runs).
+CORE_FUNCTIONS = tuple(name for name in dir(ndcg_core)
+                       if not name.startswith("_") and inspect.isfunction(getattr(ndcg_core, name)))
+# What the page computes for a data set; each of these must have run before the reruns below, and none again
+# (ranked_query runs only when a query is opened in the Playground, so it is among those that must not run at all).
+PAGE_COMPUTES = ("read_qrels", "read_run", "encode_run", "evaluate_run", "ndcg_curve", "aggregate_gap",
+                 "incomplete_run")
+# Known exception, reported and not yet settled: ui/incomplete_view.show calls ndcg_core.incomplete_summary (means
+# over the cached per-query frame) outside any cache, so it runs again on every rerun.
+UNCACHED_SUMMARIES = ("incomplete_summary",)
+
+
 def test_many_queries_page_search_and_reruns_recompute_nothing(monkeypatch):
-    calls = {"evaluate_run": 0, "read_run": 0, "ndcg_curve": 0}
+    calls = dict.fromkeys(set(CORE_FUNCTIONS) - set(UNCACHED_SUMMARIES), 0)
     for name in calls:
         original = getattr(ndcg_core, name)
 
@@ -369,8 +382,9 @@ def test_many_queries_page_search_and_reruns_recompute_nothing(monkeypatch):
     assert len(at.selectbox(key="dataset_query").options) == 100
     assert "Rows 1–100 of 200,000 queries (page 1 of 2,000)" in " ".join(c.value for c in at.caption)
     before = dict(calls)
+    assert not [name for name in PAGE_COMPUTES if not before[name]], before
     at.run()  # a rerun that changes nothing
-    assert calls == before
+    assert calls == before, {n: (before[n], c) for n, c in calls.items() if c != before[n]}
     at.number_input(key="dataset_page").set_value(1500).run()  # paging: nothing evaluated again
     in_text_order = sorted(f"q{i}" for i in range(200_000))  # the table's default order: query id, as text
     assert calls == before and per_query_table(at)["query"].tolist() == in_text_order[149_900:150_000]
@@ -378,4 +392,4 @@ def test_many_queries_page_search_and_reruns_recompute_nothing(monkeypatch):
     table = per_query_table(at)
     assert table["query"].tolist()[:2] == ["q19999", "q199990"] and len(table) == 11
     assert at.selectbox(key="dataset_query").options[0] == "q19999"  # the exact id is offered first
-    assert calls == before
+    assert calls == before, {n: (before[n], c) for n, c in calls.items() if c != before[n]}

@@ -17,6 +17,7 @@ from tests.conftest import chart_values, run_page
 from ui import state
 from ui.ranked_list import moves_to
 from ui.settings import MetricSettings
+from ui.widgets import plain
 
 G = [3, 1, 2, 0, 2]  # 000_0bdd5abdb117b00b.txt
 
@@ -144,7 +145,12 @@ def test_renaming_keeps_the_name_as_plain_text(at):
     hostile = "<img src=x onerror=alert(1)>**bold**"
     edit(at, edited={0: {"Document": hostile}})
     assert ranking(at).names[0] == hostile
-    assert not any(hostile in md.value for md in at.markdown)  # never rendered as markdown
+    # A refused grade on that row quotes its name in an error (an element that renders markdown): escaped, never raw.
+    edit(at, edited={0: {"Document": hostile, "Grade": -1}})  # the editor's state holds all its edits
+    shown = [element.value for element in [*at.markdown, *at.error, *at.caption]]
+    assert any(f"Rank 1 ({plain(hostile)})" in text for text in shown), shown
+    assert not any(hostile in text for text in shown)  # never rendered as markdown
+    assert ranking(at).names[0] == hostile
 
 
 @pytest.mark.parametrize(
@@ -163,9 +169,10 @@ def test_invalid_grade_shows_an_error_and_keeps_the_last_valid_ranking(at, value
 
 
 def test_grade_missing_from_custom_gain_table_is_named():
-    custom = MetricSettings(gain="custom", gain_table=((0, 0), (1, 1), (2, 3), (3, 7)))
-    at = open_playground({"gain": "custom", "gt": "0:0,1:1,2:3,3:7"})
-    assert shown_metrics(at) == expected_metrics(G, gain=custom.gain_spec())
+    at = open_playground({"gain": "custom", "gt": "0:0,1:2,2:5,3:9"})  # a table that is not 2^g - 1
+    assert at.session_state["settings"] == MetricSettings(gain="custom", gain_table=((0, 0), (1, 2), (2, 5), (3, 9)))
+    assert shown_metrics(at) == expected_metrics(G, gain={0: 0, 1: 2, 2: 5, 3: 9})
+    assert shown_metrics(at) != expected_metrics(G, gain="exponential")
     edit(at, edited={0: {"Grade": 5}})
     assert "missing from the gain table" in at.error[0].value
     assert ranking(at).grades == tuple(G)
@@ -301,7 +308,11 @@ def test_markup_in_link_names_is_kept_as_text():
     at = open_playground({"docs": "%3Cb%3Ehi%3C%2Fb%3E:2,D2:1"})
     assert not at.exception and not at.warning
     assert ranking(at).names[0] == "<b>hi</b>"
-    assert not any("<b>hi</b>" in md.value for md in at.markdown)
+    # The link's view quotes no name; a refused grade on that row does, in an error (an element that renders markdown).
+    edit(at, edited={0: {"Grade": -1}})
+    shown = [element.value for element in [*at.markdown, *at.error, *at.caption]]
+    assert any(r"Rank 1 (\<b\>hi\</b\>)" in text for text in shown), shown
+    assert not any("<b>hi</b>" in text for text in shown)
 
 
 def test_other_pages_read_the_playgrounds_list_with_its_extra_documents():

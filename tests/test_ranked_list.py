@@ -69,6 +69,13 @@ def test_a_resent_queue_applies_only_the_moves_not_yet_applied(at):
     assert names(at) == ("D2", "D3", "D4", "D1", "D5")
     at.run()  # the state value persists across reruns: nothing applies twice
     assert names(at) == ("D2", "D3", "D4", "D1", "D5")
+    # Change the list under the stale state value: a move applied again would now visibly move D1 (to 4th).
+    at.button(key="playground_reverse").click().run()
+    assert not at.exception
+    assert names(at) == ("D5", "D1", "D4", "D3", "D2")
+    at.run()
+    assert names(at) == ("D5", "D1", "D4", "D3", "D2")
+    assert rl.last_applied(at.session_state, KEY) == 3
 
 
 def test_moves_arriving_out_of_order_in_a_message_apply_by_sequence_number(at):
@@ -115,7 +122,14 @@ def test_every_move_applies_exactly_once_whatever_the_messages(n, raw, cuts, res
     moves = [(seq, ids[a % n], b % n) for seq, (a, b) in enumerate(raw, start=1)]
     expected = rl._apply(ids, moves)  # one move after the other, each once
     session, patched = _fake_session(ids)
-    with patched:
+    applied_seqs: list[int] = []
+    real_apply = rl._apply
+
+    def recording_apply(order, batch):
+        applied_seqs.extend(seq for seq, _, _ in batch)
+        return real_apply(order, batch)
+
+    with patched, mock.patch.object(rl, "_apply", recording_apply):
         current = list(ids)
         # The browser sends its unacknowledged queue after each move; the server runs at the cut points,
         # and sometimes a message re-sends moves the server already applied (the browser had not seen the answer).
@@ -130,3 +144,6 @@ def test_every_move_applies_exactly_once_whatever_the_messages(n, raw, cuts, res
             acknowledged = session[rl._tracker_key(KEY)]["applied"]
     assert current == expected
     assert acknowledged == len(moves)
+    # Each move reached _apply exactly once, in order (re-applying "put doc at j" often changes nothing,
+    # so the final order alone cannot tell).
+    assert applied_seqs == list(range(1, len(moves) + 1))

@@ -14,6 +14,7 @@ import pytest
 import ndcg_core
 from tests.conftest import run_page
 from ui import state as playground_state
+from ui.widgets import plain
 
 EXAMPLE_GRADES = (3.0, 1.0, 2.0, 0.0, 2.0)  # 000_0bdd5abdb117b00b.txt, the Playground's start
 EXAMPLE_NDCG = ndcg_core.evaluate(list(EXAMPLE_GRADES)).ndcg  # exponential gain, log2, whole list: 0.9508
@@ -319,10 +320,16 @@ def test_hostile_names_survive_a_link_unchanged():
     at = open_playground({"docs": docs})
     assert_clean(at)
     assert ranking(at).names == HOSTILE_NAMES
-    # Nothing on the page renders a name through markdown or HTML.
-    rendered = [element.value for element in [*at.markdown, *at.caption, *at.error, *at.warning, *at.info]]
-    for name in HOSTILE_NAMES[:2]:
-        assert not any(name in text for text in rendered), "a document name reached a markdown element"
+    # Nothing on the page renders a name through markdown or HTML. The link's view quotes no name, so each row gets
+    # a refused grade: the error (an element that renders markdown) names the row by its name, escaped.
+    for row, name in enumerate(HOSTILE_NAMES):
+        refused = edit_playground(at, {"edited_rows": {str(row): {"Grade": -1}}})
+        assert_clean(refused)
+        rendered = [element.value for element in [*at.markdown, *at.caption, *at.error, *at.warning, *at.info]]
+        assert any(plain(name) in text for text in rendered), (name, rendered)
+        if plain(name) != name:  # the apostrophe and dashes of the last name are not markdown
+            assert not any(name in text for text in rendered), "a document name reached a markdown element raw"
+        assert ranking(at).names == HOSTILE_NAMES  # the refused edit changed nothing
 
 
 @pytest.mark.parametrize("docs", ["[x](//evil.example/a)", "**bold**", "A:**2**"])

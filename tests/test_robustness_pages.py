@@ -8,25 +8,37 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from unittest import mock
+from urllib.parse import urlencode
 
 import pytest
 from streamlit import config
+from streamlit.runtime.state.query_params import CLIENT_STATE_QUERY_STRING_MAX_LENGTH
 
 import ndcg_core
 from tests.conftest import run_page
+from ui import navigation, state, url_rules, url_state
+from ui.live import schema
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 QRELS = (DATA / "sample.qrels").read_bytes()
 BM25 = (DATA / "run_bm25.txt").read_bytes()
 SAMPLE_LABEL = "Bundled sample"
 
-PAGES = ("playground", "step_by_step", "worked_examples", "quiz", "dataset", "compare", "conventions")
-# Every query parameter any page reads (settings, Playground, Step by step, Quiz, Dataset, Compare).
-PARAMS = ("gain", "base", "k", "z", "gt", "docs", "extra", "list", "pos", "seed", "run", "ties", "missing", "query", "slide",
-          "case", "rows")
+
+
+def app_page_paths() -> tuple[str, ...]:
+    """Every page of the app, from its own navigation (ui/navigation.app_pages), so a new page is covered."""
+    with mock.patch.object(navigation.st, "Page", lambda page, **options: options["url_path"]):
+        return tuple(path for group in navigation.app_pages().values() for path in group)
+
+
+PAGES = app_page_paths()
+# Every query parameter any page reads, from the app's own registries (ui/url_state.py): the settings, every page's
+# parameters, the Why-differ page's fields, the app's switches (MANAGED) and the Live class's (LIVE_PARAMS).
+PARAMS = tuple(sorted(url_state.MANAGED | set(url_state.LIVE_PARAMS)))
 HOSTILE_VALUES = {
     "empty": "",
-    "oversized": "9" * 50_000,
     "negative": "-1",
     "overflow": "1e999",
     "script": "\x00<script>alert(1)</script>",
@@ -51,24 +63,116 @@ def assert_clean(at) -> None:
 
 # --- every URL parameter, malformed, on every page ---------------------------------------------------------------
 
-@pytest.mark.parametrize("value_name", list(HOSTILE_VALUES))
-@pytest.mark.parametrize("page", PAGES)
-def test_every_page_survives_malformed_url_parameters(page, value_name):
-    value = HOSTILE_VALUES[value_name]
-    at = run_page(page, query_params=dict.fromkeys(PARAMS, value))
-    assert_clean(at)
-    assert at.title or at.header, "the page drew nothing"
+@pytest.fixture
+def live_db(tmp_path, monkeypatch):
+    """The Live class page needs a database (as in tests/test_live_page.py): a throwaway SQLite file."""
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    monkeypatch.setenv("NDCG_LIVE_DB_URL", url)
+    engine = schema.create_engine(url)
+    schema.migrate(engine)
+    yield engine
+    engine.dispose()
+
+
+def link_warnings(at) -> str:
+    return unescaped(" ".join(element.value for element in at.warning))
+
+
+def assert_drew_something(at) -> None:
+    # (a projector link of the Live class leaves the title out, and says why the link shows nothing)
+    assert at.title or at.header or at.subheader or at.error or at.warning, "the page drew nothing"
+
+
+def assert_no_rendered_markup(at) -> None:
     # Hostile text from the URL is never shown as rendered markdown or HTML.
     for element in at.markdown:
         assert "<script>" not in element.value
         assert "[l](javascript" not in element.value
 
 
+def test_the_page_and_parameter_lists_come_from_the_app():
+    assert {"why_differ", "for_teachers", "live_class", "playground", "dataset"} <= set(PAGES)
+    assert {"tg", "sc", "tie", "unlinked", "compare", "present", "g", "cut", "rb", "join", "screen"} <= set(PARAMS)
+
+
+@pytest.mark.parametrize("value_name", list(HOSTILE_VALUES))
 @pytest.mark.parametrize("page", PAGES)
-def test_truncated_links_fall_back(page):
-    """A link cut off in the middle of a parameter (as chat apps sometimes do)."""
-    at = run_page(page, query_params={"gain": "expon", "k": "", "docs": "D1:3,D2:", "seed": "12ab", "pos": "3x"})
+def test_every_page_survives_malformed_url_parameters(page, value_name, live_db):
+    value = HOSTILE_VALUES[value_name]
+    at = run_page(page, query_params=dict.fromkeys(PARAMS, value))
     assert_clean(at)
+    assert_drew_something(at)
+    assert_no_rendered_markup(at)
+
+
+# Longer than every per-parameter limit (ui/url_rules.MAX_PARAM_CHARS, url_state.MAX_TEXT_CHARS, ...), but sent a few
+# parameters at a time: Streamlit drops a whole query string over its cap, and the page would run as a plain visit.
+OVERSIZED = "9" * (max(url_rules.MAX_PARAM_CHARS, url_state.MAX_TEXT_CHARS) + 1_000)
+_PER_LINK = CLIENT_STATE_QUERY_STRING_MAX_LENGTH // (len(OVERSIZED) + 16)
+OVERSIZED_LINKS = [PARAMS[i:i + _PER_LINK] for i in range(0, len(PARAMS), _PER_LINK)]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_warns_about_oversized_url_parameters(page, live_db):
+    shown = []
+    for names in OVERSIZED_LINKS:
+        params = dict.fromkeys(names, OVERSIZED)
+        assert len(urlencode(params)) < CLIENT_STATE_QUERY_STRING_MAX_LENGTH  # the page really gets the link
+        at = run_page(page, query_params=params)
+        assert_clean(at)
+        assert_drew_something(at)
+        shown.append(link_warnings(at))
+        if "present" in names:  # the app's switches are read on every page
+            assert "The link's Present mode could not be read" in shown[-1], shown[-1]
+
+
+@pytest.mark.parametrize("value_name", list(HOSTILE_VALUES) + ["oversized"])
+def test_live_class_refuses_malformed_links(value_name, live_db):
+    """One Live class parameter at a time (together, the first one read decides what the page shows)."""
+    value = HOSTILE_VALUES.get(value_name, OVERSIZED)
+    for name in url_state.LIVE_PARAMS:
+        at = run_page("live_class", query_params={name: value})
+        assert_clean(at)
+        assert_no_rendered_markup(at)
+        messages = " ".join(element.value for kind in ("warning", "error", "info") for element in getattr(at, kind))
+        if name in ("student", "teacher", "screen") and value.strip():
+            assert "link" in messages and ("not valid" in messages or "does not show any session" in messages), (
+                name, messages)
+
+
+# The link warnings each page shows for the truncated link below (gain, docs, seed and pos are cut off; an empty k is
+# no cutoff). Pages that show no settings warning: worked_examples, quiz, for_teachers, why_differ (see the report).
+TRUNCATED = {"gain": "expon", "k": "", "docs": "D1:3,D2:", "seed": "12ab", "pos": "3x"}
+TRUNCATED_WARNINGS = {
+    "playground": ("The link's gain could not be read", "The link's document list could not be used"),
+    "step_by_step": ("The link's gain could not be read", "The link's position could not be read"),
+    "quiz": ("The link's seed could not be read",),
+    "dataset": ("The link's gain could not be read",),
+    "compare": ("The link's gain could not be read",),
+    "conventions": ("The link's gain could not be read",),
+    "worked_examples": (), "for_teachers": (), "why_differ": (), "live_class": (),
+}
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_truncated_links_fall_back(page, live_db):
+    """A link cut off in the middle of a parameter (as chat apps sometimes do)."""
+    assert page in TRUNCATED_WARNINGS, "a new page: say which link warnings it shows"
+    at = run_page(page, query_params=TRUNCATED)
+    assert_clean(at)
+    warnings = link_warnings(at)
+    for expected in TRUNCATED_WARNINGS[page]:
+        assert expected in warnings, warnings
+    # What the page shows is the default state: the same as a visit without the link.
+    plain = run_page(page)
+    assert_clean(plain)
+    if "settings" in plain.session_state:
+        assert at.session_state["settings"] == plain.session_state["settings"]
+    if state.RANKING_KEY in plain.session_state:
+        assert at.session_state[state.RANKING_KEY].ranking == plain.session_state[state.RANKING_KEY].ranking
+    # Every figure shown (cards and formulas) is the plain visit's: e.g. "D2:" is not read as grade 0.
+    assert [(m.label, m.value) for m in at.metric] == [(m.label, m.value) for m in plain.metric]
+    assert [element.value for element in at.latex] == [element.value for element in plain.latex]
 
 
 # --- files on the Dataset page -----------------------------------------------------------------------------------

@@ -184,6 +184,14 @@ def test_hostile_parameters_on_other_pages_warn_instead_of_a_traceback(page, par
     assert at.warning
 
 
+def test_a_hostile_cutoff_in_an_otherwise_valid_why_differ_link_is_named():
+    # The case above with a too-long g is refused before cut is read; here cut is the only problem.
+    at = run_page("why_differ", query_params={"g": "1,2", "cut": "²"})
+    assert not at.exception
+    warnings = " ".join(warning.value for warning in at.warning)
+    assert "k must be a whole number" in warnings and "²" in warnings, warnings
+
+
 # --- history: at most one URL write per action, none for a rerun that changes nothing ------------------------
 
 @pytest.fixture

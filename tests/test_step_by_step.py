@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 import ndcg_core
@@ -156,12 +158,19 @@ def test_names_are_shown_as_text_and_all_zero_lists_are_explained():
 
 
 def test_custom_gain_table_and_natural_log():
-    at = run_page("step_by_step")
-    at.radio(key="settings_gain").set_value("custom").run()
+    # A table that is not 2^g - 1 for any grade > 0, so evaluating it as exponential gain would show.
+    at = run_page("step_by_step", query_params={"gain": "custom", "gt": "0:0,1:2,2:5,3:9"})
     at.radio(key="settings_log_base").set_value("e").run()
     assert not at.exception
-    assert any(r"\text{table}(3) = 7" in text for text in latex(at))
+    assert at.radio(key="settings_gain").value == "custom"
+    assert any(r"\text{table}(3) = 9" in text for text in latex(at))
     assert any(r"\ln(1 + 1) = 0.693" in text for text in latex(at))
+    # The default list's grades are 3, 1, 2, 0, 2 (ideal 3, 2, 2, 1, 0): by hand with table gains 9, 2, 5, 0, 5.
+    dcg = 9 / math.log(2) + 2 / math.log(3) + 5 / math.log(4) + 0 / math.log(5) + 5 / math.log(6)
+    idcg = 9 / math.log(2) + 5 / math.log(3) + 5 / math.log(4) + 2 / math.log(5) + 0 / math.log(6)
+    assert any(r"\frac{2}{\ln(2+1)}" in text and f"= {dcg:.4f}" in text for text in latex(at))
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["DCG"], metrics["IDCG"], metrics["NDCG"]) == (f"{dcg:.4f}", f"{idcg:.4f}", f"{dcg / idcg:.4f}")
 
 
 def test_lesson_widgets_change_the_numbers():

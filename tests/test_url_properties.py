@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import contextlib
 import math
+from unittest import mock
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ndcg_core
 from tests.conftest import run_page
-from ui import conventions_view, url_state
+from ui import conventions_view, navigation, url_state
 from ui import quiz_model as quiz
+from ui.live import schema
 from ui.ranking import Ranking
 from ui.settings_model import GAIN_LABELS, LOG_BASES, ZERO_IDCG_LABELS, MetricSettings
 
@@ -31,10 +34,6 @@ HOSTILE = st.one_of(
     st.integers(min_value=0, max_value=10).map(lambda n: "9" * (10 ** n if n < 6 else 100_000)),
     st.lists(st.sampled_from(["D1", ":", ",", "3", "²", "%", "x", "-1", "1e9"]), max_size=40).map("".join),
 )
-PAGE_PARAMS = {
-    None: ("docs", "extra", "unlinked", "present"), "step_by_step": ("list", "pos"), "quiz": ("seed",),
-    "compare": ("compare", "slide"), "conventions": ("case", "rows"),
-}
 APP = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -155,20 +154,37 @@ def test_every_quiz_link_reopens_to_the_same_questions(seed):
 
 # --- the pages: no traceback for any parameter value ------------------------------------------------------------
 
-def _hostile_page_test(page):
-    names = url_state.SETTINGS_PARAMS + PAGE_PARAMS[page]
-
-    @APP
-    @given(st.dictionaries(st.sampled_from(names), HOSTILE, min_size=1, max_size=4))
-    def check(params):
-        at = run_page(page, query_params=params)
-        assert not at.exception, (params, at.exception)
-
-    return check
+def app_page_paths() -> list[str]:
+    """Every page of the app, from its own navigation (ui/navigation.app_pages), so a new page is covered."""
+    with mock.patch.object(navigation.st, "Page", lambda page, **options: options["url_path"]):
+        return [path for group in navigation.app_pages().values() for path in group]
 
 
-test_hostile_parameters_playground = _hostile_page_test(None)
-test_hostile_parameters_step_by_step = _hostile_page_test("step_by_step")
-test_hostile_parameters_quiz = _hostile_page_test("quiz")
-test_hostile_parameters_compare = _hostile_page_test("compare")
-test_hostile_parameters_conventions = _hostile_page_test("conventions")
+PAGES = app_page_paths()
+# Every parameter the app reads, from its own registries: a page ignores the ones it does not read.
+LINK_PARAMS = sorted(url_state.MANAGED | set(url_state.LIVE_PARAMS))
+
+
+@pytest.fixture
+def live_db(tmp_path, monkeypatch):
+    """The Live class page needs a database (as in tests/test_live_page.py): a throwaway SQLite file."""
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    monkeypatch.setenv("NDCG_LIVE_DB_URL", url)
+    engine = schema.create_engine(url)
+    schema.migrate(engine)
+    yield engine
+    engine.dispose()
+
+
+def test_the_pages_and_parameters_come_from_the_app():
+    assert {"why_differ", "for_teachers", "live_class", "step_by_step"} <= set(PAGES)
+    assert {"tg", "sc", "tie", "unlinked", "present", "cut", "g", "join", "teacher"} <= set(LINK_PARAMS)
+
+
+@pytest.mark.parametrize("page", PAGES)
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(params=st.dictionaries(st.sampled_from(LINK_PARAMS), HOSTILE, min_size=1, max_size=4))
+def test_hostile_parameters_never_raise(page, params, live_db):
+    at = run_page(page, query_params=params)
+    assert not at.exception, (params, at.exception)
