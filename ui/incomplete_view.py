@@ -38,6 +38,12 @@ def _figures(digest: str, run_name: str, options: dict, _dataset: LoadedDataset)
                                     standard=evaluate(_dataset, run_name, options), **options)
 
 
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _summary(digest: str, run_name: str, options: dict, _dataset: LoadedDataset) -> dict:
+    # the cards' means, kept with the figures they summarise: a rerun that changes nothing computes nothing
+    return ndcg_core.incomplete_summary(_figures(digest, run_name, options, _dataset))
+
+
 def figures(dataset: LoadedDataset, run_name: str, options: dict) -> pd.DataFrame:
     """``ndcg_core.incomplete_run`` on one run (read-only, shared), cached by content hash, run and options."""
     return _figures(dataset.digest, run_name, options, dataset)
@@ -52,7 +58,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
     except ndcg_core.InvalidInput as error:
         st.info(f"Not available with these settings: {plain(error)}", icon=":material/info:")
         return
-    summary = ndcg_core.incomplete_summary(per_query)
+    summary = _summary(dataset.digest, run_name, options, dataset)
     depth = "the whole ranking" if options.get("k") is None else f"the top {options['k']}"
     cards = st.columns(4)
     cards[0].metric(f"Mean {label}, unjudged = 0", fixed(summary["standard"]),
