@@ -4,8 +4,11 @@ import streamlit as st
 
 import ui
 from ui import teacher_kit
+from ui.settings import show_url_warning
 
 ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
+
+show_url_warning()  # a settings link that could not be read says so here too: the sidebar shows the settings
 
 teacher_kit.print_style()
 st.title("For teachers")

@@ -4,9 +4,12 @@ import streamlit as st
 
 import ui
 from ui import worked_example_cards as cards
+from ui.settings import show_url_warning
 from ui.walk_lists import worked_examples
 
 ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
+
+show_url_warning()  # a settings link that could not be read says so here too: the sidebar shows the settings
 
 st.title("Worked examples")
 st.markdown(
