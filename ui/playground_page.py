@@ -71,12 +71,15 @@ def _cards(ranking: Ranking, settings: MetricSettings, result, *, hidden: bool):
     """The metric cards (or the guess form while a prediction is pending) and the order buttons; the previous
     metrics, for the deltas and the ghost bars (None while hidden)."""
     previous = None
-    if hidden:
-        predict.guess_form(ranking, settings, result)
-    else:
-        predict.show_feedback()
-        previous = playground_view.previous_metrics(ranking, settings, result)
-        widgets.metric_cards(result, previous, reserve_delta=True)
+    # One element whatever it holds (cards, a verdict, the guess form): what follows keeps its place in the page, so
+    # the ranked list is not drawn anew when a move hides the numbers, and keeps the keyboard focus on the moved row.
+    with st.container(key="playground_numbers"):
+        if hidden:
+            predict.guess_form(ranking, settings, result)
+        else:
+            predict.show_feedback()
+            previous = playground_view.previous_metrics(ranking, settings, result)
+            widgets.metric_cards(result, previous, reserve_delta=True)
     playground_view.order_buttons(after=predict.toggle)  # the "Predict first" switch ends the row
     return previous
 

@@ -21,7 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import PHONE, SCREENSHOTS, screenshot, wait_for_app  # noqa: F401 (shared helpers, re-exported)
+from tests.browser.helpers import (  # noqa: F401 (shared helpers, re-exported)
+    PHONE,
+    SCREENSHOTS,
+    screenshot,
+    wait_for_app,
+    watch_app_socket,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -119,6 +125,9 @@ def _persistent_context(playwright_driver, tmp_path_factory, name: str, **option
     context = playwright_driver.chromium.launch_persistent_context(
         str(tmp_path_factory.mktemp(name)), executable_path=CHROMIUM, args=CHROMIUM_ARGS, **options
     )
+    for tab in context.pages:
+        watch_app_socket(tab)
+    context.on("page", watch_app_socket)  # every tab the tests open: rerun() waits on its app's messages
     yield context
     context.close()
 

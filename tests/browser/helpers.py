@@ -7,6 +7,7 @@ fixed time; the only pauses are the 100 ms between a user's actions (``USER_PAUS
 from __future__ import annotations
 
 import contextlib
+import weakref
 from pathlib import Path
 
 import ndcg_core
@@ -39,26 +40,39 @@ def wait_for_app(tab, timeout: float = 30_000) -> None:
     )
 
 
-# Counts the script runs that start from now on (stApp's script state turning to "running"), in the page.
-RUN_WATCH_JS = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (window.__testRunWatch) window.__testRunWatch.disconnect();
-  window.__testRuns = 0;
-  window.__testRunWatch = new MutationObserver(() => {
-    if (app.dataset.testScriptState === 'running') window.__testRuns += 1;
-  });
-  window.__testRunWatch.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
-}"""
+_APP_SOCKETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # tab -> the websocket of the app it shows
+
+
+def watch_app_socket(tab) -> None:
+    """Remember the Streamlit websocket each page load of ``tab`` opens, for ``rerun`` (tests/browser/conftest.py
+    calls this for every tab of its browsers)."""
+    def opened(socket) -> None:
+        if socket.url.endswith("/_stcore/stream"):
+            _APP_SOCKETS[tab] = socket
+
+    tab.on("websocket", opened)
+
+
+def _script_finished(payload) -> bool:
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    if isinstance(payload, str):
+        return False
+    message = ForwardMsg()
+    message.ParseFromString(payload)
+    return message.WhichOneof("type") == "script_finished"
 
 
 @contextlib.contextmanager
 def rerun(tab, timeout: float = 30_000):
-    """Around an action that makes the app rerun (a click, an upload, a typed value): after the block, wait until a
-    script run has started and then finished. ``wait_for_app`` alone can return before the rerun has begun (the
-    app still reports the last run as finished), and a check made then reads the page as it was."""
-    tab.evaluate(RUN_WATCH_JS)
-    yield
-    tab.wait_for_function("() => window.__testRuns > 0", timeout=timeout)
+    """Around an action that makes the app rerun (a click, an upload, a typed value): after the block, wait for the
+    server's "script finished" message of that rerun, then for the page to draw it. ``wait_for_app`` alone can
+    return before the rerun has begun, and the page's own "running" mark can be skipped altogether when a run is
+    quick, so a check made then would read the page as it was before the action."""
+    socket = _APP_SOCKETS.get(tab)
+    assert socket is not None and not socket.is_closed(), "the tab shows no app (open a page of the app first)"
+    with socket.expect_event("framereceived", predicate=_script_finished, timeout=timeout):
+        yield
     wait_for_app(tab, timeout)
 
 

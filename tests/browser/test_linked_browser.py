@@ -15,6 +15,7 @@ import ndcg_core
 from tests.browser.helpers import (
     expect,
     expect_ndcg,
+    focused_row,
     ndcg_card,
     open_playground,
     rerun,
@@ -136,9 +137,14 @@ def test_predict_first_hides_the_new_ndcg_until_the_guess_is_revealed(page, app_
     expect_ndcg(page, 0.9508)
     drawn = page.locator('[data-testid="stPlotlyChart"]').filter(has=page.locator(".main-svg"))
     assert charts > 0 and drawn.count() == charts
-    row(page, "D3").locator(".rl-up").click()  # D3 from rank 3 to rank 2: [3, 2, 1, 0, 2]
+    row(page, "D3").focus()
+    with rerun(page):
+        page.keyboard.press("Alt+ArrowUp")  # D3 from rank 3 to rank 2: [3, 2, 1, 0, 2]
     guess = page.get_by_label("Your guess of the new NDCG")
     guess.wait_for(timeout=20_000)
+    # The guess form took the cards' place, and the list kept the keyboard on the moved row (it was drawn anew and
+    # the focus fell to the page, so a second Alt+↑ did nothing).
+    assert focused_row(page) == "D3"
     expect()(page.locator('[data-testid="stMetric"]')).to_have_count(0)  # no card, no new NDCG
     expect()(page.locator('[data-testid="stPlotlyChart"]')).to_have_count(0)
     expect()(page.get_by_text("D3 moved from rank 3 to rank 2. NDCG was 0.9508: what is it now?")).to_be_visible()
