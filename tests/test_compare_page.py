@@ -171,6 +171,9 @@ def test_run_comparison_reacts_to_seed_and_confidence():
 def test_a_rerun_that_changes_nothing_does_not_bootstrap_again(monkeypatch):
     # 10,000 resamples cost ~0.3 s for 10,000 queries and ~3 s for 100,000: the comparison is kept, not redone on
     # every rerun of the page (and done again when a choice it depends on changes).
+    from ui import compare_runs
+
+    compare_runs._comparison.clear()  # kept across AppTests of this process: start from none
     calls = []
     original = ndcg_core.compare_runs
     monkeypatch.setattr(ndcg_core, "compare_runs", lambda *args, **kwargs: calls.append(1) or original(*args, **kwargs))
