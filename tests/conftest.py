@@ -81,6 +81,37 @@ def run_page(page: str | None = None, *, query_params: dict | None = None, timeo
     return at.run()
 
 
+def app_page_paths() -> tuple[str, ...]:
+    """Every page's URL path, from the app's own navigation (ui.navigation.app_pages), so a new page is covered."""
+    from unittest import mock
+
+    from ui import navigation
+
+    with mock.patch.object(navigation.st, "Page", lambda page, **options: options["url_path"]):
+        return tuple(path for group in navigation.app_pages().values() for path in group)
+
+
+def app_link_params() -> tuple[str, ...]:
+    """Every query parameter the app reads, from its own registries (ui/url_state.py): the settings, every page's
+    parameters, the Why-differ page's fields, the app's switches (MANAGED) and the Live class's (LIVE_PARAMS)."""
+    from ui import url_state
+
+    return tuple(sorted(url_state.MANAGED | set(url_state.LIVE_PARAMS)))
+
+
+@pytest.fixture
+def live_db(tmp_path, monkeypatch):
+    """A throwaway SQLite database for the Live class page (the app reads its URL from NDCG_LIVE_DB_URL)."""
+    from ui.live import schema
+
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    monkeypatch.setenv("NDCG_LIVE_DB_URL", url)
+    engine = schema.create_engine(url)
+    schema.migrate(engine)
+    yield engine
+    engine.dispose()
+
+
 def run_async(coroutine):
     """Run ``coroutine`` to its end on an event loop of its own, in a thread of its own, and return its result.
 

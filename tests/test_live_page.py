@@ -9,17 +9,12 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import copy_links, run_page
-from ui.live import activities, schema, security, store
+from ui.live import activities, security, store
 
 
 @pytest.fixture
-def engine(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
-    monkeypatch.setenv("NDCG_LIVE_DB_URL", url)
-    engine = schema.create_engine(url)
-    schema.migrate(engine)
-    yield engine
-    engine.dispose()
+def engine(live_db):
+    return live_db  # tests/conftest.py: the throwaway database the page reads
 
 
 def _texts(at) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from unittest import mock
 from urllib.parse import urlencode
 
 import pytest
@@ -16,27 +15,16 @@ from streamlit import config
 from streamlit.runtime.state.query_params import CLIENT_STATE_QUERY_STRING_MAX_LENGTH
 
 import ndcg_core
-from tests.conftest import run_page
-from ui import navigation, state, url_rules, url_state
-from ui.live import schema
+from tests.conftest import app_link_params, app_page_paths, run_page
+from ui import state, url_rules, url_state
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 QRELS = (DATA / "sample.qrels").read_bytes()
 BM25 = (DATA / "run_bm25.txt").read_bytes()
 SAMPLE_LABEL = "Bundled sample"
 
-
-
-def app_page_paths() -> tuple[str, ...]:
-    """Every page of the app, from its own navigation (ui/navigation.app_pages), so a new page is covered."""
-    with mock.patch.object(navigation.st, "Page", lambda page, **options: options["url_path"]):
-        return tuple(path for group in navigation.app_pages().values() for path in group)
-
-
 PAGES = app_page_paths()
-# Every query parameter any page reads, from the app's own registries (ui/url_state.py): the settings, every page's
-# parameters, the Why-differ page's fields, the app's switches (MANAGED) and the Live class's (LIVE_PARAMS).
-PARAMS = tuple(sorted(url_state.MANAGED | set(url_state.LIVE_PARAMS)))
+PARAMS = app_link_params()  # every query parameter any page reads
 HOSTILE_VALUES = {
     "empty": "",
     "negative": "-1",
@@ -63,17 +51,6 @@ def assert_clean(at) -> None:
 
 # --- every URL parameter, malformed, on every page ---------------------------------------------------------------
 
-@pytest.fixture
-def live_db(tmp_path, monkeypatch):
-    """The Live class page needs a database (as in tests/test_live_page.py): a throwaway SQLite file."""
-    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
-    monkeypatch.setenv("NDCG_LIVE_DB_URL", url)
-    engine = schema.create_engine(url)
-    schema.migrate(engine)
-    yield engine
-    engine.dispose()
-
-
 def link_warnings(at) -> str:
     return unescaped(" ".join(element.value for element in at.warning))
 
@@ -91,8 +68,9 @@ def assert_no_rendered_markup(at) -> None:
 
 
 def test_the_page_and_parameter_lists_come_from_the_app():
-    assert {"why_differ", "for_teachers", "live_class", "playground", "dataset"} <= set(PAGES)
-    assert {"tg", "sc", "tie", "unlinked", "compare", "present", "g", "cut", "rb", "join", "screen"} <= set(PARAMS)
+    assert {"why_differ", "for_teachers", "live_class", "playground", "dataset", "step_by_step"} <= set(PAGES)
+    assert {"tg", "sc", "tie", "unlinked", "compare", "present", "g", "cut", "rb", "join", "screen", "teacher"} <= set(
+        PARAMS)
 
 
 @pytest.mark.parametrize("value_name", list(HOSTILE_VALUES))

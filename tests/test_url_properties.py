@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-from unittest import mock
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
@@ -18,10 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ndcg_core
-from tests.conftest import run_page
-from ui import conventions_view, navigation, url_state
+from tests.conftest import app_link_params, app_page_paths, run_page
+from ui import conventions_view, url_state
 from ui import quiz_model as quiz
-from ui.live import schema
 from ui.ranking import Ranking
 from ui.settings_model import GAIN_LABELS, LOG_BASES, ZERO_IDCG_LABELS, MetricSettings
 
@@ -154,31 +152,8 @@ def test_every_quiz_link_reopens_to_the_same_questions(seed):
 
 # --- the pages: no traceback for any parameter value ------------------------------------------------------------
 
-def app_page_paths() -> list[str]:
-    """Every page of the app, from its own navigation (ui/navigation.app_pages), so a new page is covered."""
-    with mock.patch.object(navigation.st, "Page", lambda page, **options: options["url_path"]):
-        return [path for group in navigation.app_pages().values() for path in group]
-
-
 PAGES = app_page_paths()
-# Every parameter the app reads, from its own registries: a page ignores the ones it does not read.
-LINK_PARAMS = sorted(url_state.MANAGED | set(url_state.LIVE_PARAMS))
-
-
-@pytest.fixture
-def live_db(tmp_path, monkeypatch):
-    """The Live class page needs a database (as in tests/test_live_page.py): a throwaway SQLite file."""
-    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
-    monkeypatch.setenv("NDCG_LIVE_DB_URL", url)
-    engine = schema.create_engine(url)
-    schema.migrate(engine)
-    yield engine
-    engine.dispose()
-
-
-def test_the_pages_and_parameters_come_from_the_app():
-    assert {"why_differ", "for_teachers", "live_class", "step_by_step"} <= set(PAGES)
-    assert {"tg", "sc", "tie", "unlinked", "present", "cut", "g", "join", "teacher"} <= set(LINK_PARAMS)
+LINK_PARAMS = app_link_params()  # every parameter the app reads: a page ignores the ones it does not read
 
 
 @pytest.mark.parametrize("page", PAGES)
