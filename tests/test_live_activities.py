@@ -67,8 +67,26 @@ def test_reorder_misconceptions():
         "the right documents above the cutoff, but not best first: the discount rewards the highest grade at rank 1")
     assert activities.misconception("reorder", REORDER, {"order": [1, 0, 2, 3]}) == (
         "a higher grade left below the cutoff: only the top k = 2 positions count")
-    assert activities.misconception("reorder", REORDER, {"order": [1, 2, 3, 0], "moves": 3}).startswith(
-        "reached the best NDCG, but also moved documents below the cutoff k = 2")
+    # D1 taken to the bottom instead of just below the cutoff: still 1 move, so 3 moves were a detour, not a slip
+    # below the cutoff.
+    assert activities.misconception("reorder", REORDER, {"order": [1, 2, 3, 0], "moves": 3}) == (
+        "reached the best NDCG in more moves than needed")
+
+
+def test_reorder_below_the_cutoff_slip_only_when_the_order_shows_it():
+    """Quiz seed 42's list D2 D5 D4 D3 D1 (grades 1 1 3 1 3), NDCG@3 best in 2 moves (D4 to the top, D1 to rank 2).
+
+    The shortest fix D4 D1 D2 D5 D3 reached in 5 moves is a detour: nothing below the cutoff is out of its starting
+    order (the slip was claimed for it). D4 D1 D2 D3 D5 has D3 and D5 swapped below the cutoff, which takes a third
+    move: that is the slip.
+    """
+    spec = activities.generate("reorder", seed=42)
+    assert [spec["names"][i] for i in spec["order"]] == ["D2", "D5", "D4", "D3", "D1"] and spec["k"] == 3
+    fix = [3, 0, 1, 4, 2]  # D4 D1 D2 D5 D3
+    assert activities.misconception("reorder", spec, {"order": fix, "moves": 5}) == (
+        "reached the best NDCG in more moves than needed")
+    assert activities.misconception("reorder", spec, {"order": [3, 0, 1, 2, 4], "moves": 3}) == (
+        "reached the best NDCG, but also moved documents below the cutoff k = 3: their order does not count")
 
 
 def test_most_common_wrong_answer_names_its_misconception():

@@ -139,6 +139,34 @@ def test_reorder_activity_by_drag_protocol(engine):
     assert (row.answer, row.label, row.points) == ({"order": [1, 2, 3, 0], "moves": 1}, "best in 1 move", 1.0)
 
 
+def test_reorder_activity_by_buttons_counts_a_carried_document_once(engine):
+    """Quiz seed 42's "Fix the ranking": D2 D5 D4 D3 D1, best NDCG@3 in 2 moves (D4 to the top, D1 to rank 2). By
+    ▲ clicks, one run each, that is 2 clicks on D4 and 3 on D1: 2 moves (each click was counted: 5, half a point,
+    and the reveal then told the student they had moved documents below the cutoff)."""
+    from tests.test_quiz import step_moves
+
+    _teacher_at, code, secret = _teacher(engine)
+    spec = activities.generate("reorder", seed=42)
+    question = activities.question_of("reorder", spec)
+    assert question.ranked_names() == ["D2", "D5", "D4", "D3", "D1"] and question.fewest_moves() == 2
+    activity = store.add_activity(engine, code=code, secret=secret, kind="reorder", spec=spec)
+    store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="open")
+    student = _student(code)
+    key = f"live_drag_{activity.id}"
+    order = list(question.order)
+    for name in ("D4", "D4", "D1", "D1", "D1"):
+        names, grades = question.ranked_names(order), question.ranked_grades(order)
+        student.session_state[key] = step_moves(student, key, names, grades, name, 1)
+        student.run()
+        at = names.index(name)
+        order[at - 1], order[at] = order[at], order[at - 1]
+    assert question.ranked_names(order) == ["D4", "D1", "D2", "D5", "D3"]
+    assert "Moves so far: 2" in _texts(student)
+    student.button(key=f"live_send_{activity.id}").click().run()
+    [row] = store.activity_answers(engine, activity.id)
+    assert (row.answer, row.label, row.points) == ({"order": order, "moves": 2}, "best in 2 moves", 1.0)
+
+
 def test_csv_export_defuses_spreadsheet_formulas():
     from ui.live.teacher_view import csv_safe
 

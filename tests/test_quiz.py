@@ -9,7 +9,7 @@ import pytest
 import ndcg_core
 from tests.conftest import run_page
 from ui import quiz, quiz_model
-from ui.ranked_list import moves_to
+from ui.ranked_list import last_applied, moves_to, row_ids
 from ui.state import playground_link
 
 
@@ -124,6 +124,60 @@ def test_reorder_by_dragging_to_the_best_order_in_fewest_moves():
     assert _score(at) == "1 / 1"
     final = at.session_state[f"quiz_42_{question.number}_current"]
     assert ndcg_of(question, final) == pytest.approx(1.0)
+
+
+def test_carried_moves_by_hand():
+    assert quiz_model.carried_moves([], None) == (0, None)
+    assert quiz_model.carried_moves(["D4", "D4", "D4"], None) == (1, "D4")  # three ▲ on one document: one move
+    assert quiz_model.carried_moves(["D4", "D4", "D1", "D1", "D1"], None) == (2, "D1")
+    assert quiz_model.carried_moves(["D4", "D1"], "D4") == (1, "D1")  # D4's move began in an earlier run
+    assert quiz_model.carried_moves(["D4", "D1", "D4"], None) == (3, "D4")  # D4 picked up again: a new move
+
+
+def step_moves(at, key: str, names: list[str], grades: list[float], name: str, steps: int) -> dict:
+    """The state value of ``steps`` ▲ clicks (or Alt+↑ presses) on ``name``: one move per step, as the browser
+    sends them (``names``/``grades``: the list as drawn; the result's moves continue its sequence numbers)."""
+    ids = row_ids(names, grades)
+    doc = ids[names.index(name)]
+    seq, position, moves = last_applied(at.session_state, key), names.index(name), []
+    for _ in range(steps):
+        seq += 1
+        moves.append({"seq": seq, "id": doc, "from": position, "to": position - 1})
+        position -= 1
+    return {"moves": moves}
+
+
+@pytest.mark.parametrize("runs", ["one run per click", "all clicks in one run"])
+def test_reorder_by_buttons_counts_a_document_carried_step_by_step_as_one_move(runs):
+    """Seed 42's question 3: D2 D5 D4 D3 D1 (grades 1 1 3 1 3), NDCG@3 best in 2 moves: D4 to the top, D1 to
+    rank 2. By ▲ that is 2 clicks on D4 and 3 on D1; each click used to count as a move (5: half a point)."""
+    at = run_page("quiz", query_params={"seed": "42"})
+    question = next(q for q in quiz_model.generate_quiz(42) if q.number == 3)
+    assert question.ranked_names() == ["D2", "D5", "D4", "D3", "D1"] and question.fewest_moves() == 2
+    key = "quiz_42_3_drag"
+    names, grades = question.ranked_names(), question.ranked_grades()
+    if runs == "one run per click":
+        for name, place in (("D4", 2), ("D4", 1), ("D1", 4), ("D1", 3), ("D1", 2)):
+            at.session_state[key] = step_moves(at, key, names, grades, name, 1)
+            at.run()
+            order = at.session_state["quiz_42_3_current"]
+            names, grades = question.ranked_names(order), question.ranked_grades(order)
+            assert names.index(name) == place - 1
+    else:
+        first = step_moves(at, key, names, grades, "D4", 2)["moves"]
+        after = ["D4", "D2", "D5", "D3", "D1"]
+        second = step_moves(at, key, after, [question.grades[question.names.index(n)] for n in after], "D1", 3)["moves"]
+        for number, move in enumerate(second, start=len(first) + 1):
+            move["seq"] = number
+        at.session_state[key] = {"moves": first + second}
+        at.run()
+    assert not at.exception
+    assert question.ranked_names(at.session_state["quiz_42_3_current"]) == ["D4", "D1", "D2", "D5", "D3"]
+    assert at.session_state["quiz_42_3_moves"] == 2
+    assert [m.value for m in at.metric if m.label == "Moves so far"] == ["2", "0"]  # questions 3 and 6
+    at.button(key="quiz_42_3_check").click().run()
+    assert _score(at) == "1 / 1"
+    assert any("Perfect!" in s.value and "in 2 moves" in s.value for s in at.success)
 
 
 def test_new_questions_button_changes_the_seed_and_bad_seed_is_replaced():

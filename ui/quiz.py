@@ -21,17 +21,17 @@ from ui.quiz_model import (
     Answer,
     Question,
     answer_summary,
+    carried_moves,
     estimate_points,
     fresh_seed,
     generate_quiz,
     is_best,
-    moves_needed,
     parse_seed,
     ranking_frame,
     reorder_points,
     why_text,
 )
-from ui.ranked_list import pending_order, ranked_list
+from ui.ranked_list import moved_documents, pending_order, ranked_list
 from ui.settings import MetricSettings
 from ui.state import playground_link
 
@@ -271,6 +271,11 @@ def _moves_key(seed: int, question: Question) -> str:
     return _widget_key(seed, question, "moves")
 
 
+def _carried_key(seed: int, question: Question) -> str:
+    """The document moved last (a ▲/▼ or Alt+↑/↓ step of it carries on its move: quiz_model.carried_moves)."""
+    return _widget_key(seed, question, "carried")
+
+
 def current_order(seed: int, question: Question) -> tuple[int, ...]:
     """The student's current ordering (indices into ``question.names``), starting from the shown order."""
     return session.page_state(_order_key(seed, question), lambda: question.order)
@@ -286,7 +291,9 @@ def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
         if moved is not None:
             order = tuple(order[j] for j in moved)
             session.set_widget(_order_key(seed, question), order)
-            session.set_widget(_moves_key(seed, question), session.widget(_moves_key(seed, question), 0) + moves_needed(moved))
+            new, last = carried_moves(moved_documents(widget_key), session.widget(_carried_key(seed, question)))
+            session.set_widget(_moves_key(seed, question), session.widget(_moves_key(seed, question), 0) + new)
+            session.set_widget(_carried_key(seed, question), last)
     fewest = question.fewest_moves()
     st.markdown(
         f"**Drag the documents to reach the highest possible NDCG@{question.k} in as few moves as possible.** "
@@ -327,6 +334,7 @@ def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
 def _reset_reorder(question: Question, seed: int) -> None:
     session.set_widget(_order_key(seed, question), question.order)
     session.set_widget(_moves_key(seed, question), 0)
+    session.set_widget(_carried_key(seed, question), None)
 
 
 def _answer_reorder(question: Question, seed: int) -> None:

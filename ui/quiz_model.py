@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -116,6 +117,21 @@ def moves_needed(permutation: list[int] | tuple[int, ...]) -> int:
         else:
             tails[slot] = value
     return len(permutation) - len(tails)
+
+
+def carried_moves(steps: Sequence[str], last: str | None) -> tuple[int, str | None]:
+    """(moves, the document moved last) for ``steps``, the documents moved one step at a time, in order.
+
+    A move is what ``moves_needed`` counts: a document taken out and put back elsewhere, however it travels.
+    A drag is one step; ▲/▼ clicks and Alt+↑/↓ presses move a document one place per step, so a step of the
+    document moved just before (``last`` for the first step: the one moved last in an earlier run) carries on
+    that document's move instead of starting a new one. Three ▲ on one document are one move, as one drag is.
+    """
+    moves = 0
+    for document in steps:
+        moves += document != last
+        last = document
+    return moves, last
 
 
 def fewest_moves_to_best(grades: tuple[float, ...], k: int, gain: str) -> int:

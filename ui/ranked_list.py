@@ -120,21 +120,53 @@ def pending_order(
     if len(set(base)) != n:
         return None
     where = {doc: i for i, doc in enumerate(base)}
+    tracker["moved"] = [doc for _, doc, _ in moves if doc in where]
     perm = [where[doc] for doc in _apply(base, moves)]
     return None if perm == list(range(n)) else perm
 
 
+def moved_documents(key: str) -> list[str]:
+    """The ids (:func:`row_ids`) of the documents the last moves applied by :func:`pending_order` moved, one per
+    move, in order: a drag is one move, each ▲/▼ click or Alt+↑/↓ press another."""
+    return list(st.session_state.get(_tracker_key(key), {}).get("moved", []))
+
+
 def moves_to(session_state: Mapping, key: str, perm: Sequence[int]) -> dict:
-    """The state value the browser would send to turn the drawn list into ``perm`` (for tests and benchmarks)."""
+    """The state value the browser would send to turn the drawn list into ``perm`` with the fewest drags (for
+    tests and benchmarks): the documents of a longest run that keeps its order stay, each other one is dragged
+    once, in the order of its new position, to just below the document it follows there."""
     ids = list(session_state[_tracker_key(key)]["ids"])
     seq = last_applied(session_state, key)
     current, target, moves = list(ids), [ids[i] for i in perm], []
+    staying = {ids[i] for i in _longest_increasing(list(perm))}
     for position, doc in enumerate(target):
-        if current[position] != doc:
-            seq += 1
-            moves.append({"seq": seq, "id": doc, "from": current.index(doc), "to": position})
-            current = _apply(current, [(seq, doc, position)])
+        if doc in staying:
+            continue
+        seq += 1
+        rest = [other for other in current if other != doc]
+        to = rest.index(target[position - 1]) + 1 if position else 0
+        moves.append({"seq": seq, "id": doc, "from": current.index(doc), "to": to})
+        current = _apply(current, [(seq, doc, to)])
+    assert current == target
     return {"moves": moves}
+
+
+def _longest_increasing(values: list[int]) -> list[int]:
+    """A longest strictly increasing subsequence of ``values`` (patience sorting with back links)."""
+    tails: list[int] = []  # tails[j]: index of the smallest last value of an increasing run of length j + 1
+    before = [-1] * len(values)
+    for i, value in enumerate(values):
+        low, high = 0, len(tails)
+        while low < high:
+            middle = (low + high) // 2
+            low, high = (middle + 1, high) if values[tails[middle]] < value else (low, middle)
+        before[i] = tails[low - 1] if low else -1
+        tails[low:low + 1] = [i]
+    found, i = [], tails[-1] if tails else -1
+    while i >= 0:
+        found.append(values[i])
+        i = before[i]
+    return found[::-1]
 
 
 def ranked_list(

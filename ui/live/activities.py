@@ -152,7 +152,10 @@ def misconception(kind: str, spec: dict, answer: dict) -> str | None:
         if order is None:
             return None
         if is_best(question, order):
-            if k < len(order):
+            # Below the cutoff only when the order itself shows it: documents there out of their starting order,
+            # in an order that needs more moves than the fewest (a detour that ends in a shortest fix is not it).
+            below = [question.order.index(j) for j in order[k:]]
+            if below != sorted(below) and moves_needed([question.order.index(j) for j in order]) > question.fewest_moves():
                 return f"reached the best NDCG, but also moved documents below the cutoff k = {k}: their order does not count"
             return "reached the best NDCG in more moves than needed"
         top = sorted(question.ranked_grades(order)[:k])

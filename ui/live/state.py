@@ -31,6 +31,7 @@ class Reorder:
 
     order: tuple[int, ...]
     moves: int = 0
+    carried: str | None = None  # the document moved last: a ▲/▼ step of it carries on that move
 
 
 @dataclass

@@ -18,8 +18,8 @@ from sqlalchemy.engine import Engine
 
 from ui.live import activities, connection, store, widgets
 from ui.live.state import Pending, Reorder, answer_key, answer_value, live, preset_answer, take_notice
-from ui.quiz_model import moves_needed
-from ui.ranked_list import pending_order, ranked_list
+from ui.quiz_model import carried_moves
+from ui.ranked_list import moved_documents, pending_order, ranked_list
 from ui.widgets import plain
 
 REFRESH_SECONDS = 2.0
@@ -192,7 +192,8 @@ def _reorder(activity: store.Activity, question, mine: store.Answer | None) -> N
                           grades=question.ranked_grades(working.order))
     if moved is not None:
         working.order = tuple(working.order[j] for j in moved)
-        working.moves += moves_needed(moved)
+        new, working.carried = carried_moves(moved_documents(widget_key), working.carried)
+        working.moves += new
     ranked_list(question.ranked_names(working.order), question.ranked_grades(working.order),
                 question.result(working.order).table["contribution"].tolist(), key=widget_key, k=question.k)
     st.caption(f"Moves so far: {working.moves}")
