@@ -107,3 +107,28 @@ def test_every_chart_has_the_one_style():
         assert (layout["paper_bgcolor"], layout["plot_bgcolor"]) == ("#FFFFFF", "#FFFFFF"), name
         for axis in ("xaxis", "yaxis"):
             assert {key: layout[axis][key] for key in AXIS} == AXIS, (name, axis)
+
+
+@pytest.mark.parametrize("k", [None, 2, 3, 4])
+def test_rank_charts_show_the_ranks_and_nothing_past_them(k):
+    """A list of 5 shows ranks 1-5 whatever k is. The cutoff's label once sat in data coordinates, anchored left of
+    the line, and plotly widened the axis to fit its text: up to 17 ranks on a phone, 8.5 on a desktop."""
+    from ui import charts
+
+    table = ndcg_core.evaluate([3, 1, 2, 0, 2], k=k).table
+    for build in (charts.contribution_chart, charts.cumulative_chart, charts.decomposition_chart):
+        layout = build(table, k=k).to_plotly_json()["layout"]
+        assert layout["xaxis"]["range"] == [0.5, 5.5] and layout["xaxis"]["autorange"] is False, build.__name__
+        labels = [note["text"].strip() for note in layout["annotations"]]
+        assert labels == ([] if k is None else [f"k = {k}"]), build.__name__
+
+
+def test_the_legend_gets_a_row_above_the_plot_for_each_entry_past_the_second():
+    """On a phone each legend entry past the second wraps to its own row, between the title and the plot."""
+    from ui import charts
+
+    def top(k):
+        return charts.contribution_chart(ndcg_core.evaluate([3, 1, 2, 0, 2], k=k).table, k=k).layout.margin.t
+
+    assert top(None) == 95  # Your ranking, Ideal ranking
+    assert top(3) == 95 + charts.LEGEND_ROW  # and "past k (not counted)"

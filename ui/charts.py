@@ -55,7 +55,14 @@ def _visible(table: pd.DataFrame, k: int | None) -> pd.DataFrame:
     return table.iloc[:limit]
 
 
+LEGEND_ROW = 34  # px: one row of legend entries, with a little air
+
+
 def _figure(data: list[dict], layout: dict) -> go.Figure:
+    # The legend sits between the title and the plot, one row on a desktop; on a phone each entry past the second
+    # wraps to a row of its own, so the top margin makes room for that many rows (else the title covers them).
+    entries = len({trace["name"] for trace in data if trace.get("showlegend", True)})
+    layout["margin"] = {**layout["margin"], "t": layout["margin"]["t"] + LEGEND_ROW * max(0, entries - 2)}
     # The layout comes from ui.chart_style.base_layout, whose empty template spares the deep copy of plotly's.
     return go.Figure({"data": data, "layout": layout}, _validate=False)
 
@@ -88,21 +95,24 @@ def _layout(
             "type": "line", "x0": k + 0.5, "x1": k + 0.5, "y0": 0, "y1": 1, "xref": "x", "yref": "paper",
             "line": {"color": PALETTE["text"], "dash": "dash", "width": 2},
         })
+        # A short label beside the line (the legend or the shading says the rest): placed in data coordinates, a
+        # long one made plotly widen the axis to fit it, up to 17 empty ranks for a list of 5 on a phone.
         annotations.append({
-            "x": k + 0.5, "y": 0.99, "xref": "x", "yref": "paper", "text": f" k = {k}: later positions not counted ",
-            "showarrow": False, "xanchor": "left", "yanchor": "top", "font": {"size": 13},
-            "bgcolor": "rgba(255,255,255,0.85)",
+            "x": k + 0.5, "y": 0.99, "xref": "x", "yref": "paper", "text": f" k = {k} ",
+            "showarrow": False, "xanchor": "left" if k + 1 < last_rank else "right", "yanchor": "top",
+            "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
         })
     if highlight is not None and 1 <= highlight <= last_rank:
         shapes.append({
             "type": "rect", "x0": highlight - 0.5, "x1": highlight + 0.5, "y0": 0, "y1": 1, "xref": "x",
             "yref": "paper", "fillcolor": PALETTE["highlight"], "opacity": 0.18, "line": {"width": 0}, "layer": "below",
         })
+    xaxis = {"range": [0.5, max(last_rank, 1) + 0.5], "autorange": False, **({"dtick": 1} if last_rank <= 30 else {})}
     layout = base_layout(
         title=title + (f"<br><sup>{subtitle}</sup>" if subtitle else ""), x_title="Rank i", y_title=y_title,
         margin={"l": 60, "r": 70, "t": 95, "b": 50},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0.0},
-        xaxis={"dtick": 1} if last_rank <= 30 else None, yaxis={"rangemode": "tozero"},
+        xaxis=xaxis, yaxis={"rangemode": "tozero"},
     )
     layout["title"]["y"] = 0.97
     layout.update({"bargap": 0.2, "shapes": shapes, "annotations": annotations})

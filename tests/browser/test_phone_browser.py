@@ -11,6 +11,7 @@ import pytest
 
 import ndcg_core
 from tests.browser.helpers import (
+    SCREENSHOTS,
     expect,
     expect_ndcg,
     list_names,
@@ -103,19 +104,35 @@ CUT_CHART_TITLES_JS = """() => [...document.querySelectorAll('[data-testid="stPl
   })"""
 
 
+# Each rank chart's x-axis as plotly drew it, and whether its legend runs into its title or into the plot.
+RANK_CHARTS_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+  .filter((plot) => plot._fullLayout && plot._fullLayout.xaxis.title.text === 'Rank i')
+  .map((plot) => {
+    const title = plot.querySelector('.gtitle').getBoundingClientRect();
+    const legend = plot.querySelector('.legend').getBoundingClientRect();
+    const area = plot.querySelector('.nsewdrag').getBoundingClientRect();
+    return {range: plot._fullLayout.xaxis.range, legendClear: legend.top >= title.bottom - 1
+            && legend.bottom <= area.top + 1};
+  })"""
+
+
 SHOWN_MODE_BARS_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .modebar-container')]
   .filter((bar) => getComputedStyle(bar).display !== 'none').length"""
 
 
 def test_the_list_header_words_and_chart_titles_fit_on_a_phone(phone, app_url):
     """Before the fix the titles of the contribution chart and of Compare's difference chart ran past the right edge
-    of a 390 px screen."""
-    open_playground(phone, app_url)
+    of a 390 px screen; with a cutoff k the chart's axis ran to rank 17 for a list of 5 (ticks turned on their
+    side, bars in the left third) and its three-row legend ran into the title."""
+    open_playground(phone, app_url, "?k=3")
     wait_for_charts(phone)
     problems = _header_problems(phone)
     screenshot(phone, "phone_ranked_list_header", full_page=False)
     assert problems == []
     assert phone.evaluate(CUT_CHART_TITLES_JS) == []
+    charts = phone.evaluate(RANK_CHARTS_JS)
+    assert charts == [{"range": [0.5, 5.5], "legendClear": True}], charts
+    phone.locator('[data-testid="stPlotlyChart"]').first.screenshot(path=str(SCREENSHOTS / "phone_chart_k3.png"))
     assert phone.evaluate(SHOWN_MODE_BARS_JS) == 0  # plotly's zoom bar would cover the title (no hover on a phone)
     # The share link's copy button is on the screen and works by touch (st.code's copy icon needed a hover).
     phone.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_url)
