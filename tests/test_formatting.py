@@ -132,3 +132,13 @@ def test_the_legend_gets_a_row_above_the_plot_for_each_entry_past_the_second():
 
     assert top(None) == 95  # Your ranking, Ideal ranking
     assert top(3) == 95 + charts.LEGEND_ROW  # and "past k (not counted)"
+
+
+def test_a_long_lists_chart_says_which_positions_it_shows_in_plotlys_subtitle():
+    """A second title line made of "<br><sup>" was drawn above the chart's top edge (cut off); plotly's subtitle
+    is laid out below the title."""
+    from ui import charts
+
+    layout = charts.contribution_chart(ndcg_core.evaluate([0, 1] * 100 + [2]).table).layout
+    assert layout.title.text == "Contribution of each position"
+    assert layout.title.subtitle.text == "first 100 of 201 positions"

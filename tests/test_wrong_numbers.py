@@ -12,6 +12,7 @@ import pytest
 
 import ndcg_core
 from tests.conftest import run_page
+from ui.settings import WIDGETS
 
 LOG2 = math.log2
 TABLE = b"query,doc,relevance,score\nq,a,0,1\nq,b,3,1\nq,c,1,0.5\n"
@@ -93,3 +94,44 @@ def test_grade_1100_is_accepted_under_linear_gain_and_refused_under_exponential(
     _shows_the_grade_1100(page, at)
     exponential = _edit_grade(page, "exponential", 1100)
     assert "too large for exponential gain" in " ".join(e.value for e in exponential.error)
+
+
+def _long_query_csv(n_docs: int) -> bytes:
+    """One query of ``n_docs`` retrieved documents (scores falling, no ties) with grade 3 at ranks 120 and 140 and
+    grade 1 at rank 5: past rank 100, where the Playground's list used to end."""
+    grades = {5: 1, 120: 3, 140: 3}
+    lines = ["query,doc,relevance,score"]
+    lines += [f"q,d{rank:04d},{grades.get(rank, '')},{n_docs - rank}" for rank in range(1, n_docs + 1)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.parametrize("ties", ["trec_eval", "average"])
+def test_a_query_of_150_documents_opens_with_the_rows_ndcg_without_a_cutoff(ties):
+    """Linear gain, no cutoff: DCG = 1/log₂6 + 3/log₂121 + 3/log₂141, IDCG = 3 + 3/log₂3 + 1/2 (the whole list).
+    Cut at 100 documents the Playground lost ranks 120 and 140 from its DCG but kept them in IDCG: 0.0717 for
+    the row's 0.2301."""
+    dcg = 1 / LOG2(6) + 3 / LOG2(121) + 3 / LOG2(141)
+    expected = f"{dcg / (3 + 3 / LOG2(3) + 1 / 2):.4f}"
+    assert expected == "0.2301"
+    at = run_page("dataset", query_params={"gain": "linear"})
+    at.radio(key="dataset_source").set_value("csv").run()
+    at.file_uploader(key="dataset_csv_files").set_value(("long.csv", _long_query_csv(150), "text/csv"))
+    at.run()
+    at.selectbox(key="dataset_ties").set_value(ties).run()
+    assert f"Query q: NDCG = {expected}" in " ".join(t.value for t in at.text)
+    assert not [w for w in at.warning if "retrieved documents" in w.value]
+    at.button(key="dataset_open").click().run()
+    assert not at.exception, at.exception
+    assert {metric.label: metric.value for metric in at.metric}.get("NDCG") == expected
+    assert len(at.session_state["playground"].ranking.names) == 150
+
+
+def test_a_query_longer_than_the_playground_takes_says_its_figure_will_differ():
+    at = run_page("dataset", query_params={"gain": "linear"})
+    at.radio(key="dataset_source").set_value("csv").run()
+    at.file_uploader(key="dataset_csv_files").set_value(("long.csv", _long_query_csv(1_200), "text/csv"))
+    at.run()
+    [warning] = [w.value for w in at.warning if "retrieved documents" in w.value]
+    assert warning.startswith("Query q has 1,200 retrieved documents: the Playground's NDCG counts its top 1,000 only")
+    at.number_input(key=WIDGETS["k"]).set_value(1_000).run()  # with k = 1,000 the two figures are equal
+    assert not [w for w in at.warning if "retrieved documents" in w.value]

@@ -109,12 +109,14 @@ def _layout(
         })
     xaxis = {"range": [0.5, max(last_rank, 1) + 0.5], "autorange": False, **({"dtick": 1} if last_rank <= 30 else {})}
     layout = base_layout(
-        title=title + (f"<br><sup>{subtitle}</sup>" if subtitle else ""), x_title="Rank i", y_title=y_title,
+        title=title, x_title="Rank i", y_title=y_title,
         margin={"l": 60, "r": 70, "t": 95, "b": 50},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0.0},
         xaxis=xaxis, yaxis={"rangemode": "tozero"},
     )
     layout["title"]["y"] = 0.97
+    if subtitle:  # plotly's own subtitle: a "<br><sup>" second line pushed the title above the chart's top edge
+        layout["title"]["subtitle"] = {"text": subtitle, "font": {"size": 13}}
     layout.update({"bargap": 0.2, "shapes": shapes, "annotations": annotations})
     layout.update(extra or {})
     return layout

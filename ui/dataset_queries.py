@@ -105,6 +105,11 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
     undefined = "" if np.isfinite(row["ndcg"]) else " (no value: IDCG = 0 and the zero-IDCG rule leaves it out)"
     st.text(f"Query {query}: {label} = {figure(row['ndcg'])}{undefined}, DCG = {fixed(row['dcg'])}, "
             f"IDCG = {fixed(row['idcg'])}")
+    retrieved = int(row["n_retrieved"])
+    if retrieved > view.PLAYGROUND_MAX_DOCS and (settings.k is None or settings.k > view.PLAYGROUND_MAX_DOCS):
+        st.warning(f"Query {plain(query)} has {retrieved:,} retrieved documents: the Playground's NDCG counts its top "
+                   f"{view.PLAYGROUND_MAX_DOCS:,} only, so it will differ from this row. With a cutoff k of at most "
+                   f"{view.PLAYGROUND_MAX_DOCS:,} the two are equal.", icon=":material/warning:")
     # The click is recorded by a callback and acted on here, so a rerun in between cannot lose it.
     st.button(f"Open query {plain(query)} in the Playground", key="dataset_open", type="primary",
               on_click=view.request_open, args=(query,))
@@ -118,7 +123,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
             open_in_playground(listed.docs, listed.grades, extra_names=listed.extra_docs,
                                extra_grades=listed.extra_grades, settings=settings, tie_groups=listed.tie_groups)
     st.caption(
-        f"The Playground gets the run's top {view.PLAYGROUND_MAX_DOCS} documents at most, in the order of the tie "
+        f"The Playground gets the run's top {view.PLAYGROUND_MAX_DOCS:,} documents at most, in the order of the tie "
         "rule; unjudged documents get grade 0 and judged documents not shown become extra judged documents, so IDCG "
         "is the same. Under the tie rule “average” the tied documents' gains stay averaged there, so the figure is "
         "the same."

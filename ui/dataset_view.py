@@ -38,7 +38,9 @@ from ui.dataset_upload import (  # noqa: F401 - re-exported
     use_sample,
 )
 
-PLAYGROUND_MAX_DOCS = 100  # the Playground stays usable with this many ranked documents
+# A TREC run's depth: a query's whole list goes to the Playground (whose list draws its top 200 rows and whose
+# table edits the rest), so the opened list's NDCG equals the row's with or without a cutoff.
+PLAYGROUND_MAX_DOCS = 1_000
 
 
 def request_open(query: str) -> None:
