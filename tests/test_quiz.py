@@ -207,3 +207,18 @@ def test_teacher_can_reveal_every_answer():
         if question.kind == "reorder":
             assert f"{question.fewest_moves()} moves" in revealed
     assert _score(at) == "0 / 0"  # revealing scores nothing
+
+
+def test_the_estimate_feedback_says_idcg_sums_gains_not_grades():
+    """Seed 42's question 5 (exponential gain): ideal grades 3, 2, 2, ...; IDCG@3 = 7 + 3/log₂3 + 3/2 = 10.393.
+    Summing the grades, as the hint used to say, gives 3 + 2/log₂3 + 2/2 = 5.26."""
+    import math
+
+    question = next(q for q in quiz_model.generate_quiz(42) if q.number == 5)
+    assert question.kind == "estimate" and question.gain == "exponential" and question.k == 3
+    ideal = question.result()
+    assert round(ideal.idcg, 3) == round(7 + 3 / math.log2(3) + 3 / 2, 3) == 10.393
+    at = run_page("quiz", query_params={"seed": "42"})
+    at.button(key="quiz_42_5_check").click().run()
+    [hint] = [c.value for c in at.caption if c.value.startswith("Ideal order of the grades")]
+    assert hint.endswith("IDCG@3 sums the gains (2^grade − 1) of the first 3 of them, each divided by log₂(i + 1).")

@@ -237,8 +237,11 @@ def test_bad_run_file_is_refused_and_the_data_kept(dataset_page, run, needles):
         (b"query,doc,relevance,score\n", ("no data rows",)),
         (b"", ("empty",)),
         (b"\x89PNG\r\n\x1a\n" + bytes(range(256)), ("binary",)),
+        # Every relevance cell empty: it once replaced the data set and then failed as if the qrels were wrong.
+        (b"query,doc,relevance,score\nq1,d1,,3\nq1,d2,,2\n", ("table.csv has no judgment", "relevance cell")),
     ],
-    ids=["missing-columns", "wrong-names", "extra-cell", "relevance-word", "header-only", "empty", "binary"],
+    ids=["missing-columns", "wrong-names", "extra-cell", "relevance-word", "header-only", "empty", "binary",
+         "no-judgment"],
 )
 def test_bad_csv_is_refused_and_the_data_kept(dataset_page, content, needles):
     at = upload_csv(dataset_page, content)

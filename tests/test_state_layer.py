@@ -233,6 +233,21 @@ def test_opening_a_worked_example_says_which_settings_it_changed():
     assert not at.sidebar.info  # gone once the user changes a setting
 
 
+def test_opening_another_example_with_the_same_settings_drops_the_first_ones_notice():
+    """The sidebar kept saying "The worked example “Worst order …” was opened …" after the next card, with the same
+    settings, was opened: the notice named an example that was not the one shown."""
+    at = run_page("worked_examples")
+    first, second = 2, 3  # worst and best order of one document: exponential gain, k = 5, natural log
+    convention = [(e.gain, e.k, e.log_base) for e in ndcg_core.WORKED_EXAMPLES[first:second + 1]]
+    assert convention[0] == convention[1] and convention[0][1:] != (None, 2.0)  # the same, not the default
+    at.button(key=f"example_open_{first}").click().run()
+    assert ndcg_core.WORKED_EXAMPLES[first].title in next(info.value for info in at.sidebar.info)
+    at.switch_page("pages/worked_examples.py").run()
+    at.button(key=f"example_open_{second}").click().run()
+    assert not at.exception
+    assert not [info.value for info in at.sidebar.info if ndcg_core.WORKED_EXAMPLES[first].title in info.value]
+
+
 def test_tie_groups_of_a_list_opened_from_a_run_are_in_its_share_link():
     """A list opened from the Dataset page under "average" ties reopens with the same averaged figure."""
     tied = state.make_ranking(["a", "b", "c"], [3, 0, 1], tie_groups=[0, 0, 1])

@@ -165,6 +165,9 @@ def test_custom_gain_table_and_natural_log():
     assert at.radio(key="settings_gain").value == "custom"
     assert any(r"\text{table}(3) = 9" in text for text in latex(at))
     assert any(r"\ln(1 + 1) = 0.693" in text for text in latex(at))
+    # The prose names the same discount as the formula (it read "loge(1 + 1)").
+    assert any("Divided by the discount ln(1 + 1) = **0.693**" in md.value for md in at.markdown)
+    assert not any("loge" in md.value for md in at.markdown)
     # The default list's grades are 3, 1, 2, 0, 2 (ideal 3, 2, 2, 1, 0): by hand with table gains 9, 2, 5, 0, 5.
     dcg = 9 / math.log(2) + 2 / math.log(3) + 5 / math.log(4) + 0 / math.log(5) + 5 / math.log(6)
     idcg = 9 / math.log(2) + 5 / math.log(3) + 5 / math.log(4) + 2 / math.log(5) + 0 / math.log(6)

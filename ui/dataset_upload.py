@@ -241,6 +241,13 @@ def _trec_eval_reading(qrels, runs: dict, contents: dict, qrels_file, digest: st
 
 
 def _check_fit(qrels: pd.DataFrame | None, runs: dict[str, pd.DataFrame]) -> None:
+    if qrels is None:  # CSV tables: their relevance column holds the judgments
+        for name, table in runs.items():
+            if not table["relevance"].notna().any():
+                raise ndcg_core.InvalidInput(
+                    f"{name} has no judgment: every relevance cell is empty, so nothing can be evaluated. "
+                    "Fill in the relevance (grade) of the documents that were judged."
+                )
     if qrels is not None:
         judged = set(qrels["query"].unique())
         for name, run in runs.items():

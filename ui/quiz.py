@@ -13,7 +13,7 @@ import streamlit as st
 
 from ui import quiz_whys, session, url_state
 from ui.copy_link import copy_link
-from ui.formatting import compact, fixed
+from ui.formatting import GAIN_FORMULAS, compact, fixed
 from ui.quiz_model import (
     ESTIMATE_FULL,
     ESTIMATE_HALF,
@@ -250,7 +250,8 @@ def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
     quiz_whys.show_estimate(question, float(answer.given))
     ideal = question.result()
     st.caption("Ideal order of the grades: " + ", ".join(compact(g) for g in ideal.ideal_relevances)
-               + f"; IDCG@{question.k} sums the first {question.k} of them, each divided by log₂(i + 1).")
+               + f"; IDCG@{question.k} sums the gains ({GAIN_FORMULAS[question.gain]}) of the first {question.k} of "
+               "them, each divided by log₂(i + 1).")
     with st.expander("Per-position numbers"):
         _show_ranking(question, with_numbers=True)
     _playground_button(question, None, "Open this question in the Playground", _widget_key(seed, question, "link"))

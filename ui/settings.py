@@ -71,10 +71,11 @@ def set_settings(settings: MetricSettings, *, reason: str | None = None) -> None
     ``reason`` (what the user did) is shown in the sidebar with what changed, so no setting changes silently.
     """
     before = current_settings()
-    if reason is not None and settings != before:
+    if reason is not None:
         link = _link()
-        link.notice = f"{reason}, so the settings changed: {_changes(before, settings)}."
-        link.notice_for = settings
+        # An action that changes nothing also ends an earlier action's notice, which would name the wrong example.
+        link.notice = f"{reason}, so the settings changed: {_changes(before, settings)}." if settings != before else None
+        link.notice_for = settings if settings != before else None
     session.set_widget(STATE_KEY, settings)
     try:
         _push_to_widgets(settings)

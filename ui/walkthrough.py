@@ -12,7 +12,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import charts, linked, predict, session, url_state
-from ui.formatting import gain_latex, gain_words, log_latex, num
+from ui.formatting import discount_words, gain_latex, gain_words, log_latex, num
 from ui.messages import user_message
 from ui.ranking import Ranking, evaluate
 from ui.settings import MetricSettings
@@ -211,7 +211,8 @@ def _side_view(
     st.markdown(f"**{heading}** · position {position}: document **{plain(name)}**{note}")
     st.markdown(
         f"Grade **{num(grade)}** → gain **{num(gain_value)}** ({gain_words(settings.gain)}). "
-        f"Divided by the discount log{settings.log_base}({position} + 1) = **{num(discount)}**, it contributes "
+        f"Divided by the discount {discount_words(settings.log_base).replace('i + 1', f'{position} + 1')} = "
+        f"**{num(discount)}**, it contributes "
         f"**{num(contribution)}**. Running {metric}@{position} = **{num(running)}**."
     )
     st.latex(rf"\text{{gain}} = {gain_latex(grade, gain_value, settings.gain)}")

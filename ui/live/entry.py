@@ -48,8 +48,11 @@ def _landing(join_code: str | None) -> None:
         st.subheader("Join a class")
         code = st.text_input("Class code", value=security.normalise_code(join_code) or "", max_chars=9,
                              placeholder="e.g. ABC 234", key="live_join_code")
-        nickname = st.text_input("Nickname (optional)", max_chars=NICKNAME_MAX, key="live_join_nickname",
-                                 help="Shown only to the teacher, or to the class if the teacher turns the leaderboard on.")
+        # No max_chars: the browser then refuses a pasted name longer than the limit outright (the box stays empty
+        # and the student joins as anonymous); the store keeps the first NICKNAME_MAX characters instead.
+        nickname = st.text_input("Nickname (optional)", key="live_join_nickname",
+                                 help=f"Up to {NICKNAME_MAX} characters (a longer one is cut). Shown only to the "
+                                 "teacher, or to the class if the teacher turns the leaderboard on.")
         submitted = st.form_submit_button("Join", type="primary", width="stretch")
     if submitted:
         _join(code, nickname)
