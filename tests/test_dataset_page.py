@@ -243,6 +243,7 @@ def test_share_link_restores_run_rules_and_query():
     assert not at.exception, at.exception
     assert_headline(at, reference(NEURAL, k=10, ties="pessimistic"), "NDCG@10")
     assert at.selectbox(key="dataset_query").value == "405"
+    at.run()  # the tab's first run leaves the address as opened; the next one writes the state
     params = {name: at.query_params[name] for name in ("run", "ties", "missing", "query")}
     flat = {name: value[0] if isinstance(value, list) else value for name, value in params.items()}
     assert flat == {"run": "Neural", "ties": "pessimistic", "missing": "ignore", "query": "405"}

@@ -225,6 +225,7 @@ class UrlSession:
 
     pending: dict[str, str | None] = field(default_factory=dict)
     warnings: dict[str, str] = field(default_factory=dict)
+    first_run_done: bool = False
 
 
 def _session() -> UrlSession:
@@ -270,6 +271,14 @@ def flush(*, partial: bool = False) -> None:
     A full flush (end of a run, from app.py) also removes managed parameters nobody published in this run
     (another page's). ``partial`` (inside a fragment, where app.py does not run) only updates what was published.
     """
+    if not _session().first_run_done:
+        # A tab's first run leaves the address as it was opened: its write would reach the browser before
+        # ui/history.py's script is in place, as a second history entry for the same page (one Back then stayed
+        # on the page). The next action writes the whole state, replacing the entry. Only a link with a value the
+        # page could not read (it warned) is corrected at once, so the address bar never shows the bad value.
+        _session().first_run_done = not partial  # a fragment inside the first run is still the first run
+        if not _session().warnings:
+            return
     current = st.query_params.to_dict()
     desired = dict(current) if partial else {name: value for name, value in current.items() if name not in MANAGED}
     for name, value in _session().pending.items():
