@@ -157,7 +157,7 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
     grid = _evaluate_grid(space)
     presets = {key: space.index(preset_settings(key, has_k=k is not None)) for key in CONVENTIONS}
     findings = tuple(_finding(space, grid, presets, label, value, tolerance, baseline) for label, value in numbers)
-    return Diagnosis(findings=findings, comparison=_comparison(findings), space=space)
+    return Diagnosis(findings=findings, comparison=_comparison(findings, tolerance), space=space)
 
 
 def _reported_numbers(reported) -> list[tuple[str, float]]:
@@ -357,7 +357,7 @@ def _listing(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _comparison(findings: tuple[Finding, ...]) -> str:
+def _comparison(findings: tuple[Finding, ...], tolerance: float) -> str:
     """Why the first reported number differs from each other one, in the conventions that matter."""
     if len(findings) < 2:
         return ""
@@ -371,9 +371,16 @@ def _comparison(findings: tuple[Finding, ...]) -> str:
         a, b = first.matches[0], other.matches[0]
         differ = [name for name in DIMENSIONS
                   if a.setting[name] not in b.alternatives[name] and b.setting[name] not in a.alternatives[name]]
-        if not differ:
+        if not differ and (abs(first.reported - other.reported) <= tolerance
+                           or math.isnan(first.reported) and math.isnan(other.reported)):
             sentences.append(f"{first.label} and {other.label}: the same calculation reproduces both (they differ by "
                              "less than the tolerance).")
+            continue
+        if not differ:  # each setting alone changes nothing here (alternatives), several together do
+            together = [name for name in DIMENSIONS if a.setting[name] != b.setting[name]]
+            sentences.append(f"{_who(other)}: it uses {_listing([_word(b, n) for n in together])}; {_who(first)} used "
+                             f"{_listing([_word(a, n) for n in together])}. Each of these alone changes nothing on "
+                             "this input; together they make the difference.")
             continue
         sentences.append(f"{_who(other)}: it uses {_listing([_word(b, n) for n in differ])}; "
                          f"{_who(first)} used {_listing([_word(a, n) for n in differ])}.")

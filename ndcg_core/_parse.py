@@ -228,7 +228,12 @@ def numbers(values: pd.Series | np.ndarray, *, what: str, column: str, lines: Li
     if not bad.any():
         return numeric
     row = int(np.flatnonzero(bad)[0])
-    shown = repr(raw.iloc[row]) if raw is not None else f"{numeric[row]:g}"
+    if raw is not None:
+        shown = repr(raw.iloc[row])
+    elif values.dtype.kind in "iu":  # the exact integer: as a float, 9007199254740993 reads 9.0072e+15, in range
+        shown = f"{int(values[row]):,}"
+    else:
+        shown = f"{numeric[row]:g}"
     if empty[row] and not allow_empty:
         problem = f"the {column} is empty"
     elif not_number[row]:

@@ -255,3 +255,21 @@ def test_grid_rows_are_grouped_as_numpy_unique_groups_them(rows):
     keys = np.array(rows, dtype=float)
     _, expected = np.unique(keys, axis=0, return_inverse=True)
     assert _row_groups(keys).tolist() == expected.reshape(-1).tolist()
+
+
+def test_two_numbers_that_differ_only_through_settings_together_are_not_called_equal():
+    """pytrec_eval and ranx on grades 1, 0, 3, 2 with scores 1.000000001, 1, 0.5, 0.5 (ids x, y, z, w): 0.6284 and
+    0.7059, their real outputs. The tie order alone and the float32 rounding alone change nothing here (x and y
+    tie only after rounding; z and w tie either way and are ordered alike), together they do. The comparison said
+    "the same calculation reproduces both (they differ by less than the tolerance)"."""
+    found = diagnose([1, 0, 3, 2], [1.000000001, 1, 0.5, 0.5], doc_ids=["x", "y", "z", "w"],
+                               reported={"pytrec_eval": 0.6284, "ranx": 0.7059})
+    assert "less than the tolerance" not in found.comparison
+    assert found.comparison == (
+        "ranx's number: it uses tied scores kept in input order and scores compared in double precision; "
+        "pytrec_eval's number used tied scores ordered by document id, Z to A and scores rounded to float32 first "
+        "(close scores can tie). Each of these alone changes nothing on this input; together they make the "
+        "difference.")
+    same = diagnose([1, 0, 3, 2], [1.000000001, 1, 0.5, 0.5], doc_ids=["x", "y", "z", "w"],
+                              reported={"a": 0.7059, "b": 0.70591})
+    assert same.comparison == "a and b: the same calculation reproduces both (they differ by less than the tolerance)."

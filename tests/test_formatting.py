@@ -142,3 +142,34 @@ def test_a_long_lists_chart_says_which_positions_it_shows_in_plotlys_subtitle():
     layout = charts.contribution_chart(ndcg_core.evaluate([0, 1] * 100 + [2]).table).layout
     assert layout.title.text == "Contribution of each position"
     assert layout.title.subtitle.text == "first 100 of 201 positions"
+
+
+def test_huge_figures_are_written_in_scientific_notation():
+    """Grade 1000 under exponential gain is 2^1000 − 1: the cards showed 302-digit integers ending in ".0000"."""
+    assert fmt.fixed(2.0**1000) == "1.0715e+301" and fmt.num(2.0**1000) == "1.072e+301"
+    assert fmt.fixed(-3e20, 2) == "-3.00e+20"
+    assert fmt.fixed(999_999_999_999_999.0, 1) == "999999999999999.0" and fmt.num(1e14) == "100000000000000"
+    from tests.conftest import run_page
+
+    at = run_page(None, query_params={"docs": "A:2.5,B:1e3"})
+    cards = {metric.label: metric.value for metric in at.metric}
+    result = ndcg_core.evaluate([2.5, 1000.0])
+    assert cards == {"CG": f"{result.cg:.4e}", "DCG": f"{result.dcg:.4e}", "IDCG": f"{result.idcg:.4e}",
+                     "NDCG": f"{result.ndcg:.4f}"}
+    assert len(cards["DCG"]) == len("1.0715e+301")
+
+
+def test_one_query_is_written_in_the_singular():
+    """'1 queries', '1 query … count as 0' and 'the rule scores them 0' for a single query."""
+    from ui import dataset_charts
+    from ui.dataset_report import settings_rule_text, why_aggregates_differ
+
+    assert settings_rule_text("zero", 1) == "the rule scores it 0, which pulls the mean down"
+    assert settings_rule_text("skip", 3) == "the rule leaves them out of the mean"
+    title = dataset_charts.histogram_chart(pd.Series([0.5]), mean=0.5, label="NDCG").layout.title.text
+    assert title == "Per-query NDCG (1 query)"
+    run = pd.DataFrame({"query": ["q1", "q1", "q2"], "doc": ["a", "b", "c"], "score": [2.0, 1.0, 1.0]})
+    qrels = pd.DataFrame({"query": ["q1", "q2"], "doc": ["a", "c"], "relevance": [1.0, 0.0]})
+    gap = ndcg_core.aggregate_gap(ndcg_core.evaluate_run(run, qrels).per_query)
+    text = why_aggregates_differ(gap, zero_rule="zero")
+    assert "1 query with no relevant judged document (IDCG = 0) counts as 0 in the mean but adds nothing" in text

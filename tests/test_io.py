@@ -341,6 +341,10 @@ def test_a_rank_too_large_is_refused_not_overflowed():
         read_run(b"q1 Q0 A 1 0.5 r\nq1 Q0 B 99999999999999999999999 0.4 r\n")
     run = read_run(b"q1 Q0 A 9007199254740992 0.5 r\n")  # 2**53: the largest rank kept exactly
     assert run["rank"].tolist() == [2**53]
+    # One past it, typed as an integer by the parser: named exactly (as a float it read 9.0072e+15, in range).
+    with pytest.raises(InvalidInput, match=r"line 1: the rank 9,007,199,254,740,993 is too large: ranks must lie "
+                                           r"between -9,007,199,254,740,992 and 9,007,199,254,740,992"):
+        read_run(b"q1 Q0 A 9007199254740993 0.5 r\n")
 
 
 @pytest.mark.parametrize("length", [131_073, 5 * 2**20])

@@ -115,7 +115,7 @@ def show_rule_notes(result: ndcg_core.RunResult, *, settings: MetricSettings, mi
     zero_what = f"{count(len(zero), 'query has', 'queries have')} no relevant judged document"
     absent_what = f"{count(len(absent), 'judged query is', 'judged queries are')} absent from the run"
     notes = [
-        _rule_note("Zero-IDCG rule", zero, zero_what, settings_rule_text(settings.zero_idcg),
+        _rule_note("Zero-IDCG rule", zero, zero_what, settings_rule_text(settings.zero_idcg, len(zero)),
                    unaffected="no query has IDCG = 0"),
         _rule_note("Missing-query rule", absent, absent_what, treatment, unaffected="every judged query is in the run"),
     ]
@@ -196,8 +196,10 @@ def why_aggregates_differ(gap: ndcg_core.AggregateGap, *, zero_rule: str) -> str
         value = _rule_value(zero_rule)
         direction = "lowers" if gap.zero_idcg_effect > 0 else "raises"
         parts.append(
-            f"{_queries(gap.n_zero_idcg)} with no relevant judged document (IDCG = 0) count as {value} in the mean "
-            f"but add nothing to either sum; that {direction} the mean by {fixed(abs(gap.zero_idcg_effect), 3)}."
+            f"{_queries(gap.n_zero_idcg)} with no relevant judged document (IDCG = 0) "
+            f"{'counts' if gap.n_zero_idcg == 1 else 'count'} as {value} in the mean but "
+            f"{'adds' if gap.n_zero_idcg == 1 else 'add'} nothing to either sum; that {direction} the mean by "
+            f"{fixed(abs(gap.zero_idcg_effect), 3)}."
         )
     return " ".join(parts)
 
@@ -215,13 +217,14 @@ def _rule_value(zero_rule: str) -> str:
     return {"zero": "0", "one": "1"}.get(zero_rule, "their rule's value")
 
 
-def settings_rule_text(zero_idcg: str) -> str:
-    """What the sidebar's zero-IDCG rule does to those queries, in words."""
+def settings_rule_text(zero_idcg: str, number: int = 2) -> str:
+    """What the sidebar's zero-IDCG rule does to those ``number`` queries, in words."""
+    them = "it" if number == 1 else "them"
     return {
-        "zero": "the rule scores them 0, which pulls the mean down",
-        "one": "the rule scores them 1, which pushes the mean up",
-        "skip": "the rule leaves them out of the mean",
-        "error": "the rule refuses them",
+        "zero": f"the rule scores {them} 0, which pulls the mean down",
+        "one": f"the rule scores {them} 1, which pushes the mean up",
+        "skip": f"the rule leaves {them} out of the mean",
+        "error": f"the rule refuses {them}",
     }[zero_idcg]
 
 

@@ -45,13 +45,19 @@ def _missing(value: float | None) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
+LARGE = 1e15  # from here on a figure is written in scientific notation (float64 keeps ~16 significant digits)
+
+
 def fixed(value: float | None, digits: int = 4, *, missing: str = MISSING) -> str:
-    """``value`` with ``digits`` decimals: ``fixed(0.88131, 3) == "0.881"``; ``missing`` for None/NaN.
+    """``value`` with ``digits`` decimals: ``fixed(0.88131, 3) == "0.881"``; ``missing`` for None/NaN; from
+    ``LARGE`` on, ``digits`` decimals of scientific notation (``fixed(2.0**1000) == "1.0715e+301"``).
 
     A value that rounds to zero prints unsigned (``fixed(-1e-9, 2) == "0.00"``): "-0.00" reads as a loss.
     """
     if _missing(value):
         return missing
+    if abs(float(value)) >= LARGE:  # past 2^53 decimals mean nothing, and 2^1000 − 1 would print 302 digits
+        return f"{float(value):.{digits}e}"
     text = f"{float(value):.{digits}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
@@ -67,7 +73,7 @@ def num(value: float | None, digits: int = 3, *, missing: str = "undefined") -> 
     """A figure for prose: whole numbers without decimals (``num(3.0) == "3"``), others to ``digits`` places."""
     if _missing(value):
         return missing
-    if float(value).is_integer():
+    if float(value).is_integer() and abs(float(value)) < LARGE:
         return f"{int(value)}"
     return fixed(value, digits)
 
