@@ -221,3 +221,31 @@ def test_jarvelin_kekalainen_row_and_its_tie_band():
     # the tie of ranks 1 and 2 costs nothing under b = 2, so the band is the C33/D01 tie alone
     line = next(trace for trace in spec["data"] if trace.get("mode") == "lines" and trace["y"][0] == band_row)
     assert line["x"] == [pytest.approx(expected), pytest.approx((3 + 2 / math.log2(3) + 1 / 2) / (3 + 2 + 1 / math.log2(3)))]
+
+
+def test_fractional_grades_say_why_most_libraries_give_no_value():
+    """Grades 1.5, 2, 0.5 (scores 3, 2, 1): scikit-learn and torchmetrics give 0.9423, and the libraries that only
+    take whole grades give nothing. The empty cells gave no reason, and the only real numbers were highlighted
+    as differing from "the majority" (the empty cells)."""
+    at = run_page("conventions", query_params={"case": "custom", "rows": "a:1.5:3::1,b:2:2::1,c:0.5:1::1"})
+    assert not at.exception
+    rows = results(at)
+    linear = (1.5 + 2 / math.log2(3) + 0.5 / 2) / (2 + 1.5 / math.log2(3) + 0.5 / 2)
+    assert rows[LABELS["sklearn"]]["NDCG"] == pytest.approx(linear) and round(linear, 4) == 0.9423
+    assert rows[LABELS["sklearn"]]["Note"] == ""
+    trec = rows[LABELS["trec_eval"]]
+    assert trec["NDCG"] != trec["NDCG"]  # no value
+    assert trec["Note"] == ("trec_eval ndcg_cut only takes whole-number grades (0, 1, 2, ...); it would refuse or "
+                            "truncate the grade 1.5.")
+    refusing = sum(1 for row in rows.values() if row["NDCG"] != row["NDCG"])
+    assert refusing == 11 and all(row["Note"] for row in rows.values() if row["NDCG"] != row["NDCG"])
+    texts = [t.value for t in at.text]
+    [summary] = [t for t in texts if t.startswith("The conventions give ")]
+    assert f"{refusing} of the {len(rows)} give no value for this input (their Note says why)." in summary
+    assert summary.endswith(": only takes whole-number grades (0, 1, 2, ...); it would refuse or truncate the "
+                            "grade 1.5.") and f"\nNo value from {LABELS['trec_eval']}, {LABELS['pytrec_eval']}, " in summary
+    table = view.conventions_table(view.checked_input(view.decode_input("a:1.5:3::1,b:2:2::1,c:0.5:1::1"),
+                                                      gain="exponential"), k=None)
+    flags = view.differing(table["ndcg"])
+    assert not flags[table["library"] == LABELS["sklearn"]].any()  # the most common number is not the odd one out
+    assert flags[table["ndcg"].isna()].all()

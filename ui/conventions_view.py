@@ -109,10 +109,12 @@ def conventions_table(given: CheckedInput, *, k: int | None) -> pd.DataFrame:
     rows = []
     for convention in ndcg_core.CONVENTIONS.values():
         row = {"library": convention.label}
-        row["ndcg"] = _ndcg(convention, given, given.scores, k=k)
+        row["ndcg"], refused = _ndcg(convention, given, given.scores, k=k)
         if given.scores_2 is not None:
-            row["ndcg_2"] = _ndcg(convention, given, given.scores_2, k=k)
+            row["ndcg_2"], refused_2 = _ndcg(convention, given, given.scores_2, k=k)
             row["better"] = _better(row["ndcg"], row["ndcg_2"])
+            refused = refused or refused_2
+        row["note"] = refused  # why a cell has no value, beside it: the library's own refusal, in its words
         row["gain"] = convention.gain
         row["ties"] = TIE_WORDS.get(convention.ties, convention.ties)
         row["ideal"] = IDEAL_WORDS.get(convention.ideal, convention.ideal)
@@ -127,12 +129,16 @@ def reasons() -> list[tuple[str, str]]:
     return [(convention.label, convention.reason) for convention in ndcg_core.CONVENTIONS.values()]
 
 
-def _ndcg(convention, given: CheckedInput, scores: tuple[float, ...] | None, *, k: int | None) -> float:
+def _ndcg(convention, given: CheckedInput, scores: tuple[float, ...] | None, *,
+          k: int | None) -> tuple[float, str]:
+    """(NDCG, "") or, when the library gives no value for this input, (NaN, why): it would refuse it (a
+    fractional grade; IDCG = 0 under "error"), in its words, or it leaves a query with IDCG = 0 out."""
     try:
-        return float(convention.evaluate(list(given.grades), None if scores is None else list(scores), k=k,
-                                         ideal_relevances=given.all_grades, doc_ids=given.documents).ndcg)
-    except ndcg_core.InvalidInput:
-        return float("nan")  # e.g. a convention that refuses IDCG = 0: shown as an empty cell
+        value = float(convention.evaluate(list(given.grades), None if scores is None else list(scores), k=k,
+                                          ideal_relevances=given.all_grades, doc_ids=given.documents).ndcg)
+    except ndcg_core.InvalidInput as error:
+        return float("nan"), str(error)
+    return value, "" if value == value else "IDCG = 0, and this library leaves such a query out."
 
 
 def _better(first: float, second: float) -> str:
@@ -146,8 +152,10 @@ def _better(first: float, second: float) -> str:
 def differing(column: pd.Series) -> pd.Series:
     """True where a cell differs from the column's most common value (numbers compared to 1e-9)."""
     if column.dtype.kind == "f":
+        # The most common *number*: with fractional grades most libraries give none, and the few real values
+        # were flagged as the odd ones out. A cell with no value differs from it (its Note says why).
         rounded = column.round(9)
-        common = rounded.mode(dropna=False)
+        common = rounded.mode(dropna=True)
         return rounded != common.iloc[0] if not common.empty else pd.Series(False, index=column.index)
     common = column.astype(str).mode()
     return column.astype(str) != common.iloc[0]
@@ -155,7 +163,7 @@ def differing(column: pd.Series) -> pd.Series:
 
 def styled(table: pd.DataFrame, labels: dict[str, str]):
     """Styler with readable headers, highlighting cells that differ from the majority in their column."""
-    columns = [labels[c] for c in table.columns if c != "library"]
+    columns = [labels[c] for c in table.columns if c not in ("library", "note")]
     formats = {labels[c]: lambda value: fixed(value, missing="–") for c in ("ndcg", "ndcg_2") if c in table}
     return (
         table.rename(columns=labels).style
@@ -171,20 +179,38 @@ def show_results(given: CheckedInput, *, k: int | None) -> None:
     st.subheader(f"NDCG under each library's convention, at {cutoff}")
     labels = {
         "library": "Library", "ndcg": "NDCG" if given.scores_2 is None else "NDCG, ranker 1",
-        "ndcg_2": "NDCG, ranker 2", "better": "Better ranker", **SETTING_COLUMNS,
+        "ndcg_2": "NDCG, ranker 2", "better": "Better ranker", **SETTING_COLUMNS, "note": "Note",
     }
+    if not table["note"].any():
+        table = table.drop(columns="note")
     st.dataframe(styled(table, labels), hide_index=True, key="conventions_table")
     values = table["ndcg"].dropna().round(4).unique()
-    if len(values) == 1:
+    refusing = int(table["ndcg"].isna().sum())
+    refused = "" if not refusing else (f" {refusing} of the {len(table)} give no value for this input "
+                                       "(their Note says why)." + _no_value_reasons(table))
+    if len(values) == 1 and not refusing:
         st.text(f"All {len(table)} conventions agree: NDCG = {fixed(values[0])}.")
+    elif len(values) == 1:
+        st.text(f"The conventions that give a value agree: NDCG = {fixed(values[0])}.{refused}")
+    elif len(values) == 0:
+        st.text(f"No convention gives a value for this input.{refused}")
     else:
         st.text(f"The conventions give {len(values)} different values, from {fixed(values.min())} to "
-                f"{fixed(values.max())}.")
+                f"{fixed(values.max())}.{refused}")
     if "better" in table:
         for ranker in ("ranker 1", "ranker 2"):
             winners = table.loc[table["better"] == ranker, "library"].tolist()
             if winners:
                 st.text(f"{ranker.capitalize()} wins under: {', '.join(winners)}.")
+
+
+def _no_value_reasons(table: pd.DataFrame) -> str:
+    """One line per reason a library gives no value, naming the libraries it applies to."""
+    groups: dict[str, list[str]] = {}
+    for label, note in zip(table["library"], table["note"], strict=True):
+        if note:
+            groups.setdefault(note.removeprefix(f"{label} "), []).append(label)
+    return "".join(f"\nNo value from {', '.join(labels)}: {reason}" for reason, labels in groups.items())
 
 
 def show_explanations() -> None:
