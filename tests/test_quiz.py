@@ -222,3 +222,21 @@ def test_the_estimate_feedback_says_idcg_sums_gains_not_grades():
     at.button(key="quiz_42_5_check").click().run()
     [hint] = [c.value for c in at.caption if c.value.startswith("Ideal order of the grades")]
     assert hint.endswith("IDCG@3 sums the gains (2^grade − 1) of the first 3 of them, each divided by log₂(i + 1).")
+
+
+@pytest.mark.parametrize(("typed", "seed"), [("7", 7), (" 0042 ", 42), ("", 42), ("1e3", None), ("10000", None),
+                                             ("-1", None), ("²", None)])
+def test_a_typed_seed_is_read_as_a_links_is(typed, seed):
+    """The box was a number input: "1e3" became seed 1 and an emptied box seed 0, each drawing other questions
+    without a word. Now a seed is whole digits from 0 to 9,999; an emptied box shows the seed in use again, and
+    anything else keeps the questions and says so."""
+    at = run_page("quiz", query_params={"seed": "42"})
+    at.text_input(key="quiz_seed_input").set_value(typed).run()
+    assert not at.exception
+    if seed is not None:
+        assert at.session_state["quiz"].seed == seed and not at.error
+        assert at.text_input(key="quiz_seed_input").value == str(seed)
+    else:
+        assert at.session_state["quiz"].seed == 42
+        [error] = [e.value.replace("\\", "") for e in at.error]  # as markdown source: punctuation escaped
+        assert error == f"“{typed}” is not a seed: type a whole number from 0 to 9,999. The questions did not change."

@@ -34,6 +34,7 @@ from ui.quiz_model import (
 from ui.ranked_list import moved_documents, pending_order, ranked_list
 from ui.settings import MetricSettings
 from ui.state import playground_link
+from ui.widgets import plain
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -82,6 +83,7 @@ class QuizState:
 
     seed: int | None = None
     answers: dict = field(default_factory=dict)  # {(seed, number): Answer}
+    typed_problem: str | None = None  # why the last seed typed in "Type a seed" was not used
 
 
 def _quiz_from_url() -> QuizState:
@@ -103,7 +105,8 @@ def current_seed() -> int:
     if state.seed is None:
         state.seed = fresh_seed()
     url_state.show_warning("quiz")
-    session.set_widget(SEED_INPUT_KEY, state.seed)  # the 'type a seed' box follows (it is drawn after this)
+    if state.typed_problem is None:
+        session.set_widget(SEED_INPUT_KEY, str(state.seed))  # the 'type a seed' box follows (drawn after this)
     url_state.publish({"seed": str(state.seed)})
     return state.seed
 
@@ -115,7 +118,18 @@ def _new_questions() -> None:
 
 
 def _typed_seed() -> None:
-    quiz_state().seed = int(session.widget(SEED_INPUT_KEY))
+    """A typed seed is read as a link's is (whole digits, 0..MAX_SEED); anything else keeps the questions and says
+    why (a number box read "1e3" as 1 and an emptied box as 0, and drew other questions without a word)."""
+    state, text = quiz_state(), str(session.widget(SEED_INPUT_KEY) or "").strip()
+    if not text:  # an emptied box asks for nothing: it shows the seed in use again
+        state.typed_problem = None
+        return
+    seed = parse_seed(text)
+    if seed is None:
+        state.typed_problem = (f"“{text}” is not a seed: type a whole number from 0 to {MAX_SEED:,}. "
+                               "The questions did not change.")
+        return
+    state.seed, state.typed_problem = seed, None
     url_state.warn("quiz", None)
 
 
@@ -144,8 +158,10 @@ def quiz_header(seed: int, questions: tuple[Question, ...]) -> None:
         st.toggle("Show all answers", key=REVEAL_KEY,
                   help="For the teacher, after the class has answered: shows every question's answer.")
         with st.popover("Type a seed", width="stretch"):
-            st.number_input("Seed", min_value=0, max_value=MAX_SEED, step=1, key="quiz_seed_input",
-                            on_change=_typed_seed)
+            st.text_input(f"Seed (0 to {MAX_SEED:,})", key=SEED_INPUT_KEY, on_change=_typed_seed)
+            problem = quiz_state().typed_problem
+            if problem is not None:
+                st.error(plain(problem), icon=":material/error:")
 
 
 # --- One question ------------------------------------------------------------------------------------------
