@@ -140,3 +140,16 @@ def test_contribution_points():
     assert judge_contribution(0.63, RANK2).points == 1.0
     assert judge_contribution(0.58, RANK2).points == 0.5  # 0.051 off: within 10 % of 0.631 (0.063)
     assert judge_contribution(1.0, RANK2).points == 0.0
+
+
+def test_guessing_no_change_is_never_spot_on_when_ndcg_moved():
+    """D4 (grade 0) one place up, 4 → 3: grades 3, 1, 0, 2, 2, exponential gain, DCG 10.2915 → 7 + 1/log₂3 + 0/2 +
+    3/log₂5 + 3/log₂6 = 10.0835, IDCG 10.8235: NDCG 0.9508 → 0.9316. Re-typing 0.95 (no change) is 0.0184 off, within the 0.02 of "Spot on!", which it was
+    called; it is the slip "order does not matter": half a point, and that explanation."""
+    after = ndcg_core.evaluate([3, 1, 0, 2, 2])
+    assert (round(after.dcg, 4), round(after.ndcg, 4)) == (10.0835, 0.9316)
+    moved = Change("order", ("D4", 0.0, 4, 3))
+    feedback = judge_ndcg(0.95, BEFORE, Scores(after.dcg, after.idcg, after.ndcg), moved)
+    assert (feedback.points, feedback.verdict, feedback.misconception) == (0.5, "Close, but it did change.", "no_change")
+    assert "Order matters" in feedback.explanation
+    assert judge_ndcg(0.932, BEFORE, Scores(after.dcg, after.idcg, after.ndcg), moved).points == 1.0

@@ -139,8 +139,17 @@ def judge_ndcg(guess: float, before: Scores, after: Scores, change: Change) -> F
     error = guess - truth
     points, verdict = _points(error)
     changed = abs(actual) >= SAME
+    if _said_no_change(actual, guessed) and points == 1.0:
+        # Re-typing the old value is the "order does not matter" slip, even when the change is small enough to
+        # fall within SPOT_ON of it (a move low in the list): half a point and the slip's explanation.
+        points, verdict = 0.5, "Close, but it did change."
     key, why = _explain(guess, before, after, change, actual, guessed, changed)
     return Feedback(guess, truth, was, points, verdict, key, why)
+
+
+def _said_no_change(actual: float, guessed: float) -> bool:
+    """The guess says NDCG stays (within NO_CHANGE of the old value) while it moved by at least that much."""
+    return abs(guessed) < NO_CHANGE <= abs(actual)
 
 
 def _right_because(before: Scores, after: Scores, change: Change, actual: float, changed: bool) -> str:
@@ -153,7 +162,7 @@ def _right_because(before: Scores, after: Scores, change: Change, actual: float,
 def _explain(
     guess: float, before: Scores, after: Scores, change: Change, actual: float, guessed: float, changed: bool,
 ) -> tuple[str, str]:
-    if abs(guess - after.ndcg) <= SPOT_ON + 1e-12:
+    if abs(guess - after.ndcg) <= SPOT_ON + 1e-12 and not _said_no_change(actual, guessed):
         return "exact", _right_because(before, after, change, actual, changed)
     if changed and abs(guessed) < NO_CHANGE:
         if change.kind == "order":
