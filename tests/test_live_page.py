@@ -185,6 +185,13 @@ def test_projector_link_shows_the_dashboard_without_controls(engine):
     assert [b.label for b in projector.button] == [] and secret not in _texts(projector)
     forged = run_page("live_class", query_params={"code": code, "screen": secret})
     assert "This projector link does not show any session" in _texts(forged)
+    # Once the session ends, the projector does not point to answers "below": they are the teacher's only.
+    store.end_session(engine, code=code, secret=secret)
+    ended = [i.value for i in run_page("live_class", query_params={"code": code, "screen": screen}).info]
+    assert "This session has ended: its code no longer admits anyone." in ended
+    teacher.run()
+    assert "This session has ended: its code no longer admits anyone. The answers stay available below." in [
+        i.value for i in teacher.info]
 
 
 def test_distribution_chart_counts_answers_in_the_one_chart_style():

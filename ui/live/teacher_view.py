@@ -71,7 +71,9 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
         st.warning(error)
     _header(engine, session, view_only=view_only)
     if session.ended:
-        st.info("This session has ended: its code no longer admits anyone. The answers stay available below.")
+        # The answers' summary and export are drawn below for the teacher only (the projector's view has none).
+        below = "" if view_only else " The answers stay available below."
+        st.info(f"This session has ended: its code no longer admits anyone.{below}")
     current = store.current_activity(engine, session.id)
     stamp = store.session_stamp(engine, session.id)  # what this drawing shows (see _live_panel)
     left, right = st.columns([1.05, 1], gap="large")
