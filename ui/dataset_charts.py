@@ -57,7 +57,10 @@ def curve_chart(curve_frame: pd.DataFrame, *, k: int | None) -> go.Figure:
         fig.add_vline(x=k, line={"color": PALETTE["text"], "dash": "dot", "width": 2})
         fig.add_annotation(x=k, y=0.0, yref="paper", text=f"k = {k}", showarrow=False, xanchor="left", yanchor="bottom")
     _layout(fig, title="Dataset NDCG@k for k = 1..20", x_title="cutoff k", y_title="NDCG@k", height=400)
-    fig.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0.0},
+    # A fixed width per entry: sized from its own measure of the text, the legend cut the end of the longer entry
+    # ("ΣIDC") once the page's font had replaced the one plotly measured with.
+    fig.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0.0,
+                              "entrywidth": 290, "entrywidthmode": "pixels"},
                       margin={"b": 90})
     fig.update_xaxes(dtick=1, range=[0.5, CURVE_DEPTH + 0.5])
     fig.update_yaxes(range=[0, 1.02])

@@ -40,9 +40,21 @@ def choose(tab, select_label: str, option: str) -> None:
     wait_for_app(tab)
 
 
+# Legend entries whose text runs past the legend's box (plotly cuts them there): the curve chart's "Ratio of sums
+# ΣDCG / ΣIDCG" ended "ΣIDC" at 1440x900.
+CUT_LEGEND_ENTRIES_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .legend')].flatMap((legend) => {
+  const box = legend.querySelector('.bg').getBoundingClientRect();
+  return [...legend.querySelectorAll('.legendtext')]
+    .filter((text) => text.getBoundingClientRect().right > box.right + 1).map((text) => text.textContent);
+})"""
+
+
 def test_upload_sample_qrels_and_run_shows_dataset_ndcg(page, app_url):
+    page.set_viewport_size({"width": 1440, "height": 900})
     open_page(page, app_url, "dataset")
     assert metric_value(page, "Mean of per-query NDCG")  # the bundled sample is shown first
+    wait_for_charts(page)
+    assert page.evaluate(CUT_LEGEND_ENTRIES_JS) == []
     tall_screenshot(page, "dataset_sample", 3000)
 
     with rerun(page):  # the uploaders are drawn by this rerun
