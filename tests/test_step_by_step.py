@@ -200,3 +200,19 @@ def test_lesson_widgets_change_the_numbers():
     zero = next(df.value for df in at.dataframe if "Rule for IDCG = 0" in df.value.columns)
     assert len(set(zero["NDCG"])) == 1
     assert not at.exception
+
+
+def test_the_whole_lists_figures_say_why_they_differ_from_the_walks_last_step():
+    """k = 4, ranking A:0, B:1, extra judged X:3, Y:3: the walk ends at position 2 (IDCG@2 = 7 + 7/log₂3 = 11.42),
+    NDCG@4's IDCG also counts positions 3 and 4 of the ideal list (X, Y, B, A: 7 + 7/log₂3 + 1/2 + 0 = 11.92). The
+    expander was titled "Where the walk ends" over figures that are not the walk's last step."""
+    at = run_page(None, query_params={"k": "4", "docs": "A:0,B:1", "extra": "X:3,Y:3"})  # the Playground's list
+    at.switch_page("pages/step_by_step.py").run()
+    assert not at.exception
+    [expander] = [e for e in at.expander if e.label.startswith("The whole list's figures")]
+    assert expander.label == "The whole list's figures: CG@4, DCG@4, IDCG@4 and NDCG@4"
+    assert [c.value for c in expander.caption][0].startswith(
+        "The walk ends at position 2, the ranking's last; IDCG@4 also counts the ideal list's positions 3 to 4")
+    result = ndcg_core.evaluate([0, 1], k=4, ideal_relevances=[3, 3, 1, 0])
+    assert round(result.idcg, 4) == round(7 + 7 / math.log2(3) + 1 / 2, 4)
+    assert {m.label: m.value for m in expander.metric}["IDCG@4"] == f"{result.idcg:.4f}"

@@ -68,7 +68,11 @@ def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
 
     stepper()
     cutoff = "" if settings.k is None else f"@{settings.k}"
-    with st.expander(f"Where the walk ends: CG{cutoff}, DCG{cutoff}, IDCG{cutoff} and NDCG{cutoff} of the whole list"):
+    with st.expander(f"The whole list's figures: CG{cutoff}, DCG{cutoff}, IDCG{cutoff} and NDCG{cutoff}"):
+        if result.ideal_depth > size:  # judged documents the ranking lacks: the ideal list goes further than the walk
+            st.caption(f"The walk ends at position {size}, the ranking's last; IDCG{cutoff} also counts the ideal "
+                       f"list's positions {size + 1} to {result.ideal_depth} (judged documents the ranking lacks), "
+                       "so these figures differ from the walk's last step.")
         metric_cards(result)
         formula(result, settings)
 
