@@ -168,6 +168,17 @@ def test_invalid_grade_shows_an_error_and_keeps_the_last_valid_ranking(at, value
     assert shown_metrics(at) == expected_metrics(G)
 
 
+@pytest.mark.parametrize("blank", ["", "   ", None])
+def test_a_blanked_name_is_refused_with_a_message(at, blank):
+    """A name emptied in the table: the list kept "D4" while the table showed nothing, and no message said so."""
+    edit(at, edited={3: {"Document": blank}})
+    assert not at.exception
+    assert [e.value for e in at.error] == ["Edit not applied: Rank 4: the document name is empty. Type a name; the "
+                                           "list keeps “D4” until then. The numbers still show the last valid ranking."]
+    assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5")
+    assert shown_metrics(at) == expected_metrics(G)
+
+
 def test_grade_missing_from_custom_gain_table_is_named():
     at = open_playground({"gain": "custom", "gt": "0:0,1:2,2:5,3:9"})  # a table that is not 2^g - 1
     assert at.session_state["settings"] == MetricSettings(gain="custom", gain_table=((0, 0), (1, 2), (2, 5), (3, 9)))
