@@ -376,14 +376,11 @@ def _comparison(findings: tuple[Finding, ...], tolerance: float) -> str:
             sentences.append(f"{first.label} and {other.label}: the same calculation reproduces both (they differ by "
                              "less than the tolerance).")
             continue
-        if not differ:  # each setting alone changes nothing here (alternatives), several together do
-            together = [name for name in DIMENSIONS if a.setting[name] != b.setting[name]]
-            sentences.append(f"{_who(other)}: it uses {_listing([_word(b, n) for n in together])}; {_who(first)} used "
-                             f"{_listing([_word(a, n) for n in together])}. Each of these alone changes nothing on "
-                             "this input; together they make the difference.")
-            continue
-        sentences.append(f"{_who(other)}: it uses {_listing([_word(b, n) for n in differ])}; "
-                         f"{_who(first)} used {_listing([_word(a, n) for n in differ])}.")
+        # No setting alone separates them (each is among the other's alternatives), but together they do.
+        names = differ or [name for name in DIMENSIONS if a.setting[name] != b.setting[name]]
+        together = "" if differ else " Each of these alone changes nothing on this input; together they make the difference."
+        sentences.append(f"{_who(other)}: it uses {_listing([_word(b, n) for n in names])}; "
+                         f"{_who(first)} used {_listing([_word(a, n) for n in names])}.{together}")
     return " ".join(sentences)
 
 

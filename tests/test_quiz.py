@@ -8,7 +8,7 @@ import pytest
 
 import ndcg_core
 from tests.conftest import run_page
-from ui import quiz, quiz_model
+from ui import moves, quiz, quiz_model
 from ui.ranked_list import last_applied, moves_to, row_ids
 from ui.state import playground_link
 
@@ -40,7 +40,7 @@ def test_correct_answers_equal_ndcg_core(seed):
             # Independent brute force: fewest moves = n - longest kept subsequence over all best orderings.
             best = max(ndcg_of(question, p) for p in itertools.permutations(question.order))
             fewest = min(
-                quiz_model.moves_needed([question.order.index(j) for j in p])
+                moves.moves_needed([question.order.index(j) for j in p])
                 for p in itertools.permutations(question.order)
                 if ndcg_of(question, p) >= best - 1e-12
             )
@@ -48,10 +48,10 @@ def test_correct_answers_equal_ndcg_core(seed):
 
 
 def test_moves_needed_by_hand():
-    assert quiz_model.moves_needed([0, 1, 2, 3]) == 0
-    assert quiz_model.moves_needed([1, 0, 2, 3]) == 1  # drag D2 above D1
-    assert quiz_model.moves_needed([3, 0, 1, 2]) == 1  # drag the last to the top
-    assert quiz_model.moves_needed([3, 2, 1, 0]) == 3
+    assert moves.moves_needed([0, 1, 2, 3]) == 0
+    assert moves.moves_needed([1, 0, 2, 3]) == 1  # drag D2 above D1
+    assert moves.moves_needed([3, 0, 1, 2]) == 1  # drag the last to the top
+    assert moves.moves_needed([3, 2, 1, 0]) == 3
 
 
 def test_estimate_points_by_closeness():
@@ -127,11 +127,11 @@ def test_reorder_by_dragging_to_the_best_order_in_fewest_moves():
 
 
 def test_carried_moves_by_hand():
-    assert quiz_model.carried_moves([], None) == (0, None)
-    assert quiz_model.carried_moves(["D4", "D4", "D4"], None) == (1, "D4")  # three ▲ on one document: one move
-    assert quiz_model.carried_moves(["D4", "D4", "D1", "D1", "D1"], None) == (2, "D1")
-    assert quiz_model.carried_moves(["D4", "D1"], "D4") == (1, "D1")  # D4's move began in an earlier run
-    assert quiz_model.carried_moves(["D4", "D1", "D4"], None) == (3, "D4")  # D4 picked up again: a new move
+    assert moves.carried_moves([], None) == (0, None)
+    assert moves.carried_moves(["D4", "D4", "D4"], None) == (1, "D4")  # three ▲ on one document: one move
+    assert moves.carried_moves(["D4", "D4", "D1", "D1", "D1"], None) == (2, "D1")
+    assert moves.carried_moves(["D4", "D1"], "D4") == (1, "D1")  # D4's move began in an earlier run
+    assert moves.carried_moves(["D4", "D1", "D4"], None) == (3, "D4")  # D4 picked up again: a new move
 
 
 def step_moves(at, key: str, names: list[str], grades: list[float], name: str, steps: int) -> dict:
@@ -139,12 +139,12 @@ def step_moves(at, key: str, names: list[str], grades: list[float], name: str, s
     sends them (``names``/``grades``: the list as drawn; the result's moves continue its sequence numbers)."""
     ids = row_ids(names, grades)
     doc = ids[names.index(name)]
-    seq, position, moves = last_applied(at.session_state, key), names.index(name), []
+    seq, position, clicks = last_applied(at.session_state, key), names.index(name), []
     for _ in range(steps):
         seq += 1
-        moves.append({"seq": seq, "id": doc, "from": position, "to": position - 1})
+        clicks.append({"seq": seq, "id": doc, "from": position, "to": position - 1})
         position -= 1
-    return {"moves": moves}
+    return {"moves": clicks}
 
 
 @pytest.mark.parametrize("runs", ["one run per click", "all clicks in one run"])

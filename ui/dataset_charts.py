@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ui.chart_style import PALETTE, apply_style
+from ui.formatting import count
 
 CURVE_DEPTH = 20
 
@@ -33,7 +34,7 @@ def histogram_chart(ndcg: pd.Series, *, mean: float, label: str) -> go.Figure:
             x=mean, y=1.0, yref="paper", text=f"mean {mean:.3f}", showarrow=False, xanchor="right",
             yanchor="bottom", font={"size": 14, "color": PALETTE["discount"]},
         )
-    _layout(fig, title=f"Per-query {label} ({values.size} {'query' if values.size == 1 else 'queries'})", x_title=label, y_title="number of queries", height=400)
+    _layout(fig, title=f"Per-query {label} ({count(values.size, 'query', 'queries')})", x_title=label, y_title="number of queries", height=400)
     fig.update_layout(showlegend=False, margin={"b": 90})
     fig.update_xaxes(range=[0, 1.0], dtick=0.1)
     return fig

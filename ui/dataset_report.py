@@ -16,7 +16,7 @@ import streamlit as st
 import ndcg_core
 from ui.dataset_charts import CURVE_DEPTH
 from ui.dataset_upload import LoadedDataset
-from ui.formatting import MISSING, fixed
+from ui.formatting import MISSING, count, fixed
 from ui.settings import MetricSettings
 from ui.widgets import plain
 
@@ -228,9 +228,6 @@ def settings_rule_text(zero_idcg: str, number: int = 2) -> str:
     }[zero_idcg]
 
 
-def count(number: int, singular: str, plural: str) -> str:
-    """'1 query has' / '3 queries have'."""
-    return f"{number} {singular if number == 1 else plural}"
 
 
 def _queries(number: int) -> str:

@@ -17,7 +17,6 @@ from ui.dataset_charts import CURVE_DEPTH, curve_chart, histogram_chart  # noqa:
 from ui.dataset_report import (  # noqa: F401 - re-exported
     MISSING_RULES,
     TIE_RULES,
-    count,
     curve,
     describe_list,
     encoded_run,

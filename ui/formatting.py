@@ -38,7 +38,7 @@ GAIN_WORDS = {
 }
 GAIN_FORMULAS = {"exponential": "2^grade − 1", "linear": "gain = grade"}
 LOG_LATEX = {"2": r"\log_2", "e": r"\ln", "10": r"\log_{10}"}
-DISCOUNT_WORDS = {"2": "log₂(i + 1)", "e": "ln(i + 1)", "10": "log₁₀(i + 1)"}
+LOG_WORDS = {"2": "log₂", "e": "ln", "10": "log₁₀"}  # the sidebar's log bases, as prose writes them
 
 
 def _missing(value: float | None) -> bool:
@@ -84,6 +84,11 @@ def compact(value: float) -> str:
     For grades and the terms of a long formula.
     """
     return f"{value:g}" if float(value).is_integer() else f"{value:.4g}"
+
+
+def count(number: int, singular: str, plural: str) -> str:
+    """'1 query has' / '3 queries have'."""
+    return f"{number} {singular if number == 1 else plural}"
 
 
 def percent(value: float) -> str:
@@ -141,9 +146,9 @@ def gain_words(gain: str | Mapping[float, float]) -> str:
     return GAIN_WORDS.get(gain, str(gain))
 
 
-def discount_words(log_base: str) -> str:
-    """'log₂(i + 1)', 'ln(i + 1)' or 'log₁₀(i + 1)'."""
-    return DISCOUNT_WORDS[log_base]
+def discount_words(log_base: str, at: object = "i") -> str:
+    """'log₂(i + 1)', 'ln(i + 1)' or 'log₁₀(i + 1)'; at a position: ``discount_words("e", 2) == "ln(2 + 1)"``."""
+    return f"{LOG_WORDS[log_base]}({at} + 1)"
 
 
 def preset_discount_words(discount: str, log_base: float, *, short: bool = False) -> str:

@@ -149,10 +149,11 @@ def apply_editor_delta(
         if position is None or not isinstance(changes, Mapping):
             raise EditError("The edit names a row that is not in the table, so it was not applied.")
         if "Document" in changes:
-            if _cell_name(changes["Document"], "") == "":  # the table would show the blank, the list the old name
+            name = _cell_name(changes["Document"], "")
+            if not name:  # the table would show the blank, the list the old name
                 raise EditError(f"{label} {position + 1}: the document name is empty. Type a name; the list keeps "
                                 f"“{plain(names[position][:40])}” until then.")
-            names[position] = _cell_name(changes["Document"], names[position])
+            names[position] = name
         if "Grade" in changes:
             raw_grades[position] = changes["Grade"]
     for row in added:

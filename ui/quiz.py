@@ -14,6 +14,7 @@ import streamlit as st
 from ui import quiz_whys, session, url_state
 from ui.copy_link import copy_link
 from ui.formatting import GAIN_FORMULAS, compact, fixed
+from ui.moves import carried_moves
 from ui.quiz_model import (
     ESTIMATE_FULL,
     ESTIMATE_HALF,
@@ -21,7 +22,6 @@ from ui.quiz_model import (
     Answer,
     Question,
     answer_summary,
-    carried_moves,
     estimate_points,
     fresh_seed,
     generate_quiz,
@@ -289,7 +289,7 @@ def _moves_key(seed: int, question: Question) -> str:
 
 
 def _carried_key(seed: int, question: Question) -> str:
-    """The document moved last (a ▲/▼ or Alt+↑/↓ step of it carries on its move: quiz_model.carried_moves)."""
+    """The document moved last (a ▲/▼ or Alt+↑/↓ step of it carries on its move: ui.moves.carried_moves)."""
     return _widget_key(seed, question, "carried")
 
 

@@ -16,8 +16,6 @@ Every question states its own convention (gain, log₂ discount, cutoff k); the 
 from __future__ import annotations
 
 import itertools
-from bisect import bisect_left
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -25,6 +23,7 @@ import pandas as pd
 
 import ndcg_core
 from ui.formatting import cutoff_words, discount_words, fixed, gain_words
+from ui.moves import moves_needed
 
 KINDS = ("compare", "estimate", "reorder")
 KIND_TITLES = {
@@ -101,37 +100,6 @@ class Question:
 
 def _evaluate(grades, k: int, gain: str) -> ndcg_core.ListResult:
     return ndcg_core.evaluate(list(grades), k=k, gain=gain)
-
-
-def moves_needed(permutation: list[int] | tuple[int, ...]) -> int:
-    """Fewest moves (take one item out, insert it elsewhere) that turn 0..n-1 into ``permutation``.
-
-    Items that never move keep their relative order, so the most that can stay
-    is the longest increasing subsequence; every other item moves once.
-    """
-    tails: list[int] = []
-    for value in permutation:
-        slot = bisect_left(tails, value)
-        if slot == len(tails):
-            tails.append(value)
-        else:
-            tails[slot] = value
-    return len(permutation) - len(tails)
-
-
-def carried_moves(steps: Sequence[str], last: str | None) -> tuple[int, str | None]:
-    """(moves, the document moved last) for ``steps``, the documents moved one step at a time, in order.
-
-    A move is what ``moves_needed`` counts: a document taken out and put back elsewhere, however it travels.
-    A drag is one step; ▲/▼ clicks and Alt+↑/↓ presses move a document one place per step, so a step of the
-    document moved just before (``last`` for the first step: the one moved last in an earlier run) carries on
-    that document's move instead of starting a new one. Three ▲ on one document are one move, as one drag is.
-    """
-    moves = 0
-    for document in steps:
-        moves += document != last
-        last = document
-    return moves, last
 
 
 def fewest_moves_to_best(grades: tuple[float, ...], k: int, gain: str) -> int:

@@ -32,6 +32,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui.charts import grade_colour
+from ui.moves import longest_increasing
 
 VISIBLE_LIMIT = 200  # rows drawn in the browser; a 10,000-document list stays responsive (the table edits the rest)
 DARK_CHIPS = {"#0072B2", "#D55E00"}
@@ -138,7 +139,7 @@ def moves_to(session_state: Mapping, key: str, perm: Sequence[int]) -> dict:
     ids = list(session_state[_tracker_key(key)]["ids"])
     seq = last_applied(session_state, key)
     current, target, moves = list(ids), [ids[i] for i in perm], []
-    staying = {ids[i] for i in _longest_increasing(list(perm))}
+    staying = {ids[i] for i in longest_increasing(list(perm))}
     for position, doc in enumerate(target):
         if doc in staying:
             continue
@@ -149,24 +150,6 @@ def moves_to(session_state: Mapping, key: str, perm: Sequence[int]) -> dict:
         current = _apply(current, [(seq, doc, to)])
     assert current == target
     return {"moves": moves}
-
-
-def _longest_increasing(values: list[int]) -> list[int]:
-    """A longest strictly increasing subsequence of ``values`` (patience sorting with back links)."""
-    tails: list[int] = []  # tails[j]: index of the smallest last value of an increasing run of length j + 1
-    before = [-1] * len(values)
-    for i, value in enumerate(values):
-        low, high = 0, len(tails)
-        while low < high:
-            middle = (low + high) // 2
-            low, high = (middle + 1, high) if values[tails[middle]] < value else (low, middle)
-        before[i] = tails[low - 1] if low else -1
-        tails[low:low + 1] = [i]
-    found, i = [], tails[-1] if tails else -1
-    while i >= 0:
-        found.append(values[i])
-        i = before[i]
-    return found[::-1]
 
 
 def ranked_list(

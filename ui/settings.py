@@ -74,8 +74,9 @@ def set_settings(settings: MetricSettings, *, reason: str | None = None) -> None
     if reason is not None:
         link = _link()
         # An action that changes nothing also ends an earlier action's notice, which would name the wrong example.
-        link.notice = f"{reason}, so the settings changed: {_changes(before, settings)}." if settings != before else None
-        link.notice_for = settings if settings != before else None
+        changed = settings != before
+        link.notice = f"{reason}, so the settings changed: {_changes(before, settings)}." if changed else None
+        link.notice_for = settings if changed else None
     session.set_widget(STATE_KEY, settings)
     try:
         _push_to_widgets(settings)

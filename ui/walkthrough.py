@@ -215,8 +215,7 @@ def _side_view(
     st.markdown(f"**{heading}** · position {position}: document **{plain(name)}**{note}")
     st.markdown(
         f"Grade **{num(grade)}** → gain **{num(gain_value)}** ({gain_words(settings.gain)}). "
-        f"Divided by the discount {discount_words(settings.log_base).replace('i + 1', f'{position} + 1')} = "
-        f"**{num(discount)}**, it contributes "
+        f"Divided by the discount {discount_words(settings.log_base, position)} = **{num(discount)}**, it contributes "
         f"**{num(contribution)}**. Running {metric}@{position} = **{num(running)}**."
     )
     st.latex(rf"\text{{gain}} = {gain_latex(grade, gain_value, settings.gain)}")

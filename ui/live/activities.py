@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 import ndcg_core
+from ui.moves import moves_needed
 from ui.quiz_model import (
     ESTIMATE_FULL,
     KIND_TITLES,
@@ -27,7 +28,6 @@ from ui.quiz_model import (
     estimate_points,
     generate_quiz,
     is_best,
-    moves_needed,
     reorder_points,
 )
 

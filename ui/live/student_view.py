@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 
 from ui.live import activities, connection, store, widgets
 from ui.live.state import Pending, Reorder, answer_key, answer_value, live, preset_answer, take_notice
-from ui.quiz_model import carried_moves
+from ui.moves import carried_moves
 from ui.ranked_list import moved_documents, pending_order, ranked_list
 from ui.widgets import plain
 
