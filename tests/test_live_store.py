@@ -92,6 +92,26 @@ def test_concurrent_migrations_apply_each_step_once(tmp_path):
     assert errors == [] and results == [3, 3, 3, 3]
 
 
+def test_a_new_connection_waits_to_put_a_busy_file_in_wal_mode(tmp_path):
+    """The race above, made certain: a connection holds the write lock of a new file (not yet WAL) for 0.3 s.
+    Switching to WAL then failed at once with "database is locked", whatever the busy timeout (1 race in ~30)."""
+    import sqlite3
+    import time
+
+    path = tmp_path / "busy.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN IMMEDIATE")
+    release = threading.Timer(0.3, lambda: holder.execute("COMMIT"))
+    release.start()
+    started = time.monotonic()
+    with schema.create_engine(f"sqlite:///{path}").connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    assert time.monotonic() - started >= 0.25  # it waited for the lock, it did not skip WAL
+    release.join()
+    holder.close()
+
+
 def test_session_keeps_only_a_hash_of_the_teacher_secret(engine):
     session, secret = store.create_session(engine, title="Lecture 3")
     assert len(session.code) == 6 and set(session.code) <= set(security.CODE_ALPHABET)
