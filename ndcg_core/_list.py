@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -44,6 +46,10 @@ class ListResult:
     ``ideal_depth`` the number of ideal places counted (see
     :mod:`ndcg_core._ideal` for the rule); the app reads these rather than
     recomputing them.
+
+    ``table_columns`` holds the table's columns as arrays; the DataFrame is
+    built from them on first use of ``table`` (a caller that needs only the
+    figures, such as a search over conventions, never pays for it).
     """
 
     cg: float
@@ -51,11 +57,16 @@ class ListResult:
     idcg: float
     ndcg: float
     k: int | None
-    table: pd.DataFrame = field(repr=False)
+    table_columns: Mapping[str, np.ndarray] = field(repr=False, compare=False)
     ideal_relevances: np.ndarray = field(repr=False)
     ideal_order: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, dtype=np.int64))
     depth: int = 0
     ideal_depth: int = 0
+
+    @cached_property
+    def table(self) -> pd.DataFrame:
+        """The per-position table, one row per ranked position, columns in TABLE_COLUMNS order."""
+        return pd.DataFrame(self.table_columns)  # keys in order; no columns= (it would reindex: 2x slower)
 
 
 def normalise(dcg: np.ndarray | float, idcg: np.ndarray | float, zero_idcg: str) -> np.ndarray:
@@ -327,7 +338,6 @@ def build_result(
         idcg = float(ideal_contributions.sum())
         columns = _columns(grades, gains, contributions, disc[:n], ideal, gain, zero_idcg, depth, item)
     _check_no_overflow(cg, idcg, columns)
-    table = pd.DataFrame(columns)  # keys in TABLE_COLUMNS order; no columns= (it would reindex: 2x slower)
     if idcg == 0 and zero_idcg == "error":
         raise InvalidInput(
             "IDCG is 0 (no judged document has a positive gain), so NDCG = DCG / IDCG is undefined (0/0). "
@@ -335,7 +345,7 @@ def build_result(
         )
     ndcg = float(normalise(dcg, idcg, zero_idcg))
 
-    return ListResult(cg=cg, dcg=dcg, idcg=idcg, ndcg=ndcg, k=k, table=table, ideal_relevances=ideal,
+    return ListResult(cg=cg, dcg=dcg, idcg=idcg, ndcg=ndcg, k=k, table_columns=columns, ideal_relevances=ideal,
                       ideal_order=ideal_order, depth=depth, ideal_depth=counted_ideal)
 
 

@@ -208,6 +208,20 @@ def test_table_columns_and_values():
     assert result.ndcg == pytest.approx(table["ndcg_at_rank"].iloc[1])
 
 
+def test_table_is_built_on_first_use_once_and_survives_replace(monkeypatch):
+    """A caller that reads only the figures (a search over conventions, a quiz generator) builds no DataFrame."""
+    import dataclasses
+
+    built = []
+    real_frame = pd.DataFrame
+    monkeypatch.setattr(pd, "DataFrame", lambda *args, **kwargs: built.append(1) or real_frame(*args, **kwargs))
+    result = evaluate([1, 3, 0], k=2)
+    assert result.ndcg == pytest.approx((1 + 7 / LOG2(3)) / (7 + 1 / LOG2(3))) and built == []
+    assert result.table is result.table and len(built) == 1
+    cut = dataclasses.replace(result, k=1)  # as ndcg_core's Quepid convention does
+    np.testing.assert_array_equal(cut.table["cumulative_cg"], [1, 8, 8])
+
+
 def test_table_ndcg_at_rank_is_ndcg_at_each_cutoff():
     grades = [2, 0, 3, 1, 1]
     table = evaluate(grades).table
