@@ -173,3 +173,39 @@ def test_one_query_is_written_in_the_singular():
     gap = ndcg_core.aggregate_gap(ndcg_core.evaluate_run(run, qrels).per_query)
     text = why_aggregates_differ(gap, zero_rule="zero")
     assert "1 query with no relevant judged document (IDCG = 0) counts as 0 in the mean but adds nothing" in text
+
+
+def test_the_chart_font_family_is_valid_css():
+    """Each family name is quoted or a run of CSS identifiers. One unquoted name starting with a digit ("Source
+    Sans 3") invalidated the whole declaration: the browser drew chart text in plotly's fallback face, wider than the
+    face plotly measured, so legend entries ran into each other and past their box (checked in Chromium by
+    tests/browser/test_teaching_browser.py and test_phone_browser.py)."""
+    import re
+
+    from ui.chart_style import FONT
+
+    identifier = re.compile(r"-?[A-Za-z_][A-Za-z0-9_-]*")
+    names = [name.strip() for name in FONT["family"].split(",")]
+    bad = [name for name in names if not (re.fullmatch(r'"[^"]+"', name)
+                                          or all(identifier.fullmatch(word) for word in name.split()))]
+    assert bad == []
+    assert names[0] == '"Source Sans"'  # the face Streamlit loads for the page's own text
+
+
+@pytest.mark.parametrize(("page", "params", "charts"), [
+    ("playground", {}, 1),
+    ("step_by_step", {}, 2),
+    ("dataset", {}, 2),
+    ("compare", {}, 3),
+    ("why_differ", {"g": "3, 0, 1, 2", "s": "0.9, 0.9, 0.4, 0.4", "a": "scikit-learn", "ra": "0.8",
+                    "b": "trec_eval", "rb": "0.9"}, 1),
+])
+def test_every_chart_is_drawn_in_the_apps_style_not_streamlits_theme(page, params, charts):
+    """Streamlit's chart theme (st.plotly_chart's default) replaced the app's 15 px dark tick labels with 12.75 px
+    grey ones (#808495, below 4.5:1 on white) on every page but the Playground: unreadable on a projector."""
+    from tests.conftest import run_page
+
+    at = run_page(page, query_params=params)
+    drawn = [element.proto for element in at.get("plotly_chart")]
+    assert len(drawn) >= charts
+    assert [proto.theme for proto in drawn] == [""] * len(drawn)  # theme=None

@@ -24,10 +24,18 @@ PALETTE: dict[str, str] = {
     "text": "#111827",
     "grid": "#E5E7EB",
 }
-FONT = {"size": 15, "color": PALETTE["text"], "family": "Source Sans Pro, Source Sans 3, Helvetica, Arial, sans-serif"}
+# The app's own text face first ("Source Sans", which Streamlit loads). Names with a space or a digit are quoted: an
+# unquoted "Source Sans 3" made the whole CSS font-family invalid, so the browser drew chart text in plotly's
+# fallback (Open Sans -> Verdana -> DejaVu Sans) while plotly measured it in the page's narrower face, and legend
+# entries ran into each other and past the legend's box.
+FONT = {"size": 15, "color": PALETTE["text"],
+        "family": '"Source Sans", "Source Sans Pro", "Source Sans 3", Helvetica, Arial, sans-serif'}
 TITLE_FONT = {"size": 18}
 HOVER_FONT = {"size": 15}
-AXIS = {"gridcolor": PALETTE["grid"], "zerolinecolor": PALETTE["grid"], "linecolor": "#9CA3AF", "ticks": "outside"}
+# automargin: the margins grow to fit long tick labels and the axis titles (a category axis of convention names
+# would otherwise be cut at the chart's left edge).
+AXIS = {"gridcolor": PALETTE["grid"], "zerolinecolor": PALETTE["grid"], "linecolor": "#9CA3AF", "ticks": "outside",
+        "automargin": True}
 MARGIN = {"l": 60, "r": 30, "t": 60, "b": 50}
 LEGEND_ABOVE = {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0}
 HEIGHT = 360

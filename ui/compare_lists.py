@@ -265,7 +265,7 @@ def two_rankings(settings: MetricSettings) -> None:
             ranked_list(order, [grade_of[n] for n in order], results[side].table["contribution"].tolist(),
                         key=f"compare_list_{side}", k=settings.k,
                         ndcg=results[side].ndcg)
-            st.plotly_chart(contribution_chart(results[side].table, k=settings.k), key=f"compare_chart_{side}")
+            st.plotly_chart(contribution_chart(results[side].table, k=settings.k), key=f"compare_chart_{side}", theme=None)
             st.button(f"Open ranking {side} in the Playground", key=f"compare_open_{side}",
                       on_click=request_open, args=(side,))
     requested = take_open_request()
@@ -276,5 +276,5 @@ def two_rankings(settings: MetricSettings) -> None:
     st.subheader("Which positions make the difference")
     frame = position_differences(results["A"], results["B"], orders["A"], orders["B"])
     st.text(difference_sentence(frame, results["A"], results["B"]))
-    st.plotly_chart(difference_chart(frame), key="compare_difference_chart")
+    st.plotly_chart(difference_chart(frame), key="compare_difference_chart", theme=None)
     flip_section.for_lists(orders, grade_of, all_grades, settings)  # issue 13 item 6

@@ -140,8 +140,8 @@ def details(comparison, result_a, result_b, *, name_a, name_b, metric, sentence,
     )
     left, right = st.columns(2)
     left.plotly_chart(charts.differences_histogram(comparison, name_a=name_a, name_b=name_b, metric=metric),
-                      key="compare_differences")
-    right.plotly_chart(charts.bootstrap_chart(comparison), key="compare_bootstrap")
+                      key="compare_differences", theme=None)
+    right.plotly_chart(charts.bootstrap_chart(comparison), key="compare_bootstrap", theme=None)
     table = (
         result_a.per_query[["ndcg"]].rename(columns={"ndcg": "A"})
         .join(result_b.per_query[["ndcg"]].rename(columns={"ndcg": "B"}), how="inner")

@@ -60,9 +60,12 @@ def curve_chart(curve_frame: pd.DataFrame, *, k: int | None) -> go.Figure:
     _layout(fig, title="Dataset NDCG@k for k = 1..20", x_title="cutoff k", y_title="NDCG@k", height=400)
     # A fixed width per entry: sized from its own measure of the text, the legend cut the end of the longer entry
     # ("ΣIDC") once the page's font had replaced the one plotly measured with.
-    fig.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0.0,
-                              "entrywidth": 290, "entrywidthmode": "pixels"},
-                      margin={"b": 90})
-    fig.update_xaxes(dtick=1, range=[0.5, CURVE_DEPTH + 0.5])
+    # The legend sits at the figure's bottom edge, under the axis title (placed in the plot's coordinates it ran into
+    # the title once the chart text had its full 15 px).
+    fig.update_layout(legend={"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0.0, "xanchor": "left",
+                              "x": 0.0, "entrywidth": 290, "entrywidthmode": "pixels"},
+                      margin={"b": 140}, height=440)
+    # Whole cutoffs, as many as the width holds upright (every one turned the labels on their side on a phone).
+    fig.update_xaxes(range=[0.5, CURVE_DEPTH + 0.5], tickformat="d", tickangle=0)
     fig.update_yaxes(range=[0, 1.02])
     return fig

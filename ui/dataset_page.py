@@ -34,8 +34,8 @@ def show() -> None:
     dataset_report.show_rule_notes(result, settings=settings, missing=missing)
     left, right = st.columns(2)
     left.plotly_chart(view.histogram_chart(result.per_query["ndcg"], mean=result.mean_ndcg, label=label),
-                      key="dataset_histogram")
-    right.plotly_chart(view.curve_chart(view.curve(dataset, run_name, options), k=settings.k), key="dataset_curve")
+                      key="dataset_histogram", theme=None)
+    right.plotly_chart(view.curve_chart(view.curve(dataset, run_name, options), k=settings.k), key="dataset_curve", theme=None)
     dataset_queries.show(dataset, run_name, options, result, settings=settings, label=label, ties=ties)
     incomplete_view.show(dataset, run_name, options, label=label)
 

@@ -198,7 +198,7 @@ def lesson_cutoff(settings: MetricSettings) -> None:
         st.metric(f"NDCG@{k}", num(at_k.ndcg), help=f"DCG@{k} = {num(at_k.dcg)}, IDCG@{k} = {num(at_k.idcg)}")
     with right:
         full = ndcg_core.evaluate(grades, **lesson_kwargs(settings))
-        st.plotly_chart(charts.cumulative_chart(full.table, highlight=k), width="stretch", key="lesson_cutoff_chart")
+        st.plotly_chart(charts.cumulative_chart(full.table, highlight=k), width="stretch", key="lesson_cutoff_chart", theme=None)
     turn = first_dip_and_rise(values)
     if turn:
         down, up = turn

@@ -188,7 +188,7 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
         key = linked.chart_key(chart, position)
         st.plotly_chart(
             linked.link_figure(build(drawn, k=settings.k, highlight=position), position), width="stretch", key=key,
-            on_select=linked.on_bar_click(key, _go_to), selection_mode="points",
+            on_select=linked.on_bar_click(key, _go_to), selection_mode="points", theme=None,
         )
     if len(table) > 2 * PROGRESS_WINDOW + 1:
         st.markdown(f"**The table around position {position}** (the highlighted row is position i)")

@@ -372,3 +372,11 @@ def scroll_top(tab) -> float:
 def wait_for_scroll(tab, condition: str, arg=None, *, timeout: float = 10_000) -> None:
     """Wait until ``condition`` (a JS expression of ``top`` and ``arg``) holds for the page's scroll position."""
     tab.wait_for_function(f"(arg) => {{ const top = ({SCROLL_TOP_JS})(); return {condition}; }}", arg=arg, timeout=timeout)
+
+
+# Legend entries whose text runs past the legend's box (plotly placed them by a width measured in another font).
+CUT_LEGEND_ENTRIES_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .legend')].flatMap((legend) => {
+  const box = legend.querySelector('.bg').getBoundingClientRect();
+  return [...legend.querySelectorAll('.legendtext')]
+    .filter((text) => text.getBoundingClientRect().right > box.right + 1).map((text) => text.textContent);
+})"""

@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import expect, metric, rerun, screenshot, wait_for_app, wait_for_charts
+from tests.browser.helpers import (
+    CUT_LEGEND_ENTRIES_JS,
+    expect,
+    metric,
+    rerun,
+    screenshot,
+    wait_for_app,
+    wait_for_charts,
+)
 
 pytestmark = pytest.mark.browser
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -42,13 +50,6 @@ def choose(tab, select_label: str, option: str) -> None:
 
 # Legend entries whose text runs past the legend's box (plotly cuts them there): the curve chart's "Ratio of sums
 # ΣDCG / ΣIDCG" ended "ΣIDC" at 1440x900.
-CUT_LEGEND_ENTRIES_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .legend')].flatMap((legend) => {
-  const box = legend.querySelector('.bg').getBoundingClientRect();
-  return [...legend.querySelectorAll('.legendtext')]
-    .filter((text) => text.getBoundingClientRect().right > box.right + 1).map((text) => text.textContent);
-})"""
-
-
 def test_upload_sample_qrels_and_run_shows_dataset_ndcg(page, app_url):
     page.set_viewport_size({"width": 1440, "height": 900})
     open_page(page, app_url, "dataset")

@@ -11,6 +11,7 @@ import pytest
 
 import ndcg_core
 from tests.browser.helpers import (
+    CUT_LEGEND_ENTRIES_JS,
     SCREENSHOTS,
     expect,
     expect_ndcg,
@@ -132,6 +133,7 @@ def test_the_list_header_words_and_chart_titles_fit_on_a_phone(phone, app_url):
     assert phone.evaluate(CUT_CHART_TITLES_JS) == []
     charts = phone.evaluate(RANK_CHARTS_JS)
     assert charts == [{"range": [0.5, 5.5], "legendClear": True}], charts
+    assert phone.evaluate(CUT_LEGEND_ENTRIES_JS) == []  # "past k (not counted)" ran past its box
     phone.locator('[data-testid="stPlotlyChart"]').first.screenshot(path=str(SCREENSHOTS / "phone_chart_k3.png"))
     assert phone.evaluate(SHOWN_MODE_BARS_JS) == 0  # plotly's zoom bar would cover the title (no hover on a phone)
     # The share link's copy button is on the screen and works by touch (st.code's copy icon needed a hover).

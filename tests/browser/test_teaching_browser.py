@@ -7,7 +7,7 @@ import re
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import SCREENSHOTS, screenshot, wait_for_app
+from tests.browser.helpers import CUT_LEGEND_ENTRIES_JS, SCREENSHOTS, screenshot, wait_for_app, wait_for_charts
 from ui import quiz_model as quiz
 
 pytestmark = pytest.mark.browser
@@ -49,6 +49,10 @@ def test_step_through_three_positions(page, app_url):
         page.get_by_text(f"Position i = {position} of", exact=False).wait_for(timeout=15_000)
         wait_for_app(page)
     assert "pos=4" in page.url
+    # The charts' text is drawn in the face plotly measured it in: "NDCG@i (right axis)" ran past the legend's box
+    # when the chart font's CSS was invalid (an unquoted "Source Sans 3") and the browser fell back to Open Sans.
+    wait_for_charts(page)
+    assert page.evaluate(CUT_LEGEND_ENTRIES_JS) == []
     screenshot(page, "teaching_step_by_step")
 
 

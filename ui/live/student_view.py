@@ -216,7 +216,7 @@ def _result(engine: Engine, session: store.Session, activity: store.Activity, mi
     rows = store.activity_answers(engine, activity.id)  # only labels are drawn: no names, no one's answer
     st.markdown(f"**The class:** {len(rows)} answers, {sum(r.correct for r in rows)} right")
     st.plotly_chart(widgets.distribution_chart(activity, rows, revealed=True, height=260),
-                    key=f"live_student_chart_{activity.id}", config={"displayModeBar": False, "staticPlot": True})
+                    key=f"live_student_chart_{activity.id}", config={"displayModeBar": False, "staticPlot": True}, theme=None)
     if session.leaderboard:
         st.markdown("**Leaderboard**")
         board = store.leaderboard(engine, session.id)

@@ -156,7 +156,7 @@ def _live_panel(session_id: int, activity_id: int, stamp: tuple) -> None:
     else:
         counts[2].metric("Correct", "–", help="Shown once you close the answers (not to give it away).")
     st.plotly_chart(widgets.distribution_chart(activity, rows, revealed=activity.state == "revealed", height=280),
-                    key=f"live_chart_{activity_id}", config={"displayModeBar": False})
+                    key=f"live_chart_{activity_id}", config={"displayModeBar": False}, theme=None)
     if settled:
         wrong = activities.most_common_wrong(activity.kind, activity.spec, rows)
         if wrong is not None:
