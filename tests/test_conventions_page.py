@@ -162,7 +162,7 @@ def test_edited_input_is_in_the_share_link_and_the_link_restores_it():
     at = open_case("ties")
     assert _param(at, "rows") is None  # the case's own input needs no rows parameter
     at.session_state["conventions_editor_ties"] = {
-        "edited_rows": {1: {"grade": 2.0}}, "added_rows": [{"document": "E,5:x", "grade": 1.0, "score": 0.2}],
+        "edited_rows": {1: {"grade": 2.0}}, "added_rows": [{"document": "E,5:x", "grade": 1.0, "score": 0.2, "ranked": True}],  # ticked: the column's default
         "deleted_rows": [],
     }
     at.run()

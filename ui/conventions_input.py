@@ -30,7 +30,8 @@ COLUMNS = {
     "score": st.column_config.NumberColumn("Score", help="Empty column = use the order of the rows."),
     "score_2": st.column_config.NumberColumn("Score, ranker 2", help="Optional: a second ranker to compare."),
     "ranked": st.column_config.CheckboxColumn(
-        "Ranked", help="Untick for a judged document the ranker did not return (it only enters the ideal list)."
+        "Ranked", help="Untick for a judged document the ranker did not return (it only enters the ideal list).",
+        default=True,  # a new row is ticked, as it is read (an empty box would show "not ranked" for a ranked row)
     ),
 }
 
