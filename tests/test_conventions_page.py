@@ -161,6 +161,10 @@ def _param(at, name):
 def test_edited_input_is_in_the_share_link_and_the_link_restores_it():
     at = open_case("ties")
     assert _param(at, "rows") is None  # the case's own input needs no rows parameter
+    import json
+
+    # A row the user adds is ticked "Ranked" in the browser (the column's default), as the page then reads it.
+    assert json.loads(at.dataframe[0].proto.columns)["ranked"]["default"] is True
     at.session_state["conventions_editor_ties"] = {
         "edited_rows": {1: {"grade": 2.0}}, "added_rows": [{"document": "E,5:x", "grade": 1.0, "score": 0.2, "ranked": True}],  # ticked: the column's default
         "deleted_rows": [],
