@@ -269,8 +269,11 @@ def test_refuse_rule_for_zero_idcg_shows_which_queries():
     assert not at.exception, at.exception
     message = unescaped(at.error[0].value)
     assert "cannot be evaluated with the current settings" in message and "417" in message
+    # In the sidebar's words, as on the Compare page (it said "Choose another zero_idcg rule ('zero', 'one' or 'skip')")
+    assert "Choose another “NDCG when IDCG = 0” setting in the sidebar" in message and "zero_idcg" not in message
     compare = run_page("compare", query_params={"z": "error", "compare": "runs"})
     assert not compare.exception and "cannot be compared" in unescaped(compare.error[0].value)
+    assert "setting in the sidebar" in unescaped(compare.error[0].value)
 
 
 def test_per_query_notes_flag_zero_idcg_and_missing_queries():

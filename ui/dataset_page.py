@@ -11,6 +11,7 @@ import streamlit as st
 import ndcg_core
 from ui import dataset_queries, dataset_report, dataset_state, dataset_upload, incomplete_view
 from ui import dataset_view as view
+from ui.messages import user_message
 from ui.settings import current_settings, show_url_warning
 from ui.widgets import plain
 
@@ -67,7 +68,7 @@ def _evaluate(dataset, run_name: str, options):
         with st.spinner("Evaluating…"):
             return view.evaluate(dataset, run_name, options)
     except ndcg_core.InvalidInput as error:
-        st.error(f"This data cannot be evaluated with the current settings: {plain(error)}", icon=":material/warning:")
+        st.error(f"This data cannot be evaluated with the current settings: {plain(user_message(error))}", icon=":material/warning:")
     except Exception as error:  # noqa: BLE001 - never a traceback on screen; say what happened instead
         st.error(f"Unexpected problem while evaluating ({plain(type(error).__name__)}: {plain(error)}). Try other "
                  "settings, or reload the files.", icon=":material/error:")

@@ -18,6 +18,7 @@ from ui import dataset_view as view
 from ui.dataset_report import figure, query_notes
 from ui.dataset_upload import LoadedDataset
 from ui.formatting import fixed, grouped
+from ui.messages import user_message
 from ui.settings import MetricSettings
 from ui.state import open_in_playground
 from ui.widgets import plain
@@ -118,7 +119,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
         try:
             listed = view.query_ranking(dataset, run_name, requested, ties=ties)
         except ndcg_core.InvalidInput as error:  # e.g. a judged query the run did not retrieve anything for
-            st.warning(f"This query cannot be opened in the Playground: {plain(error)}", icon=":material/info:")
+            st.warning(f"This query cannot be opened in the Playground: {plain(user_message(error))}", icon=":material/info:")
         else:
             open_in_playground(listed.docs, listed.grades, extra_names=listed.extra_docs,
                                extra_grades=listed.extra_grades, settings=settings, tie_groups=listed.tie_groups)

@@ -17,6 +17,7 @@ import streamlit as st
 import ndcg_core
 from ui import dataset_view
 from ui.flip_grid_view import show_winner_grid
+from ui.messages import user_message
 from ui.settings import MetricSettings
 from ui.widgets import plain
 
@@ -53,7 +54,7 @@ def for_lists(orders: Mapping[str, Sequence[str]], grade_of: Mapping[str, float]
         grid = ndcg_core.winner_grid([[grade_of[n] for n in orders["A"]]], [[grade_of[n] for n in orders["B"]]],
                                      judged=[list(all_grades)], **choices)
     except ndcg_core.InvalidInput as error:
-        st.info(f"Not available: {plain(error)}", icon=":material/info:")
+        st.info(f"Not available: {plain(user_message(error))}", icon=":material/info:")
         return
     show_winner_grid(grid, ("A", "B"), key="compare_flip_lists")
 
@@ -82,7 +83,7 @@ def for_runs(dataset, name_a: str, name_b: str, settings: MetricSettings, *, tie
         with st.spinner("Evaluating both runs under every convention…"):
             grid = _grid(dataset.digest, name_a, name_b, frozen, None, dataset)
     except ndcg_core.InvalidInput as error:
-        st.info(f"Not available: {plain(error)}", icon=":material/info:")
+        st.info(f"Not available: {plain(user_message(error))}", icon=":material/info:")
         return
     queries = grid.attrs["query_ids"]
     st.markdown(f"**Overall**: mean NDCG over the {grid.attrs['queries']:,} queries both runs rank")

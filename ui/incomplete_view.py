@@ -16,6 +16,7 @@ from ui import dataset_state
 from ui.dataset_report import encoded_run, evaluate
 from ui.dataset_upload import LoadedDataset
 from ui.formatting import fixed, grouped, percent
+from ui.messages import user_message
 from ui.widgets import plain
 
 SHOWN_ROWS = 100
@@ -56,7 +57,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
         with st.spinner("Evaluating the run without its unjudged documents, and with them judged…"):
             per_query = figures(dataset, run_name, options)
     except ndcg_core.InvalidInput as error:
-        st.info(f"Not available with these settings: {plain(error)}", icon=":material/info:")
+        st.info(f"Not available with these settings: {plain(user_message(error))}", icon=":material/info:")
         return
     summary = _summary(dataset.digest, run_name, options, dataset)
     depth = "the whole ranking" if options.get("k") is None else f"the top {options['k']}"

@@ -21,8 +21,10 @@ import streamlit as st
 import ndcg_core
 from ui import playground_view, state, tie_band_section
 from ui.formatting import fixed
+from ui.messages import user_message
 from ui.ranking import Ranking, make_ranking
 from ui.settings_model import MetricSettings
+from ui.widgets import plain
 
 TOGGLE_KEY = "playground_score_mode"
 RULE_KEY = "playground_tie_rule"
@@ -115,7 +117,7 @@ def tie_section(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Li
                                   log_base=settings.kwargs()["log_base"], ideal_relevances=judged,
                                   zero_idcg="zero" if settings.zero_idcg == "error" else settings.zero_idcg)
     except ndcg_core.InvalidInput as error:
-        st.caption(f"The tie band cannot be computed for these grades: {error}")
+        st.caption(f"The tie band cannot be computed for these grades: {plain(user_message(error))}")
         return
     with st.container(border=True):
         if band.tied_groups == 0:

@@ -16,7 +16,9 @@ import streamlit as st
 
 import ndcg_core
 from ui.formatting import fixed
+from ui.messages import user_message
 from ui.tie_band_view import show_tie_band, tie_band_rows
+from ui.widgets import plain
 
 
 def show(grades: Sequence[float], scores: Sequence[float] | None, *, k: int | None = None,
@@ -26,7 +28,7 @@ def show(grades: Sequence[float], scores: Sequence[float] | None, *, k: int | No
     try:
         _show(grades, scores, k=k, judged=judged, doc_ids=doc_ids, key=key, title=title)
     except ndcg_core.InvalidInput as error:  # the band shows every library, some with 2^grade - 1 gain
-        st.caption(f"{title}: not shown for these grades under every library's gain: {error}")
+        st.caption(f"{title}: not shown for these grades under every library's gain: {plain(user_message(error))}")
 
 
 def _show(grades, scores, *, k, judged, doc_ids, key, title) -> None:
