@@ -25,6 +25,7 @@ How it stays fast (a 100-document list takes a few milliseconds, see
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -243,14 +244,27 @@ def _row_groups(keys: np.ndarray) -> np.ndarray:
     return group
 
 
+# XGBoost's own metric names: "ndcg-" and "ndcg@10-" (the trailing minus: 0 for a query with no relevant document).
+_XGBOOST_MINUS_METRIC = re.compile(r"ndcg(?:@\s*(?:\d+|k))?\s*-(?![\w@])")
+
+
 def _named(label: str) -> tuple[str, ...]:
-    """Presets a label names: by key ("ranx_ndcg_burges", the longest key wins), else by library alias."""
-    text = label.lower().replace("-", "_")
+    """Presets a label names: by key ("ranx_ndcg_burges", the longest key wins), else by library alias.
+
+    An XGBoost label written with XGBoost's metric name ("XGBoost ndcg@2-") names ``xgboost_minus``.
+    """
+    text = label.lower().replace("-", "_").replace(" ", "_")  # "ranx ndcg-burges" names ranx_ndcg_burges
     keys = [key for key in CONVENTIONS if key in text]
     keys = [key for key in keys if not any(key != other and key in other for other in keys)]
+    text = label.lower()
+    if _XGBOOST_MINUS_METRIC.search(text) and (keys == ["xgboost"] or not keys and "xgboost" in _by_alias(text)):
+        return ("xgboost_minus",)
     if keys:
         return tuple(keys)
-    text = label.lower()
+    return _by_alias(text)
+
+
+def _by_alias(text: str) -> tuple[str, ...]:
     return tuple(key for key, words in _ALIASES.items() if any(word in text for word in words))
 
 

@@ -273,3 +273,18 @@ def test_two_numbers_that_differ_only_through_settings_together_are_not_called_e
     same = diagnose([1, 0, 3, 2], [1.000000001, 1, 0.5, 0.5], doc_ids=["x", "y", "z", "w"],
                               reported={"a": 0.7059, "b": 0.70591})
     assert same.comparison == "a and b: the same calculation reproduces both (they differ by less than the tolerance)."
+
+
+@pytest.mark.parametrize(("label", "preset"), [
+    ("XGBoost ndcg@2-", "xgboost_minus"), ("xgboost ndcg-", "xgboost_minus"), ("XGBoost ndcg@k-", "xgboost_minus"),
+    ("XGBoost ndcg@2", "xgboost"), ("ranx ndcg-burges", "ranx_ndcg_burges"), ("ranx ndcg", "ranx_ndcg"),
+])
+def test_a_label_in_the_librarys_own_metric_name_names_its_preset(label, preset):
+    """XGBoost writes its "0 when nothing is relevant" metric as ndcg@2- (the trailing minus); the label was read
+    as plain XGBoost, and the page said "XGBoost ndcg@k's own conventions give 1.0000 on this input, so the number
+    came from different settings" for XGBoost's own 0.0 (xgboost 3: ndcg@2- = 0, ndcg@2 = 1 on all-zero grades)."""
+    value = 0.0 if preset == "xgboost_minus" else CONVENTIONS[preset].evaluate([0, 0, 0, 0], k=2).ndcg
+    finding = diagnose([0, 0, 0, 0], [0.4, 0.3, 0.2, 0.1], k=2, reported={label: value}).findings[0]
+    assert finding.named_presets == (preset,)
+    assert "own conventions give" not in finding.summary
+    assert preset in finding.matches[0].presets
