@@ -292,7 +292,7 @@ def _finding(space, grid: _Grid, presets: dict[str, tuple], label, value, tolera
         chosen = order[0] if baseline is None else keys.index(baseline)
         nearest = keys[chosen]
         row = rows[members[np.argmin(distance[members, chosen])]]
-        match = _match(space, grid, row, exact, nearest, presets[nearest], named)
+        match = _match(space, grid, row, exact, nearest, presets, named)
         matches.append(replace(match, distances={key: int(best[j]) for j, key in enumerate(keys)}))
     matches.sort(key=lambda m: (not m.presets, not set(m.presets) & set(named), len(m.departures),
                                 keys.index(m.nearest)))
@@ -300,7 +300,7 @@ def _finding(space, grid: _Grid, presets: dict[str, tuple], label, value, tolera
                    summary=_summary(label, value, matches, named, preset_values), preset_values=preset_values)
 
 
-def _match(space, grid: _Grid, row: int, exact, nearest: str, preset_point, named) -> Match:
+def _match(space, grid: _Grid, row: int, exact, nearest: str, presets: dict[str, tuple], named) -> Match:
     point = tuple(int(i) for i in grid.coords[row])
     setting = space.setting(point)
     alternatives = {}
@@ -313,10 +313,11 @@ def _match(space, grid: _Grid, row: int, exact, nearest: str, preset_point, name
             if grid.valid[other] and grid.group[other] == grid.group[row]:
                 same.append(value)
         alternatives[name] = tuple(same)
-    preset_setting = space.setting(preset_point)
+    preset_setting = space.setting(presets[nearest])
     departures = tuple((name, preset_setting[name], setting[name]) for name in DIMENSIONS
                        if setting[name] != preset_setting[name])
-    sentence = _sentence(space, setting, alternatives, exact, nearest, departures)
+    exact_settings = [space.setting(presets[key]) for key in exact]
+    sentence = _sentence(space, setting, alternatives, exact, nearest, departures, exact_settings)
     return Match(setting=setting, ndcg=float(grid.ndcg[row]), dcg=float(grid.dcg[row]), idcg=float(grid.idcg[row]),
                  presets=exact, nearest=nearest, departures=departures, alternatives=alternatives, sentence=sentence)
 
@@ -326,17 +327,31 @@ def _mattering(space, setting, alternatives) -> list[str]:
     return [name for name in DIMENSIONS if len(alternatives[name]) < len(space.axes[name].values)]
 
 
-def _sentence(space, setting, alternatives, exact, nearest, departures) -> str:
+def _sentence(space, setting, alternatives, exact, nearest, departures, exact_settings) -> str:
     words = describe(space, setting)
     if exact:
         who = " = ".join(CONVENTIONS[key].label for key in exact)
-        said = [words[name] for name in _mattering(space, setting, alternatives)]
+        said = [_shared(space, name, words[name], [preset[name] for preset in exact_settings])
+                for name in _mattering(space, setting, alternatives)]
         return f"{who}: " + ("; ".join(said) if said else "every choice gives the same figure here") + "."
     preset_words = describe(space, space.setting(space.index(preset_settings(nearest, has_k="given" in
                                                                                       space.axes["k"].values))))
     changes = "; ".join(f"{words[name]} instead of {preset_words[name]}" for name, _, _ in departures)
     count = len(departures)
     return f"{CONVENTIONS[nearest].label} with {count} change{'s' if count > 1 else ''}: {changes}."
+
+
+def _shared(space, name: str, words: str, values: list) -> str:
+    """What the presets of one calculation choose on dimension ``name``: one value in words, or each of theirs.
+
+    Presets give the same figures with different values when the difference does not matter on this query
+    (linear and exponential gain on all-zero grades): naming one value would put the others under the wrong one.
+    """
+    distinct = list(dict.fromkeys(values))
+    if len(distinct) == 1:
+        return words
+    labels = [space.axes[name].labels[space.axes[name].values.index(value)] for value in distinct]
+    return " or ".join(labels) + " (the same figure here)"
 
 
 def _summary(label, value, matches, named, preset_values) -> str:

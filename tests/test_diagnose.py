@@ -288,3 +288,17 @@ def test_a_label_in_the_librarys_own_metric_name_names_its_preset(label, preset)
     assert finding.named_presets == (preset,)
     assert "own conventions give" not in finding.summary
     assert preset in finding.matches[0].presets
+
+
+def test_presets_grouped_by_a_figure_are_not_put_under_one_of_their_gains():
+    """On all-zero grades every gain gives the same figure: the group of scikit-learn (the grade itself) and ranx
+    ndcg_burges, XGBoost, Elasticsearch, Keras-RS (2^grade − 1) was described as "gain = the grade itself"."""
+    finding = diagnose([0, 0, 0], [0.3, 0.2, 0.1], reported={"scikit-learn": 0.0}).findings[0]
+    match = finding.matches[0]
+    assert {"sklearn", "ranx_ndcg_burges", "xgboost_minus"} <= set(match.presets)
+    assert "gain = the grade itself or gain = 2^grade − 1 (the same figure here)" in match.sentence
+    assert "0 for a query with no relevant document" in match.sentence
+    # Where the presets agree, one value is said: grades 3, 2, 0, 1 tell linear from exponential gain.
+    sentence = diagnose([3, 2, 0, 1], [4, 3, 2, 1], reported={"LightGBM": 0.9926}).findings[0].matches[0].sentence
+    assert sentence.startswith("LightGBM ndcg metric") and "gain = 2^grade − 1;" in sentence
+    assert "the grade itself" not in sentence
