@@ -107,3 +107,15 @@ def test_refuses_what_evaluate_scores_refuses():
         tie_band([1, 2], [1.0])
     with pytest.raises(InvalidInput):
         tie_band([1, -2], [1.0, 2.0])
+
+
+def test_the_number_of_orders_is_written_as_a_size_once_it_is_huge():
+    """Hundreds of tied documents have ~10^200 orders and more: the caption printed all the digits (three lines)."""
+    from ui.formatting import grouped
+
+    scores = np.repeat(np.arange(100.0), 5)[:496]
+    band = tie_band(np.zeros(496), scores, k=10)
+    orders = math.prod(math.factorial(size) for size in np.unique(scores, return_counts=True)[1])
+    assert band.orders == orders and len(str(orders)) > 100
+    assert grouped(orders) == f"about {orders / 10 ** (len(str(orders)) - 1):.1f} × 10^{len(str(orders)) - 1}"
+    assert grouped(999_999_999_999_999) == "999,999,999,999,999" and grouped(10**15) == "about 1.0 × 10^15"

@@ -97,8 +97,14 @@ def percent(value: float) -> str:
 
 
 def grouped(count: int) -> str:
-    """A count with thousands separators: ``grouped(1234567) == "1,234,567"``."""
-    return f"{int(count):,}"
+    """A count with thousands separators: ``grouped(1234567) == "1,234,567"``; from 10^15 on, its size in words
+    (``"about 6.6 × 10^279"``): the number of orders of 96 tied groups has 280 digits and filled three lines."""
+    count = int(count)
+    if abs(count) < 10**15:
+        return f"{count:,}"
+    exponent = len(str(abs(count))) - 1
+    mantissa = abs(count) / 10**exponent if exponent < 300 else int(str(abs(count))[:3]) / 100
+    return f"about {'-' if count < 0 else ''}{mantissa:.1f} × 10^{exponent}"
 
 
 def megabytes(size: int, digits: int = 1) -> str:

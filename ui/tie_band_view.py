@@ -12,7 +12,7 @@ import streamlit as st
 
 import ndcg_core
 from ui.chart_style import apply_style
-from ui.formatting import preset_discount_words
+from ui.formatting import grouped, preset_discount_words
 from ui.widgets import plain
 
 GAIN_WORDS = {"linear": "gain = grade", "exponential": "gain = 2^grade − 1"}
@@ -66,7 +66,7 @@ def show_tie_band(grades, scores, *, k=None, judged=None, doc_ids=None, key: str
     st.markdown("#### The tie band")
     st.caption(
         f"{band.tied_documents} documents share a score with another ({band.tied_groups} tied group"
-        f"{'s' if band.tied_groups > 1 else ''}, {band.orders:,} possible orders). Each bar runs from the worst to the "
+        f"{'s' if band.tied_groups > 1 else ''}, {grouped(band.orders)} possible orders). Each bar runs from the worst to the "
         "best order of the ties; the diamond is the average over all orders (scikit-learn's value); dots mark each "
         "library's own tie rule."
     )
