@@ -186,8 +186,11 @@ def test_dataset_page_shows_unjudged_figures_overall_and_per_query():
     assert cards["Judged@k"] == f"{table['judged_at_k'].mean():.0%}"
     affected = int((table["n_unjudged_in_cutoff"] > 0).sum())
     assert affected > 0
-    assert any(t.value.startswith(f"{affected} of {len(table)} queries have unjudged documents in the whole ranking")
-               for t in at.text)
+    sentence = next(t.value for t in at.text if t.value.startswith(f"{affected} of {len(table)} queries have "
+                                                                  "unjudged documents in the whole ranking"))
+    # Queries 417 and 452 have no relevant judgment: their third figure judges the unjudged at grade 1, and says so.
+    assert table.loc[["417", "452"], "upper"].gt(0).all()
+    assert "grade 1 for a query with no relevant judgment" in sentence
     shown = next(df.value for df in at.dataframe if "condensed" in df.value.columns).set_index("query")
     assert len(shown) == min(affected, 100)
     np.testing.assert_allclose(shown["condensed"], table.loc[shown.index, "condensed"])

@@ -82,7 +82,8 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
         return
     st.text(f"{grouped(affected)} of {grouped(len(per_query))} queries have unjudged documents in {depth}. The usual figure counts "
             "them as not relevant; the condensed list leaves them out; the third figure assumes each was "
-            "judged at its query's top grade.")
+            "judged at its query's top grade (grade 1 for a query with no relevant judgment, which has no top grade to "
+            "lend).")
     table = per_query[per_query["n_unjudged_in_cutoff"] > 0].rename_axis("query").reset_index()
     table["query"] = table["query"].astype(str)
     spread = (table[["condensed", "upper"]].max(axis=1) - table["standard"]).abs().to_numpy(dtype=float)
