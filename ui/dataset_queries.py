@@ -148,10 +148,12 @@ def _picked_query(dataset, run_name: str, options: dict, table: pd.DataFrame, sh
         dataset_state.pick_query(exact)  # typing a whole query id picks that query
     page.search = exact
     current = dataset_state.picked_query()
-    if current is not None and current not in index:
-        dataset_state.pick_query(None)
-        current = None
     options_shown = shown["query"].tolist()
+    if current is not None and current not in index:
+        # Set, not forgotten: a forgotten key left the browser showing the old data set's query ("401") over the
+        # first query of the new one, which the text below and the button named.
+        current = options_shown[0] if options_shown else None
+        dataset_state.pick_query(current)
     if current is not None and current not in options_shown:
         options_shown.insert(0, current)
     if not options_shown:

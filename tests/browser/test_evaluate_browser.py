@@ -96,6 +96,23 @@ def test_malformed_upload_shows_line_number_and_keeps_data(page, app_url, tmp_pa
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "dataset_refused")
 
+    # Files of other queries replace the sample: the query picker shows the new data's first query. (It kept
+    # showing the sample's "401" while the text under it and the button named q1.)
+    qrels, run = tmp_path / "mine.qrels", tmp_path / "mine_run.txt"
+    qrels.write_text("q1 0 a 2\nq1 0 b 1\nq2 0 c 1\n")
+    run.write_text("q1 Q0 b 1 2.0 t\nq1 Q0 a 2 1.0 t\nq2 Q0 c 1 1.0 t\n")
+    with rerun(page):
+        inputs.nth(0).set_input_files(str(qrels))
+    with rerun(page):  # the refused run file is removed (its chip's ✕), as a person would, then theirs added
+        page.get_by_test_id("stFileChip").filter(has_text="broken_run.txt").get_by_test_id("stFileChipDeleteBtn").click()
+    with rerun(page):
+        inputs.nth(1).set_input_files(str(run))
+    page.get_by_text(re.compile(r"Data: mine\.qrels, mine_run\.txt")).wait_for(timeout=30_000)
+    wait_for_app(page)
+    picker = page.get_by_test_id("stSelectbox").filter(has_text="Open one query's ranking")
+    assert picker.locator("input").input_value() == "q1"
+    assert page.get_by_role("button", name=re.compile("Open query q1 in the Playground")).count() == 1
+
 
 def test_conventions_all_zero_case_shows_different_values(page, app_url):
     open_page(page, app_url, "conventions")
