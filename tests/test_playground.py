@@ -49,6 +49,27 @@ def edit(at, *, edited=None, added=None, deleted=None, prefix="playground_editor
     return at.run()
 
 
+class Browser:
+    """Sends a ranking editor's edits as the browser does: its state accumulates while the editor keeps its key
+    (each message carries every edit made since the editor was drawn) and starts empty when the key changes."""
+
+    def __init__(self, at):
+        self.at, self.key, self.delta = at, None, None
+
+    def edit(self, *, edited=None, added=None, deleted=None):
+        key = editor_key(self.at)
+        if key != self.key:
+            self.key, self.delta = key, {"edited_rows": {}, "added_rows": [], "deleted_rows": []}
+        for row, cells in (edited or {}).items():
+            self.delta["edited_rows"].setdefault(row, {}).update(cells)
+        self.delta["added_rows"].extend(added or [])
+        self.delta["deleted_rows"].extend(deleted or [])
+        self.at.session_state[key] = {part: value.copy() for part, value in self.delta.items()}
+        self.at.run()
+        assert not self.at.exception, self.at.exception
+        return self.at
+
+
 def drag(at, perm):
     """Send the message the browser sends after drags: the queued moves that turn the shown list into ``perm``."""
     at.session_state["playground_list"] = moves_to(at.session_state, "playground_list", perm)
@@ -110,15 +131,17 @@ def test_deltas_show_the_change_since_the_previous_ordering(at):
 
 
 def test_adding_and_deleting_rows(at):
-    # The editor's state is cumulative (relative to the rows it was drawn from), as the browser sends it.
-    added = [{"Document": "D6", "Grade": 1}]
-    edit(at, added=added)
+    # The editor's state is cumulative (relative to the rows it was drawn from), as the browser sends it; an added or
+    # deleted row restarts the table from the new ranking (its Rank column renumbered), so the next edit is relative
+    # to that.
+    browser = Browser(at)
+    browser.edit(added=[{"Document": "D6", "Grade": 1}])
     assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5", "D6")
     assert shown_metrics(at) == expected_metrics([3, 1, 2, 0, 2, 1])
-    edit(at, added=added, deleted=[0, 3])
+    browser.edit(deleted=[0, 3])
     assert ranking(at).names == ("D2", "D3", "D5", "D6")
     assert shown_metrics(at) == expected_metrics([1, 2, 2, 1])
-    edit(at, added=[*added, {"Grade": 2}], deleted=[0, 3])  # a row without a name gets a fresh one
+    browser.edit(added=[{"Grade": 2}])  # a row without a name gets a fresh one
     assert ranking(at).grades == (1, 2, 2, 1, 2)
     assert len(set(ranking(at).names)) == 5
 
@@ -423,3 +446,67 @@ def test_table_sent_as_arrow_equals_the_dataframe(k):
     assert list(arrow.columns) == list(expected.columns)
     for column in expected.columns:
         assert arrow[column].tolist() == expected[column].tolist(), column
+
+
+# --- the grade table's Rank column after rows are added or deleted ----------------------------------------------
+
+def shown_grade_table(at) -> list[tuple]:
+    """(Rank, Document, Grade) rows as the browser shows the grade table: the frame the data editor was given, with
+    the edit state it keeps under its key applied (edited cells, deleted rows gone, added rows at the end)."""
+    key = editor_key(at)
+    frame = at.dataframe(key=key).value
+    rows = [[rank, name, grade] for rank, name, grade in zip(frame["Rank"], frame["Document"], frame["Grade"],
+                                                            strict=True)]
+    try:  # AppTest's session state has no .get()
+        delta = at.session_state[key]
+    except KeyError:  # a renewed editor the browser has not edited yet
+        delta = {}
+    for row, cells in (delta.get("edited_rows") or {}).items():
+        for column, value in cells.items():
+            rows[int(row)][("Rank", "Document", "Grade").index(column)] = value
+    deleted = {int(row) for row in delta.get("deleted_rows") or []}
+    rows = [row for i, row in enumerate(rows) if i not in deleted]
+    rows += [[None, added.get("Document"), added.get("Grade")] for added in delta.get("added_rows") or []]
+    return [tuple(None if rank is None else int(rank) for rank in row[:1]) + (row[1], row[2]) for row in rows]
+
+
+def assert_table_follows_the_list(at, names, grades):
+    ranked = ranking(at)
+    assert ranked.names == tuple(names) and ranked.grades == tuple(grades)
+    listed = next(frame.value for frame in at.dataframe if "document" in frame.value.columns)  # the list's ranks
+    assert list(listed["document"]) == list(names) and list(listed["rank"]) == list(range(1, len(names) + 1))
+    assert [(rank, name) for rank, name, _ in shown_grade_table(at)] == list(enumerate(names, start=1))
+    assert shown_metrics(at) == expected_metrics(list(grades))
+
+
+def test_rank_column_follows_the_list_after_a_delete_then_an_add(at):
+    """Deleting D2 then adding a row showed ranks 1, 3, 4, 5 and a blank for D6, while the list said 1-5."""
+    browser = Browser(at)
+    browser.edit(deleted=[1])
+    assert_table_follows_the_list(at, ["D1", "D3", "D4", "D5"], [3, 2, 0, 2])
+    browser.edit(added=[{"Document": "D6", "Grade": "0"}])  # the row tools add a row with the column defaults
+    assert_table_follows_the_list(at, ["D1", "D3", "D4", "D5", "D6"], [3, 2, 0, 2, 0])
+    # The renewed table takes the next edits on its own rows: row 2 is now D3, row 5 the new D6.
+    browser.edit(edited={1: {"Grade": "1"}, 4: {"Grade": "3"}})
+    assert_table_follows_the_list(at, ["D1", "D3", "D4", "D5", "D6"], [3, 1, 0, 2, 3])
+    browser.edit(deleted=[0])
+    assert_table_follows_the_list(at, ["D3", "D4", "D5", "D6"], [1, 0, 2, 3])
+
+
+def test_rank_column_follows_the_list_after_deleting_the_first_row(at):
+    browser = Browser(at)
+    browser.edit(deleted=[0])
+    assert_table_follows_the_list(at, ["D2", "D3", "D4", "D5"], [1, 2, 0, 2])
+    browser.edit(edited={0: {"Grade": "2"}})  # row 1 is D2 now
+    assert_table_follows_the_list(at, ["D2", "D3", "D4", "D5"], [2, 2, 0, 2])
+
+
+def test_a_grade_edit_then_an_add_keeps_both(at):
+    """A grade typed before a row is added is kept when the table is renewed (the browser sends both together)."""
+    browser = Browser(at)
+    browser.edit(edited={3: {"Grade": "4"}})
+    assert_table_follows_the_list(at, ["D1", "D2", "D3", "D4", "D5"], [3, 1, 2, 4, 2])
+    browser.edit(added=[{"Document": "D6", "Grade": "1"}])
+    assert_table_follows_the_list(at, ["D1", "D2", "D3", "D4", "D5", "D6"], [3, 1, 2, 4, 2, 1])
+    at.run()  # applied exactly once
+    assert_table_follows_the_list(at, ["D1", "D2", "D3", "D4", "D5", "D6"], [3, 1, 2, 4, 2, 1])

@@ -228,7 +228,14 @@ def apply_pending_changes(settings: MetricSettings) -> None:
             from ui.score_mode import rank_by_scores
 
             candidate, ranked_scores = rank_by_scores(candidate, scores, playground.tie_rule)
+        # Rows added or deleted in the ranked table move the rows after them, but the table's Rank column is
+        # drawn from the rows it started from (1, 3, 4, 5 after deleting rank 2; blank for an added row): the
+        # table restarts from the new ranking so it shows 1..n as the list does. (Score mode has no Rank column,
+        # and its rows stay put while the list re-sorts, so it keeps its table.)
+        restart = not scored and _has_rows_changed(main_delta)
         if candidate == ranking and ranked_scores == (playground.scores if scored else None):
+            if restart:  # e.g. a row deleted and added back: same ranking, stale ranks on screen
+                state.set_edited_ranking(candidate, restart=True)
             return
         evaluate(candidate, **{**settings.kwargs(), "zero_idcg": "zero"})  # all-zero grades are a valid edit
     except EditError as error:
@@ -237,11 +244,16 @@ def apply_pending_changes(settings: MetricSettings) -> None:
     except ndcg_core.InvalidInput as error:
         playground.edit_error = user_message(error)
         return
-    state.set_edited_ranking(candidate, scores=ranked_scores)
+    state.set_edited_ranking(candidate, scores=ranked_scores, restart=restart)
 
 
 def _has_changes(delta) -> bool:
     return isinstance(delta, Mapping) and any(delta.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
+
+
+def _has_rows_changed(delta) -> bool:
+    """Whether an editor's edit state adds or deletes rows (which renumbers the rows after them)."""
+    return isinstance(delta, Mapping) and any(delta.get(part) for part in ("added_rows", "deleted_rows"))
 
 
 # --- editors -----------------------------------------------------------------------------------------------------

@@ -126,16 +126,21 @@ def _carried_scores(old: Ranking, new: Ranking, scores: tuple[float, ...] | None
     return tuple(by_name[name] for name in new.names)
 
 
-def set_edited_ranking(ranking: Ranking, *, scores: tuple[float, ...] | None = None) -> None:
-    """The ranking as the editors' edits make it: the editors keep their widget state (no restart).
+def set_edited_ranking(ranking: Ranking, *, scores: tuple[float, ...] | None = None, restart: bool = False) -> None:
+    """The ranking as the editors' edits make it: the editors keep their widget state (unless ``restart``).
 
     The data editors show :func:`editor_base` plus the user's edits; restarting them after every edit would
-    drop a cell the user is already typing into, so only reorders and buttons restart them.
+    drop a cell the user is already typing into, so only reorders, buttons and (``restart``) added or deleted
+    rows restart them: after those the table's Rank column, drawn from the base, would show the old positions.
+    A restart keeps score mode as it is (unlike :func:`set_ranking`), and the edits become the new base.
     """
     state = playground()
     state.scores = scores if scores is not None else _carried_scores(state.ranking, ranking, state.scores)
     state.ranking = ranking
-    state.edited = True
+    state.edited = not restart
+    if restart:
+        state.base, state.base_scores = ranking, state.scores
+        state.revision += 1
     url_state.warn(SCOPE, None)
 
 
