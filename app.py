@@ -19,6 +19,9 @@ st.html(CLOSE_ON_PHONE_SCRIPT, unsafe_allow_javascript=True)  # the sidebar clos
 st.html("<style>.katex-display > .katex, .katex-display > .katex > .katex-html { white-space: normal; }"
         ".katex-display > .katex > .katex-html > .base { margin: .2em 0; }</style>")
 
+# A table's or chart's toolbar (add row, download, search, fullscreen) shows on hover only: a keyboard user who
+# tabs onto its buttons must see where the focus is.
+st.html("<style>[data-testid='stElementToolbar']:focus-within { opacity: 1 !important; }</style>")
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 st.html("<style>@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }</style>")
 

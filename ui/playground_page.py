@@ -117,7 +117,7 @@ def _editors(ranking: Ranking, settings: MetricSettings, result, *, hidden: bool
         st.subheader("Grades")
         playground_view.show_edit_error()
         playground_view.ranking_editor(ranking)
-        st.caption("Double-click a grade or a name to edit it; use the row tools to add or delete documents. "
+        st.caption("Double-click (on a phone, double-tap) a grade or a name to edit it; use the row tools to add or delete documents. "
                    "The rows follow the ranking: reorder it in the list above.")
     with extra_column, st.expander(f"Extra judged documents, not in the ranking ({len(ranking.extra_names)})",
                                    expanded=bool(ranking.extra_names)):

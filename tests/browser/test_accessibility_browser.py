@@ -168,3 +168,13 @@ def test_grade_chips_carry_their_number_not_only_a_colour(page, app_url):
     assert len(colours) == 5  # the colour is a second carrier, the number the first
     for name, grade in zip("ABCDE", ["0", "1", "2.5", "3", "4"], strict=True):
         assert f"grade {grade}" in row(page, name).get_attribute("aria-label")
+
+
+def test_a_focused_table_toolbar_button_is_visible(page, app_url):
+    """The grade table's toolbar (add row, download, search, fullscreen) is shown on hover only: a keyboard user
+    tabbed through five invisible buttons per table, with nothing on screen saying where the focus was."""
+    open_playground(page, app_url)
+    toolbar = page.get_by_test_id("stElementToolbar").filter(has=page.get_by_role("button", name="Add row")).first
+    toolbar.get_by_role("button").first.focus()  # as Tab reaches it
+    page.wait_for_function("(bar) => bar.matches(':focus-within') && getComputedStyle(bar).opacity === '1'",
+                           arg=toolbar.element_handle(), timeout=5_000)
