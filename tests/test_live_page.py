@@ -194,6 +194,70 @@ def test_projector_link_shows_the_dashboard_without_controls(engine):
         i.value for i in teacher.info]
 
 
+def _polls(at) -> dict[str, float]:
+    """Run ``at`` and return the fragments its browser reruns on a timer (``st.fragment(run_every=…)``): {id: s}.
+
+    AppTest drops Streamlit's auto-rerun messages, so they are read off the run's messages on their way to it.
+    """
+    from streamlit.testing.v1 import local_script_runner
+
+    parse, polls = local_script_runner.parse_tree_from_messages, {}
+
+    def keep(messages):
+        polls.update({m.auto_rerun.fragment_id: m.auto_rerun.interval for m in messages
+                      if m.WhichOneof("type") == "auto_rerun"})
+        return parse(messages)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(local_script_runner, "parse_tree_from_messages", keep)
+        at.run()
+    return polls
+
+
+def _tick(at, fragment_id: str) -> None:
+    """What the browser does when a poll's timer fires: rerun that fragment alone (Streamlit's auto-rerun request)."""
+    from streamlit.testing.v1 import local_script_runner
+
+    rerun = local_script_runner.RerunData
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(local_script_runner, "RerunData",
+                      lambda **kwargs: rerun(**kwargs, fragment_id_queue=[fragment_id], is_auto_rerun=True))
+        at.run()
+
+
+def test_projector_opened_before_the_first_activity_follows_the_teacher(engine):
+    """A projector link opened before the first activity had nothing polling (only the live panel polls, and it is
+    drawn only with an activity): it said "Add an activity below…" until reloaded, through open, close and reveal.
+    Now a cheap poll of the session's stamp redraws it when the teacher opens an activity; its note names no
+    controls "below", which the projector does not have."""
+    from ui.live.teacher_view import REFRESH_SECONDS
+
+    teacher, code, secret = _teacher(engine)
+    projector = run_page("live_class", query_params={"code": code, "screen": security.screen_token(secret)})
+    polls = _polls(projector)
+    assert list(polls.values()) == [REFRESH_SECONDS]
+    assert [i.value for i in projector.info] == ["Waiting for the teacher to open an activity…"]
+    assert "below" not in _texts(projector)
+    assert list(_polls(teacher).values()) == [REFRESH_SECONDS]  # the teacher link on a second device too
+    assert "Add an activity below, then open it" in _texts(teacher)
+    [poll] = polls
+    _tick(projector, poll)  # nothing changed yet: the poll alone ran (AppTest then holds only what it drew: nothing)
+    assert not projector.info and not projector.get("html") and not projector.warning
+
+    teacher.button(key="live_add").click().run()  # the teacher adds and opens an estimate activity
+    activity = store.current_activity(engine, store.find_session(engine, code).id)
+    _tick(projector, poll)  # the projector's timer, nobody touching it
+    assert "open for answers" in projector.subheader[0].value and "What is NDCG@" in _texts(projector)
+    assert [m.label for m in projector.metric] == ["Joined", "Answered", "Correct"]
+    assert not projector.info
+    # From now on the live panel polls (and follows close and reveal), not the waiting poll.
+    polls = _polls(projector)
+    assert list(polls.values()) == [REFRESH_SECONDS] and poll not in polls
+    store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="revealed")
+    _tick(projector, next(iter(polls)))
+    assert "answer revealed" in projector.subheader[0].value and "Worked calculation" in _texts(projector)
+
+
 def test_distribution_chart_counts_answers_in_the_one_chart_style():
     import plotly.graph_objects as go
 
@@ -210,10 +274,10 @@ def test_distribution_chart_counts_answers_in_the_one_chart_style():
     figure = widgets.distribution_chart(activity, rows, revealed=True)
     layout = go.Figure(figure.to_plotly_json()).to_plotly_json()["layout"]  # validates every property
     assert layout["font"] == FONT and {key: layout["xaxis"][key] for key in AXIS} == AXIS
-    [bars] = figure.data
-    assert list(bars.x) == ["A", "B"]
-    assert list(bars.y) == [1 if right == "A" else 2, 1 if right == "B" else 2]
-    assert list(bars.marker.color) == ["#009E73" if label == right else "#B8BEC6" for label in ("A", "B")]
+    right_bars, wrong_bars = figure.data
+    assert list(right_bars.x) == list(wrong_bars.x) == ["A", "B"]
+    assert list(right_bars.y) == [int(right == "A"), int(right == "B")]  # the one right answer
+    assert list(wrong_bars.y) == [2 * (wrong == "A"), 2 * (wrong == "B")]  # the two wrong ones
 
 
 def test_live_page_draws_no_settings_sidebar_and_keeps_the_settings(engine):
@@ -261,4 +325,91 @@ def test_estimate_chart_labels_every_fifth_bin_so_they_never_overlap():
     activity = Activity(1, 1, 1, "estimate", activities.generate("estimate", seed=7), "open")
     figure = widgets.distribution_chart(activity, [], revealed=False)
     assert len(figure.data[0].x) == 21  # every bin of 0.05 still drawn
-    assert list(figure.layout.xaxis.tickvals) == ["0.00", "0.20", "0.40", "0.60", "0.80", "1.00"]
+    assert list(figure.layout.xaxis.tickvals) == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert list(figure.layout.xaxis.ticktext) == ["0.00", "0.20", "0.40", "0.60", "0.80", "1.00"]
+
+
+# --- Seed 0's "Predict the NDCG" (true NDCG@3 0.5307): two students answer 0.48, one 0.50. All three land in the
+# bin "0.50", but only 0.50 is within 0.05 of the truth (1 point); 0.48 is off by 0.0507 (half a point, wrong).
+
+def _seed0_estimate(values=(0.48, 0.48, 0.50)):
+    from ui.live.store import Activity, Answer
+
+    spec = activities.generate("estimate", seed=0)
+    rows = []
+    for n, value in enumerate(values):
+        label, points, correct = activities.score("estimate", spec, {"value": value})
+        rows.append(Answer(1, n, "", {"value": value}, label, points, correct, 1, 0.0))
+    return Activity(1, 1, 1, "estimate", spec, "revealed"), rows
+
+
+def test_seed0_answers_fall_in_one_bin_with_right_and_wrong():
+    activity, rows = _seed0_estimate()
+    assert round(activities.truth("estimate", activity.spec), 4) == 0.5307
+    assert [(r.label, r.points, r.correct) for r in rows] == [("0.50", 0.5, False), ("0.50", 0.5, False),
+                                                              ("0.50", 1.0, True)]
+
+
+def test_revealed_chart_splits_a_bin_into_its_right_and_wrong_answers():
+    """The bin "0.50" holds 1 right and 2 wrong answers: one green bar for all three called the wrong ones right
+    (the page said "Correct 33%" beside it). Now the right answers are a green bar and the wrong ones a grey bar
+    stacked on it, each named in the legend and the hover."""
+    from ui.live import widgets
+
+    activity, rows = _seed0_estimate()
+    figure = widgets.distribution_chart(activity, rows, revealed=True)
+    right, wrong = figure.data
+    at = list(right.customdata).index("0.50")
+    assert (right.y[at], wrong.y[at]) == (1, 2)
+    assert sum(right.y) == 1 and sum(wrong.y) == 2  # no other bin has anything
+    assert (right.name, right.marker.color) == ("Right answers", "#009E73")
+    assert (wrong.name, wrong.marker.color) == ("Wrong answers", "#B8BEC6")
+    assert figure.layout.barmode == "stack" and figure.layout.showlegend
+    assert right.hovertemplate == "%{customdata}: %{y} right<extra></extra>"
+    assert wrong.hovertemplate == "%{customdata}: %{y} wrong<extra></extra>"
+    # Before the reveal: one colour, no right or wrong, no legend (it would give the answer away).
+    [bars] = widgets.distribution_chart(activity, rows, revealed=False).data
+    assert bars.y[at] == 3 and sum(bars.y) == 3 and bars.marker.color == "#0072B2"
+
+
+def test_teacher_page_after_reveal_draws_the_wrong_answers_grey(engine):
+    """The tester's class, through the page: seed 0, answers 0.48, 0.48, 0.50, Close then Reveal."""
+    import json
+
+    teacher, code, _secret = _teacher(engine)
+    teacher.number_input(key="live_seed").set_value(0).run()
+    teacher.button(key="live_add").click().run()  # "Predict the NDCG" of quiz seed 0, opened
+    activity = store.current_activity(engine, store.find_session(engine, code).id)
+    assert activity.kind == "estimate" and activity.spec == activities.generate("estimate", seed=0)
+    for n, value in enumerate((0.48, 0.48, 0.50)):
+        _student, token = store.join(engine, code=code, client=f"phone {n}")
+        store.submit_answer(engine, code=code, token=token, activity_id=activity.id, answer={"value": value},
+                            scorer=activities.score)
+    teacher.button(key=f"live_closed_{activity.id}").click().run()
+    teacher.button(key=f"live_revealed_{activity.id}").click().run()
+    assert teacher.metric[2].value == "33%" and "**Most common wrong answer:** 0\\.50 (2 students)" in _texts(teacher)
+    [chart] = teacher.get("plotly_chart")
+    right, wrong = json.loads(chart.proto.spec)["data"]
+    at = right["customdata"].index("0.50")
+    assert (right["name"], right["y"][at], wrong["name"], wrong["y"][at]) == ("Right answers", 1, "Wrong answers", 2)
+
+
+def test_true_ndcg_arrow_points_at_the_truths_bin_even_when_nobody_answered_it():
+    """Truth 0.531 is in the bin 0.55, where nobody answered. The arrow was placed at x = "0.55" on a category axis,
+    which plotly reads as the position 0.55 (beside the first bar, 0.00); the bins now sit at their centres on a
+    numeric axis and the arrow at its bin's centre."""
+    from ui.live import widgets
+
+    activity, rows = _seed0_estimate()
+    figure = widgets.distribution_chart(activity, rows, revealed=True)
+    [arrow] = figure.layout.annotations
+    assert arrow.text == "true NDCG 0.531"
+    assert (arrow.x, arrow.y) == (0.55, 0)  # the bin's centre, at the foot of its (empty) bar
+    # ... on the bars' own numeric scale (on a category axis 0.55 would again be a position between two bars).
+    assert figure.layout.xaxis.type == "linear"
+    centres = dict(zip(figure.data[0].customdata, figure.data[0].x, strict=True))
+    assert centres["0.55"] == arrow.x and centres["0.00"] == 0.0
+    # With answers in the truth's bin the arrow ends on top of its bar (two students there).
+    activity, rows = _seed0_estimate((0.48, 0.55, 0.56))
+    [arrow] = widgets.distribution_chart(activity, rows, revealed=True).layout.annotations
+    assert [r.label for r in rows] == ["0.50", "0.55", "0.55"] and (arrow.x, arrow.y) == (0.55, 2)

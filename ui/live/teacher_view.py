@@ -6,7 +6,8 @@ URL; the store checks it on the server (hiding buttons is not the protection).
 
 During an open activity the projector shows only how many answered and the spread of answers (no right or
 wrong, which would tell the room the answer); once the teacher closes it, the share correct and the most
-common wrong answer with its misconception appear; the reveal adds the worked calculation.
+common wrong answer with its misconception appear; the reveal adds the worked calculation. Before the first
+activity a cheap poll of the session's stamp stands in for the live panel, so a projector opened early follows.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from ui.widgets import plain
 
 REFRESH_SECONDS = 1.5
 RECONNECTING = "Reconnecting to the class database… (nothing is lost: the page retries by itself)"
+WAITING_SCREEN = "Waiting for the teacher to open an activity…"
 
 
 def _secret() -> str:
@@ -78,13 +80,17 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
     stamp = store.session_stamp(engine, session.id)  # what this drawing shows (see _live_panel)
     left, right = st.columns([1.05, 1], gap="large")
     with left:
-        if current is None:
+        if current is None and view_only:  # the projector has no controls "below"
+            st.info(WAITING_SCREEN, icon=":material/hourglass_top:")
+        elif current is None:
             st.info("Add an activity below, then open it: the students' phones show it at once.")
         else:
             _current_activity(session, current, controls=not view_only)
     with right:
         if current is not None:
             _live_panel(session.id, current.id, stamp)
+        elif not session.ended:  # an ended session changes no more
+            _watch(session.id, stamp)
     if current is not None and current.state == "revealed":
         widgets.show_reveal(current)
     if view_only:
@@ -128,6 +134,23 @@ def _activity_buttons(activity: store.Activity) -> None:
         column.button(label, key=f"live_{state}_{activity.id}", disabled=not enabled, width="stretch",
                       type="primary" if enabled and state != "closed" else "secondary",
                       on_click=_control, args=(store.set_state,), kwargs={"activity_id": activity.id, "state": state})
+
+
+@st.fragment(run_every=REFRESH_SECONDS)
+def _watch(session_id: int, stamp: tuple) -> None:
+    """Before the first activity there is no live panel to poll: this cheap read (the session's stamp, as on a
+    student's phone) redraws the page once an activity is opened elsewhere or the session ends.
+
+    Without it a projector opened before the first activity (or the teacher link on a second device) kept saying
+    "waiting" until reloaded.
+    """
+    try:
+        changed = store.session_stamp(connection.live_engine(), session_id) != stamp
+    except sa.exc.DBAPIError:
+        st.warning(RECONNECTING, icon=":material/sync:")
+        return
+    if changed:
+        st.rerun(scope="app")
 
 
 @st.fragment(run_every=REFRESH_SECONDS)

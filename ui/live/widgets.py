@@ -14,13 +14,14 @@ import plotly.graph_objects as go
 import segno
 import streamlit as st
 
-from ui.chart_style import PALETTE, base_layout
+from ui.chart_style import LEGEND_ABOVE, PALETTE, base_layout
 from ui.live import activities
 from ui.live.store import Activity, Answer
 from ui.quiz_model import Question
 
 STATE_BADGES = {"draft": ("not open yet", "gray"), "open": ("open for answers", "green"),
                 "closed": ("answers closed", "orange"), "revealed": ("answer revealed", "blue")}
+RIGHT_COLOUR, WRONG_COLOUR = PALETTE["ndcg"], PALETTE["muted"]  # the revealed chart's bars (named in its legend)
 
 
 def qr_png(link: str, *, scale: int = 8) -> bytes:
@@ -83,28 +84,51 @@ def _bins(activity: Activity, rows: list[Answer]) -> list[str]:
 
 
 def distribution_chart(activity: Activity, rows: list[Answer], *, revealed: bool, height: int = 320) -> go.Figure:
-    """Bars: how many answered each label. After the reveal, right answers are green and wrong ones grey."""
-    counts = Counter(row.label for row in rows)
-    correct = {row.label for row in rows if row.correct}
+    """Bars: how many answered each label. After the reveal each bar is split: right answers (green) below, wrong
+    ones (grey) stacked on them, named in the legend and the hover.
+
+    Why split: an estimate bin of 0.05 can hold both (truth 0.531: 0.50 is right, 0.48 is not, both in the bin
+    "0.50"), and one colour per bar called the wrong answers right. Estimate bins sit on a numeric axis at their
+    centres: plotly places an annotation on a category axis by the category's index, so the "true NDCG" arrow
+    at "0.55" was drawn at position 0.55, beside the first bar.
+    """
     labels = _bins(activity, rows)
-    colours = [("#009E73" if label in correct else "#B8BEC6") if revealed else PALETTE["actual"] for label in labels]
+    estimate = activity.kind == "estimate"
+    x = [float(label) for label in labels] if estimate else labels
+    right = Counter(row.label for row in rows if row.correct)
+    wrong = Counter(row.label for row in rows if not row.correct)
+    totals = [right[label] + wrong[label] for label in labels]
+
+    def bars(name: str, counts: list[int], colour: str, what: str) -> dict:
+        return {"type": "bar", "name": name, "x": x, "y": counts, "customdata": labels, "marker": {"color": colour},
+                "hovertemplate": f"%{{customdata}}: %{{y}} {what}<extra></extra>"}
+
+    if revealed:
+        data = [bars("Right answers", [right[label] for label in labels], RIGHT_COLOUR, "right"),
+                bars("Wrong answers", [wrong[label] for label in labels], WRONG_COLOUR, "wrong")]
+    else:  # no right or wrong before the reveal: it would tell the room the answer
+        data = [bars("Answers", totals, PALETTE["actual"], "answers")]
     x_title = {"estimate": "Answered NDCG (bins of 0.05)", "compare": "Ranking chosen", "reorder": "Result"}[activity.kind]
-    xaxis = {"type": "category"}
-    if activity.kind == "estimate":  # 21 bins: a label every 0.20 (all 21 overlap on a projector half or a phone)
-        xaxis |= {"tickmode": "array", "tickvals": labels[::4], "ticktext": labels[::4]}
+    xaxis: dict = {"type": "category"}
+    if estimate:  # 21 bins: a label every 0.20 (all 21 overlap on a projector half or a phone)
+        xaxis = {"type": "linear", "range": [-activities.BIN, 1 + activities.BIN], "zeroline": False,
+                 "tickmode": "array", "tickvals": x[::4], "ticktext": labels[::4]}
+    # Revealed: the legend gets a line of its own under the title (side by side they overlap on a phone).
     layout = base_layout(title="How the class answered", x_title=x_title, y_title="Students", height=height,
-                         margin={"l": 50, "r": 20, "t": 50, "b": 60}, xaxis=xaxis,
-                         yaxis={"rangemode": "tozero", "dtick": max(1, max(counts.values(), default=1) // 8)})
+                         margin={"l": 50, "r": 20, "t": 80 if revealed else 50, "b": 60}, xaxis=xaxis,
+                         legend={**LEGEND_ABOVE, "traceorder": "normal"},
+                         yaxis={"rangemode": "tozero", "dtick": max(1, max(totals, default=1) // 8)})
+    layout["title"] |= {"y": 0.98, "yanchor": "top"}
     figure = go.Figure(
-        {"data": [{"type": "bar", "x": labels, "y": [counts.get(label, 0) for label in labels],
-                   "marker": {"color": colours}, "hovertemplate": "%{x}: %{y} answers<extra></extra>"}],
-         "layout": {**layout, "bargap": 0.15, "showlegend": False}},
+        {"data": data, "layout": {**layout, "bargap": 0.15, "barmode": "stack", "showlegend": revealed}},
         _validate=False)  # the chart style's dicts are validated once by its tests; skip plotly's validators here
-    if revealed and activity.kind == "estimate":
+    if revealed and estimate:
         truth = activities.truth(activity.kind, activity.spec)
-        label = f"{round(truth / activities.BIN) * activities.BIN:.2f}"
-        figure.add_annotation(x=label, y=counts.get(label, 0), text=f"true NDCG {truth:.3f}", showarrow=True,
-                              arrowhead=2, ay=-30, font={"size": 14})
+        label = f"{round(truth / activities.BIN) * activities.BIN:.2f}"  # the bin the truth falls in
+        # The text above the tallest bar (a neighbouring bin's bar hid it), the arrow down to the truth's bin.
+        figure.add_annotation(x=float(label), y=totals[labels.index(label)], text=f"true NDCG {truth:.3f}",
+                              showarrow=True, arrowhead=2, ax=0, axref="pixel", ay=max(totals) + 1, ayref="y",
+                              bgcolor="#FFFFFF", font={"size": 14})
     return figure
 
 
