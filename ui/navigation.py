@@ -22,6 +22,7 @@ NAV_POSITION = "hidden"  # routing by st.navigation, links drawn by sidebar_navi
 # chosen (click, tap or Enter) on a narrow screen presses the sidebar's own close button; the sidebar's scrolling
 # box gets a tab stop.
 CLOSE_ON_PHONE_SCRIPT = """
+<style>.st-key-app_nav a:focus-visible { outline: 3px solid #0B5FA5; outline-offset: 2px; }</style>
 <script>
 (() => {
   if (window.__ndcgNavCloses) return;
@@ -36,7 +37,6 @@ CLOSE_ON_PHONE_SCRIPT = """
   // region must be reachable by keyboard (axe: scrollable-region-focusable), so it gets a tab stop and a name.
   let pending = false;
   const focusableScroll = () => {
-    pending = false;
     const boxes = document.querySelectorAll("[data-testid='stSidebar'], [data-testid='stSidebar'] div, "
       + "[data-testid='stAppViewContainer'], [data-testid='stMain'], [data-testid='stAppScrollToBottomContainer']");
     // Cheapest test first: reading scrollHeight makes the browser lay the page out, so it is read only for
@@ -49,9 +49,20 @@ CLOSE_ON_PHONE_SCRIPT = """
       }
     }
   };
-  new MutationObserver(() => { if (!pending) { pending = true; requestAnimationFrame(focusableScroll); } })
+  // The current page's link says so to assistive technology (Streamlit only colours it), and only it.
+  const markCurrent = () => {
+    const here = location.pathname.split("/").pop();
+    for (const link of document.querySelectorAll(".st-key-app_nav a")) {
+      // The attribute, not link.href: the default page's link is href="" (the root), which resolves to any page.
+      const current = (link.getAttribute("href") || "").split("?")[0].split("/").pop() === here;
+      if (current && link.getAttribute("aria-current") !== "page") link.setAttribute("aria-current", "page");
+      if (!current && link.hasAttribute("aria-current")) link.removeAttribute("aria-current");
+    }
+  };
+  const onFrame = () => { pending = false; focusableScroll(); markCurrent(); };
+  new MutationObserver(() => { if (!pending) { pending = true; requestAnimationFrame(onFrame); } })
     .observe(document.body, { childList: true, subtree: true });
-  focusableScroll();
+  onFrame();
 })();
 </script>
 """

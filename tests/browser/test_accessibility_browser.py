@@ -82,15 +82,21 @@ def test_the_sidebar_navigation_is_the_apps_own_grouped_with_the_current_page_ma
     stems = sorted(path.stem for path in (ROOT / "pages").glob("*.py"))
     assert sorted(link["path"].strip("/") or "playground" for link in links) == stems  # every page, once
     assert [link["text"] for link in links if link["current"]] == ["Playground"]
+    # Marked for assistive technology too (aria-current), not only by colour, and only that link.
+    expect()(page.locator(NAV).locator("a[aria-current='page']")).to_have_text([re.compile(r"Playground$")])
     screenshot(page, "a11y_nav_playground", full_page=False)
-    # Enter on a focused link opens its page, which becomes the marked one.
+    # Enter on a focused link opens its page, which becomes the marked one. The focused link has its own outline
+    # (its tint was the current page's, so focus and "you are here" looked alike).
     page.locator(NAV).get_by_role("link", name="Library conventions").focus()
+    assert page.locator(NAV).get_by_role("link", name="Library conventions").evaluate(
+        "(a) => getComputedStyle(a).outlineStyle") == "solid"
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile("/conventions"), timeout=30_000)
     page.get_by_role("heading", name="Why libraries disagree on the same input").first.wait_for(timeout=30_000)
     wait_for_app(page)
     expect()(page.locator(NAV).get_by_role("link", name="Library conventions")).to_be_visible()
     assert [link["text"] for link in _nav_links(page) if link["current"]] == ["Library conventions"]
+    expect()(page.locator(NAV).locator("a[aria-current='page']")).to_have_text([re.compile(r"Library conventions$")])
     assert "Metric settings" in page.locator("[data-testid='stSidebar']").inner_text()
     screenshot(page, "a11y_nav_conventions", full_page=False)
 
