@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import app_shell_ran, present, url_state
+from ui.chart_style import TOUCH_SCROLL_SCRIPT
 from ui.history import HISTORY_SCRIPT
 from ui.landing import top_on_page_change
 from ui.navigation import CLOSE_ON_PHONE_SCRIPT, app_pages, navigate, sidebar_navigation, uses_shared_settings
@@ -19,11 +20,18 @@ st.html(CLOSE_ON_PHONE_SCRIPT, unsafe_allow_javascript=True)  # the sidebar clos
 st.html("<style>.katex-display > .katex, .katex-display > .katex > .katex-html { white-space: normal; }"
         ".katex-display > .katex > .katex-html > .base { margin: .2em 0; }</style>")
 
+# Columns stack when the page itself is narrow, not only the screen (Streamlit stacks them below a 640 px screen): a
+# phone held sideways (844 px) with the sidebar open leaves the page ~525 px, where side-by-side columns squeezed
+# the ranked list until its names had no room and its buttons slid under the chart.
+st.html("<style>[data-testid='stMainBlockContainer'] { container-type: inline-size; }"
+        "@container (max-width: 640px) { [data-testid='stColumn'] { min-width: calc(100% - 1.5rem); } }</style>")
 # A table's or chart's toolbar (add row, download, search, fullscreen) shows on hover only: a keyboard user who
 # tabs onto its buttons must see where the focus is.
 st.html("<style>[data-testid='stElementToolbar']:focus-within { opacity: 1 !important; }</style>")
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 st.html("<style>@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }</style>")
+# A swipe that starts on a chart scrolls the page, also on the charts whose bars are clicked (ui/chart_style.py).
+st.html(TOUCH_SCROLL_SCRIPT, unsafe_allow_javascript=True)
 
 app_shell_ran()
 pages = app_pages()

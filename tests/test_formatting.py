@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from decimal import ROUND_HALF_EVEN, Decimal
 
@@ -86,6 +87,65 @@ def _every_chart():
         "dataset histogram": dataset_view.histogram_chart(pd.Series([0.2, 0.9]), mean=0.55, label="NDCG"),
         "dataset curve": dataset_view.curve_chart(curve, k=1),
     }
+
+
+def _draggable(name: str, layout: dict, data: list[dict]) -> list[str]:
+    """What a finger or a mouse could still move in a chart: a drag mode, an axis that pans or zooms, or an axis a
+    trace uses that the layout does not hold still (plotly would add it with its defaults: draggable)."""
+    import re
+
+    problems = [] if layout.get("dragmode") is False else [f"{name}: dragmode {layout.get('dragmode')!r}"]
+    problems += [f"{name}: {axis} can pan or zoom" for axis, value in layout.items()
+                 if re.fullmatch(r"[xy]axis\d*", axis) and value.get("fixedrange") is not True]
+    used = {f"{letter}axis{trace.get(f'{letter}axis', letter)[1:]}" for trace in data for letter in "xy"}
+    return problems + [f"{name}: a trace uses {axis}, which the layout lacks" for axis in sorted(used - set(layout))]
+
+
+def test_no_chart_can_be_panned_zoomed_or_dragged():
+    """On a phone a swipe that started on a chart panned it (the contribution chart's y axis went from [0, 7.4] to
+    [-11.1, -3.7]: every bar gone, and "Reset axes" is hidden on a phone) instead of scrolling the page. Every axis
+    of every chart is fixed and no drag mode is set: the right-hand axes, the Playground's chart as drawn (ghost bars,
+    linked colours, Present mode's sizes), the tie band's. Streamlit's charts are checked as drawn below
+    (test_every_chart_is_drawn_in_the_apps_style_not_streamlits_theme) and in a phone's browser
+    (tests/browser/test_phone_browser.py)."""
+    from unittest import mock
+
+    import plotly.graph_objects as go
+
+    from ui import charts, ghost, linked, present, tie_band_view
+
+    result = ndcg_core.evaluate([3, 1, 2, 0, 2], k=3)
+    figures = dict(_every_chart())
+    for chart_name, (_, build) in charts.CHARTS.items():
+        for on in (False, True):  # the Playground's chart as drawn, at normal size and in Present mode
+            figure = build(result.table, k=3, highlight=2)
+            figure = ghost.with_ghost(figure, {"contributions": [7.0, 1.0, 0.5, 0.0, 0.0], "ndcg": 0.9}, result)
+            with mock.patch.object(present, "active", return_value=on):
+                figures[f"playground {chart_name}{' present' if on else ''}"] = present.playground_figure(
+                    linked.link_figure(figure, 2), chart_name)
+    rows = tie_band_view.tie_band_rows([3, 0, 1, 2], [0.9, 0.9, 0.4, 0.4], k=None)
+    figures["tie band"] = tie_band_view.tie_band_chart(rows)
+    problems = []
+    for name, figure in figures.items():
+        spec = go.Figure(figure.to_plotly_json()).to_plotly_json()  # full validation: a misspelt property fails
+        problems += _draggable(name, spec["layout"], spec["data"])
+    assert problems == []
+
+
+def test_a_layout_added_axis_is_held_still_too():
+    """hold_still fixes every axis of a dict layout, apply_style every axis of a figure (the right-hand ones too)."""
+    import plotly.graph_objects as go
+
+    from ui.chart_style import apply_style, hold_still, is_axis
+
+    assert [name for name in ("xaxis", "yaxis2", "xaxis10", "yaxis_2", "axis", "zaxis") if is_axis(name)] == [
+        "xaxis", "yaxis2", "xaxis10"]
+    layout = hold_still({"xaxis": {}, "yaxis2": {"side": "right"}, "dragmode": "pan"})
+    assert layout == {"xaxis": {"fixedrange": True}, "yaxis2": {"side": "right", "fixedrange": True},
+                      "dragmode": False}
+    figure = go.Figure(go.Scatter(x=[1], y=[1], yaxis="y2"), layout={"yaxis2": {"overlaying": "y", "side": "right"}})
+    spec = apply_style(figure, title="t", x_title="x", y_title="y").to_plotly_json()
+    assert _draggable("apply_style", spec["layout"], spec["data"]) == []
 
 
 def compare_charts_frame(result_a, result_b):
@@ -194,6 +254,7 @@ def test_the_chart_font_family_is_valid_css():
 
 @pytest.mark.parametrize(("page", "params", "charts"), [
     ("playground", {}, 1),
+    ("playground", {"present": "1"}, 1),
     ("step_by_step", {}, 2),
     ("dataset", {}, 2),
     ("compare", {}, 3),
@@ -209,3 +270,6 @@ def test_every_chart_is_drawn_in_the_apps_style_not_streamlits_theme(page, param
     drawn = [element.proto for element in at.get("plotly_chart")]
     assert len(drawn) >= charts
     assert [proto.theme for proto in drawn] == [""] * len(drawn)  # theme=None
+    # and as sent to the browser, no chart can be panned, zoomed or dragged (a swipe on a phone scrolls the page)
+    specs = [json.loads(proto.spec) for proto in drawn]
+    assert [problem for spec in specs for problem in _draggable(page, spec["layout"], spec["data"])] == []

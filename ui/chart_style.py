@@ -11,6 +11,8 @@ fast path of ``ui.charts``) or apply it to a figure they built with :func:`apply
 
 from __future__ import annotations
 
+import re
+
 import plotly.graph_objects as go
 
 PALETTE: dict[str, str] = {
@@ -37,6 +39,15 @@ HOVER_FONT = {"size": 15}
 AXIS = {"gridcolor": PALETTE["grid"], "zerolinecolor": PALETTE["grid"], "linecolor": "#9CA3AF", "ticks": "outside",
         "automargin": True}
 MARGIN = {"l": 60, "r": 30, "t": 60, "b": 50}
+# The charts explain, they are not for exploring: no axis can be dragged, zoomed or panned ("fixedrange" on every
+# axis) and a drag starts nothing ("dragmode": False). On a phone a swipe that started on a chart panned it instead
+# of scrolling the page, every bar left the plot, and the modebar's "Reset axes" is hidden below 640 px (app.py).
+# With dragmode False plotly leaves a touch to the browser (no preventDefault), so the swipe scrolls the page, and
+# hovering or clicking still shows a bar's numbers. A chart drawn with st.plotly_chart(on_select=...) is the
+# exception: Streamlit replaces a false dragmode by "pan", so plotly takes every touch on it; TOUCH_SCROLL_SCRIPT
+# (below) gives those touches back to the page.
+STILL_AXIS = {"fixedrange": True}
+NO_DRAG = {"dragmode": False}
 LEGEND_ABOVE = {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0}
 HEIGHT = 360
 
@@ -45,6 +56,28 @@ HEIGHT = 360
 # rank 1's colour): each keeps >= 4.5:1 contrast on white as formula text, none is the ideal bars' orange, and
 # the rank number always travels with the colour (axis tick, row number, the term's log(i + 1)).
 POSITION_COLOURS: tuple[str, ...] = ("#0072B2", "#117733", "#882255", "#AA4499", "#332288", "#994F00")
+
+
+# Run once per page (app.py: ``st.html(TOUCH_SCROLL_SCRIPT, unsafe_allow_javascript=True)``). A touch that starts on
+# a chart's plot area stops at the document, before plotly's own touchstart listener on its drag layer: that
+# listener cancels the touch whenever the chart's dragmode is not false, which Streamlit forces for the charts whose
+# bars are clicked (on_select: the Playground's and Step by step's), so a swipe there scrolled nothing. The browser
+# then scrolls the page for a swipe, and turns a tap into mouse events (move, down, up, click) that plotly handles
+# as a mouse click: the tapped bar shows its numbers and is selected. (Passive: the listener itself cancels nothing.)
+TOUCH_SCROLL_SCRIPT = """
+<script>
+(() => {
+  if (window.__ndcgChartTouchScrolls) return;
+  window.__ndcgChartTouchScrolls = true;
+  document.addEventListener("touchstart", (event) => {
+    const target = event.target;
+    if (target instanceof Element && target.closest("[data-testid='stPlotlyChart'] .draglayer")) {
+      event.stopPropagation();
+    }
+  }, {capture: true, passive: true});
+})();
+</script>
+"""
 
 
 def position_colour(rank: int) -> str:
@@ -70,9 +103,27 @@ def base_layout(
         "margin": margin or MARGIN,
         "legend": legend or LEGEND_ABOVE,
         "hoverlabel": {"font": HOVER_FONT},
-        "xaxis": {**AXIS, "title": {"text": x_title}, **(xaxis or {})},
-        "yaxis": {**AXIS, "title": {"text": y_title}, **(yaxis or {})},
+        "xaxis": {**AXIS, "title": {"text": x_title}, **(xaxis or {}), **STILL_AXIS},
+        "yaxis": {**AXIS, "title": {"text": y_title}, **(yaxis or {}), **STILL_AXIS},
+        **NO_DRAG,
     }
+
+
+def is_axis(name: str) -> bool:
+    """Whether a layout key names a cartesian axis ("xaxis", "yaxis2", ...)."""
+    return re.fullmatch(r"[xy]axis\d*", name) is not None
+
+
+def hold_still(layout: dict) -> dict:
+    """A layout dict (in place) with every axis fixed and no drag: the last step of every dict-built chart.
+
+    Axes a builder adds besides the base layout's two (a right-hand axis "yaxis2") are held still too.
+    """
+    for name, axis in layout.items():
+        if is_axis(name) and isinstance(axis, dict):
+            axis.update(STILL_AXIS)
+    layout.update(NO_DRAG)
+    return layout
 
 
 def apply_style(fig: go.Figure, **layout) -> go.Figure:
@@ -81,4 +132,15 @@ def apply_style(fig: go.Figure, **layout) -> go.Figure:
     del style["template"]  # update_layout merges: an empty template would leave plotly's default in place
     fig.update_layout(style)
     fig.layout.template = None  # so drop it outright (the figure then carries no template at all)
+    return hold_figure_still(fig)
+
+
+def hold_figure_still(fig: go.Figure) -> go.Figure:
+    """:func:`hold_still` for a graph_objects figure: every axis it has now fixed, no drag (in place).
+
+    A builder that adds an axis after :func:`apply_style` calls this again.
+    """
+    fig.update_xaxes(STILL_AXIS)
+    fig.update_yaxes(STILL_AXIS)
+    fig.update_layout(NO_DRAG)
     return fig

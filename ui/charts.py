@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ui.chart_style import PALETTE, base_layout
+from ui.chart_style import PALETTE, base_layout, hold_still
 
 # Colours of the grade chips, low to high grade (light to dark blue, then orange/vermillion for top grades),
 # chosen from the same palette family so a grade reads the same in the list and in the charts.
@@ -63,8 +63,9 @@ def _figure(data: list[dict], layout: dict) -> go.Figure:
     # wraps to a row of its own, so the top margin makes room for that many rows (else the title covers them).
     entries = len({trace["name"] for trace in data if trace.get("showlegend", True)})
     layout["margin"] = {**layout["margin"], "t": layout["margin"]["t"] + LEGEND_ROW * max(0, entries - 2)}
-    # The layout comes from ui.chart_style.base_layout, whose empty template spares the deep copy of plotly's.
-    return go.Figure({"data": data, "layout": layout}, _validate=False)
+    # The layout comes from ui.chart_style.base_layout, whose empty template spares the deep copy of plotly's; every
+    # axis, the right-hand one too, is held still (a swipe on a phone scrolls the page, never pans the chart).
+    return go.Figure({"data": data, "layout": hold_still(layout)}, _validate=False)
 
 
 def _typed(values) -> dict | list:

@@ -70,6 +70,14 @@ def show_tie_band(grades, scores, *, k=None, judged=None, doc_ids=None, key: str
         "best order of the ties; the diamond is the average over all orders (scikit-learn's value); dots mark each "
         "library's own tie rule."
     )
+    st.plotly_chart(tie_band_chart(rows), key=key, config={"displayModeBar": False}, theme=None)
+    widest = max(rows, key=lambda row: row["band"].width)
+    st.caption(plain(f"With {widest['setting']}, the tie order alone moves NDCG from {widest['band'].low:.4f} to "
+                     f"{widest['band'].high:.4f}."))
+
+
+def tie_band_chart(rows: list[dict]) -> go.Figure:
+    """One bar per row of :func:`tie_band_rows`: the band, its average (diamond) and each library's value (dots)."""
     figure = go.Figure()
     for row in rows:
         b = row["band"]
@@ -84,7 +92,4 @@ def show_tie_band(grades, scores, *, k=None, judged=None, doc_ids=None, key: str
                                     showlegend=False, hovertemplate="%{text}: %{x:.4f}<extra></extra>"))
     apply_style(figure, title="", x_title="NDCG", y_title="", height=90 + 45 * len(rows),
                 margin={"l": 10, "r": 10, "t": 10, "b": 30}, xaxis={"range": [0, 1.02]})
-    st.plotly_chart(figure, key=key, config={"displayModeBar": False}, theme=None)
-    widest = max(rows, key=lambda row: row["band"].width)
-    st.caption(plain(f"With {widest['setting']}, the tie order alone moves NDCG from {widest['band'].low:.4f} to "
-                     f"{widest['band'].high:.4f}."))
+    return figure

@@ -1,4 +1,5 @@
-"""The Playground on a 390×844 touch phone: swipes scroll, drags start from the grip or a long press.
+"""The Playground on a 390×844 touch phone: swipes scroll, drags start from the grip or a long press, and a swipe
+that starts on a chart scrolls the page too.
 
 Touch input goes through Chrome's real input pipeline (CDP Input.dispatchTouchEvent), so the browser's
 own gesture handling decides between scrolling and a drag, as on a phone. Before the fix a swipe that
@@ -20,6 +21,7 @@ from tests.browser.helpers import (
     next_frame,
     open_page,
     open_playground,
+    rerun,
     row,
     screenshot,
     scroll_top,
@@ -54,6 +56,65 @@ def test_a_swipe_that_starts_on_the_list_scrolls_and_does_not_reorder(phone, app
     screenshot(phone, "phone_after_swipe", full_page=False)
 
 
+# The first chart's axis ranges as plotly holds them, and its plot area's box on the screen.
+CHART_JS = """() => {
+  const plot = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+  const area = plot.querySelector('.nsewdrag').getBoundingClientRect();
+  return {x: plot._fullLayout.xaxis.range, y: plot._fullLayout.yaxis.range,
+          centre: [area.left + area.width / 2, area.top + area.height / 2]};
+}"""
+
+# Scroll the page (Streamlit's main section) so the first chart's plot area is in the middle of the screen.
+CHART_MID_SCREEN_JS = """() => {
+  const area = document.querySelector('[data-testid="stPlotlyChart"] .nsewdrag').getBoundingClientRect();
+  document.querySelector('[data-testid="stMain"]').scrollTop += area.top + area.height / 2 - innerHeight / 2;
+}"""
+
+# Resolves once the page's scroll position has stayed the same for 5 animation frames (a fling has ended).
+SCROLL_STILL_JS = """() => new Promise((done) => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  let last = null, still = 0;
+  const tick = () => {
+    still = main.scrollTop === last ? still + 1 : 0;
+    last = main.scrollTop;
+    if (still >= 5) done(); else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})"""
+
+
+@pytest.mark.parametrize("path", ["", "step_by_step"])
+def test_a_swipe_that_starts_on_a_chart_scrolls_the_page_and_leaves_the_chart_as_it_was(phone, app_url, path):
+    """Before the fix the swipe panned the chart and the page stayed put: on the Playground the contribution chart's
+    y axis went from [0, 7.37] to [-11.1, -3.7], every bar gone, with no way back on a phone (the modebar and its
+    "Reset axes" are hidden below 640 px). Same on Step by step."""
+    open_page(phone, f"{app_url}/{path}")
+    wait_for_charts(phone)
+    phone.evaluate(CHART_MID_SCREEN_JS)
+    phone.evaluate(SCROLL_STILL_JS)
+    chart = phone.evaluate(CHART_JS)
+    before = scroll_top(phone)
+    x, y = chart["centre"]
+    touch_swipe(phone, x, y, y - 250, steps=8, step_ms=16)  # a quick upward swipe, as on the text above it
+    try:
+        wait_for_scroll(phone, "top >= arg + 200", before)  # most of the swipe (a fling may carry it further)
+    finally:
+        screenshot(phone, f"phone_swipe_on_chart_{path or 'playground'}", full_page=False)
+    after = phone.evaluate(CHART_JS)
+    assert (after["x"], after["y"]) == (chart["x"], chart["y"]), "the swipe moved the chart's axes"
+    if path:
+        return
+    # A tap on a bar still picks its rank (the bar's click, which plotly reports to the app). The page is still
+    # first: a tap during the swipe's fling only stops the fling.
+    phone.evaluate(CHART_MID_SCREEN_JS)
+    phone.evaluate(SCROLL_STILL_JS)
+    bar = phone.locator('[data-testid="stPlotlyChart"] g.trace.bars').first.locator("path").first.bounding_box()
+    with rerun(phone):
+        phone.touchscreen.tap(bar["x"] + bar["width"] / 2, bar["y"] + bar["height"] / 2)
+    expect()(phone.get_by_text("Highlighted: rank 1")).to_be_visible()
+    assert phone.evaluate(CHART_JS)["y"] == chart["y"]
+
+
 def test_a_drag_from_the_grip_reorders(phone, app_url):
     open_playground(phone, app_url)
     names = list(GRADES)
@@ -63,6 +124,35 @@ def test_a_drag_from_the_grip_reorders(phone, app_url):
     _, target = _centre(phone, "D3")
     touch_swipe(phone, x, y, target + 12, steps=12, step_ms=20)  # D1's grip to below D3's middle
     wait_until_settled(phone, moved(names, "D1", 2), GRADES)
+
+
+# Each row's name width, and whether its ▼ button is the element under its own centre (nothing drawn over it).
+ROWS_USABLE_JS = """() => {
+  const root = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+    .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean);
+  return [...root.querySelectorAll('.rl-row')].map((row) => {
+    const down = row.querySelector('.rl-down').getBoundingClientRect();
+    const x = down.left + down.width / 2, y = down.top + down.height / 2;
+    const shown = 0 <= y && y < innerHeight && root.getRootNode().elementFromPoint(x, y) === row.querySelector('.rl-down');
+    return [row.querySelector('.rl-name').getBoundingClientRect().width, shown || !(0 <= y && y < innerHeight)];
+  });
+}"""
+
+
+def test_a_phone_held_sideways_shows_names_and_reachable_buttons(phone, app_url):
+    """844x390 with the sidebar open left the page ~525 px: its columns squeezed the list to 206 px, where names were
+    0 px wide and the ▼ buttons slid under the chart (a tap on them did nothing). The page's columns now stack."""
+    phone.set_viewport_size({"width": 844, "height": 390})
+    open_playground(phone, app_url)
+    names = list(GRADES)
+    wait_until_settled(phone, names, GRADES)
+    rows = phone.evaluate(ROWS_USABLE_JS)
+    assert all(width >= 40 for width, _ in rows), rows
+    assert all(reachable for _, reachable in rows), rows
+    row(phone, "D2").scroll_into_view_if_needed()
+    row(phone, "D2").locator(".rl-down").tap()
+    wait_until_settled(phone, moved(names, "D2", 2), GRADES)
+    screenshot(phone, "phone_sideways_playground", full_page=False)
 
 
 def test_a_long_press_on_a_row_then_a_move_reorders(phone, app_url):
