@@ -12,9 +12,10 @@ from ui.settings import hold_settings, settings_sidebar
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
 # Less empty space above each page's title: on a projector every line of height counts.
 st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 1.75rem; }</style>")
-# Back returns to the previous page: a new query string on the same page replaces the history entry (see ui/history.py).
-st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
-st.html(CLOSE_ON_PHONE_SCRIPT, unsafe_allow_javascript=True)  # the sidebar closes when a page is chosen on a phone
+# One element for the scripts (each element adds a gap above the title): Back returns to the previous page (a new
+# query string on the same page replaces the history entry, ui/history.py); the sidebar closes when a page is chosen
+# on a phone; a swipe that starts on a chart scrolls the page, also on the charts whose bars are clicked.
+st.html(HISTORY_SCRIPT + CLOSE_ON_PHONE_SCRIPT + TOUCH_SCROLL_SCRIPT, unsafe_allow_javascript=True)
 # Long formulas wrap after "=" or "+" instead of running off a phone's screen (KaTeX's display mode sets nowrap;
 # its parts are separate inline blocks, so the line can break between them). One part wider still scrolls.
 st.html("<style>.katex-display > .katex, .katex-display > .katex > .katex-html { white-space: normal; }"
@@ -30,8 +31,6 @@ st.html("<style>[data-testid='stMainBlockContainer'] { container-type: inline-si
 st.html("<style>[data-testid='stElementToolbar']:focus-within { opacity: 1 !important; }</style>")
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 st.html("<style>@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }</style>")
-# A swipe that starts on a chart scrolls the page, also on the charts whose bars are clicked (ui/chart_style.py).
-st.html(TOUCH_SCROLL_SCRIPT, unsafe_allow_javascript=True)
 
 app_shell_ran()
 pages = app_pages()
