@@ -28,6 +28,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from decimal import Decimal, InvalidOperation
 
 import numpy as np
 import pandas as pd
@@ -90,6 +91,8 @@ class Finding:
     named_presets: tuple[str, ...]
     summary: str
     preset_values: dict[str, float] = field(repr=False)
+    tolerance: float = 5e-5  # how close a calculation came to count as a match
+    printed: str = ""  # the number as given, e.g. "0.659"; "" when given as a float
 
 
 @dataclass(frozen=True)
@@ -121,13 +124,18 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
         The NDCG figure(s) obtained, optionally labelled with where they came
         from ("LightGBM", "by hand"); a label naming a library puts its preset
         first. NaN stands for "the library gave no value" (a skipped query).
+        A number given as text ("0.659") is matched to the precision it is
+        printed with when nothing comes within ``tolerance`` of it: anything
+        that rounds to it (within half a unit of its last digit, ±0.0005
+        here). "0.5" is first taken as exactly 0.5, then as 0.45..0.55.
     ideal_relevances : sequence of non-negative numbers, optional
         Every judged grade of the query (ranked or not), for the "ideal from
         all judged documents" choice. Defaults to ``relevances``.
     k : positive int, optional
         The cutoff used, if any (other cutoffs are searched as departures).
     tolerance : float
-        How close a calculation must come to a reported number (absolute).
+        How close a calculation must come to a reported number (absolute);
+        the least tolerance for numbers given as text.
     doc_ids : sequence of str, optional
         Document ids, for trec_eval's tie rule (id descending).
     gain_tables : mapping name -> (mapping grade -> gain), optional
@@ -157,15 +165,47 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
                         gain_tables=gain_tables)
     grid = _evaluate_grid(space)
     presets = {key: space.index(preset_settings(key, has_k=k is not None)) for key in CONVENTIONS}
-    findings = tuple(_finding(space, grid, presets, label, value, tolerance, baseline) for label, value in numbers)
-    return Diagnosis(findings=findings, comparison=_comparison(findings, tolerance), space=space)
+    findings = tuple(_finding(space, grid, presets, number, tolerance, baseline) for number in numbers)
+    return Diagnosis(findings=findings, comparison=_comparison(findings), space=space)
 
 
-def _reported_numbers(reported) -> list[tuple[str, float]]:
+@dataclass(frozen=True)
+class _Reported:
+    label: str
+    value: float
+    printed: str = ""  # as given, when given as text
+
+    def tolerance(self, least: float) -> float:
+        """Half a unit of the printed number's last digit (0.659 stands for 0.6585..0.6595), or ``least``."""
+        if not self.printed or math.isnan(self.value):
+            return least
+        exponent = Decimal(self.printed).as_tuple().exponent
+        return max(least, 0.5 * 10.0 ** exponent + 1e-12)  # 1e-12: 0.6585 itself, whatever its binary rounding
+
+
+def _number(position: int, value) -> tuple[float, str]:
+    """A reported value as a float and, when given as text, the text (for its printed precision)."""
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("nan", "no value", "none", "skipped"):
+            return math.nan, ""
+        try:
+            number = Decimal(text)
+        except InvalidOperation:
+            raise InvalidInput(f"Reported number {position} is {value[:20]!r}, not a number.") from None
+        if not number.is_finite():
+            raise InvalidInput(f"Reported number {position} is {value[:20]!r}, not a finite number.")
+        return float(number), text
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+        raise InvalidInput(f"Reported number {position} is {value!r}, not a number.")
+    return float(value), ""
+
+
+def _reported_numbers(reported) -> list[_Reported]:
     """Normalise ``reported`` to (label, value) pairs; refuse anything that is not a number in [0, 1] or NaN."""
     if isinstance(reported, Mapping):
         pairs = list(reported.items())
-    elif isinstance(reported, (int, float, np.number)) and not isinstance(reported, bool):
+    elif isinstance(reported, (int, float, np.number, str)) and not isinstance(reported, bool):
         pairs = [("", reported)]
     else:
         try:
@@ -179,13 +219,11 @@ def _reported_numbers(reported) -> list[tuple[str, float]]:
     for position, pair in enumerate(pairs, start=1):
         if len(pair) != 2:
             raise InvalidInput(f"Reported number {position}: give (label, number) pairs.")
-        label, value = pair
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
-            raise InvalidInput(f"Reported number {position} is {value!r}, not a number.")
-        value = float(value)
+        label, given = pair
+        value, printed = _number(position, given)
         if not math.isnan(value) and not (-1e-9 <= value <= 1 + 1e-9):
             raise InvalidInput(f"Reported number {position} is {value:g}; NDCG lies between 0 and 1.")
-        checked.append((str(label).strip() or f"Number {position}", value))
+        checked.append(_Reported(str(label).strip() or f"Number {position}", value, printed))
     return checked
 
 
@@ -274,7 +312,12 @@ def _close(values: np.ndarray, target: float, tolerance: float) -> np.ndarray:
     return np.abs(values - target) <= tolerance
 
 
-def _finding(space, grid: _Grid, presets: dict[str, tuple], label, value, tolerance, baseline=None) -> Finding:
+def _finding(space, grid: _Grid, presets: dict[str, tuple], number: _Reported, least_tolerance: float,
+             baseline=None) -> Finding:
+    label, value = number.label, number.value
+    tolerance = least_tolerance
+    if not np.any(grid.valid & _close(grid.ndcg, value, tolerance)):
+        tolerance = number.tolerance(least_tolerance)  # a rounded number: whatever rounds to it
     named = _named(label)
     keys = list(presets)
     flat = {key: int(np.ravel_multi_index(point, space.shape)) for key, point in presets.items()}
@@ -297,7 +340,21 @@ def _finding(space, grid: _Grid, presets: dict[str, tuple], label, value, tolera
     matches.sort(key=lambda m: (not m.presets, not set(m.presets) & set(named), len(m.departures),
                                 keys.index(m.nearest)))
     return Finding(label=label, reported=value, matches=tuple(matches), named_presets=named,
-                   summary=_summary(label, value, matches, named, preset_values), preset_values=preset_values)
+                   summary=_summary(label, number.printed or _shown(value), matches, named, preset_values, value)
+                   + _rounding(value, tolerance, least_tolerance),
+                   preset_values=preset_values, tolerance=tolerance, printed=number.printed)
+
+
+def _rounding(value: float, tolerance: float, least_tolerance: float) -> str:
+    if tolerance <= least_tolerance:
+        return ""
+    digits = max(0, round(-math.log10(2 * tolerance)))
+    return (f" Nothing gives exactly this figure, so it is read as rounded: every calculation from "
+            f"{value - tolerance:.{digits + 1}f} to {value + tolerance:.{digits + 1}f} counts.")
+
+
+def _shown(value: float) -> str:
+    return "no value" if math.isnan(value) else f"{value:.4f}"
 
 
 def _match(space, grid: _Grid, row: int, exact, nearest: str, presets: dict[str, tuple], named) -> Match:
@@ -354,8 +411,7 @@ def _shared(space, name: str, words: str, values: list) -> str:
     return " or ".join(labels) + " (the same figure here)"
 
 
-def _summary(label, value, matches, named, preset_values) -> str:
-    shown = "no value" if math.isnan(value) else f"{value:.4f}"
+def _summary(label, shown: str, matches, named, preset_values, value: float) -> str:
     head = f"{label} ({shown})"
     if not matches:
         closest = min(preset_values, key=lambda key: abs(preset_values[key] - value) if not math.isnan(value) else 0)
@@ -386,7 +442,7 @@ def _listing(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _comparison(findings: tuple[Finding, ...], tolerance: float) -> str:
+def _comparison(findings: tuple[Finding, ...]) -> str:
     """Why the first reported number differs from each other one, in the conventions that matter."""
     if len(findings) < 2:
         return ""
@@ -400,7 +456,7 @@ def _comparison(findings: tuple[Finding, ...], tolerance: float) -> str:
         a, b = first.matches[0], other.matches[0]
         differ = [name for name in DIMENSIONS
                   if a.setting[name] not in b.alternatives[name] and b.setting[name] not in a.alternatives[name]]
-        if not differ and (abs(first.reported - other.reported) <= tolerance
+        if not differ and (abs(first.reported - other.reported) <= max(first.tolerance, other.tolerance)
                            or math.isnan(first.reported) and math.isnan(other.reported)):
             sentences.append(f"{first.label} and {other.label}: the same calculation reproduces both (they differ by "
                              "less than the tolerance).")

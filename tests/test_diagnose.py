@@ -232,7 +232,7 @@ def test_several_calculations_are_all_reported():
     assert {"linear", "exponential"} <= set(match.alternatives["gain"])
 
 
-@pytest.mark.parametrize("reported", ["0.5", 1.5, -0.2, [], [("a", "b")], True, None])
+@pytest.mark.parametrize("reported", ["0.5x", "1.5", 1.5, -0.2, [], [("a", "b")], True, None])
 def test_bad_reported_numbers_are_refused(reported):
     with pytest.raises(InvalidInput):
         diagnose([1, 0], reported=reported)
@@ -302,3 +302,40 @@ def test_presets_grouped_by_a_figure_are_not_put_under_one_of_their_gains():
     sentence = diagnose([3, 2, 0, 1], [4, 3, 2, 1], reported={"LightGBM": 0.9926}).findings[0].matches[0].sentence
     assert sentence.startswith("LightGBM ndcg metric") and "gain = 2^grade − 1;" in sentence
     assert "the grade itself" not in sentence
+
+
+def test_a_number_typed_to_three_decimals_is_matched_as_rounded():
+    """scikit-learn gives 0.98544 on grades 3, 2, 0, 1 (scores 4..1) and LightGBM 0.99262: printed "0.985" and
+    "0.993", they matched nothing (a fixed tolerance of 5e-5) and the page said "no convention reproduces it"."""
+    grades, scores = [3, 2, 0, 1], [4, 3, 2, 1]
+    assert CONVENTIONS["sklearn"].evaluate(grades, scores).ndcg == pytest.approx(0.98544, abs=5e-6)
+    assert CONVENTIONS["lightgbm"].evaluate(grades, scores).ndcg == pytest.approx(0.99262, abs=5e-6)
+    found = diagnose(grades, scores, reported={"scikit-learn": "0.985", "LightGBM": "0.993"})
+    sklearn, lightgbm = found.findings
+    assert sklearn.matches[0].presets[0] == "sklearn" and lightgbm.matches[0].presets[0] == "lightgbm"
+    assert sklearn.tolerance == pytest.approx(5e-4) and sklearn.printed == "0.985"
+    assert "read as rounded: every calculation from 0.9845 to 0.9855 counts" in sklearn.summary
+    assert found.comparison == ("LightGBM's number: it uses gain = 2^grade − 1; scikit-learn's number used gain = "
+                                "the grade itself.")
+    # The same figure given as a float keeps the strict tolerance: a float carries no printed precision.
+    assert not diagnose(grades, scores, reported=0.985).findings[0].matches
+
+
+def test_a_short_number_is_first_read_as_exact():
+    """"1" is NDCG exactly 1 (a perfect ranking), not anything from 0.5 to 1.5; "0.5" where a calculation gives
+    exactly 0.5 is not widened to 0.45..0.55; "0.6", which nothing gives exactly, is."""
+    perfect = diagnose([3, 2, 0], [3, 2, 1], reported="1").findings[0]
+    assert perfect.tolerance == 5e-5 and "rounded" not in perfect.summary
+    assert all(abs(perfect.preset_values[key] - 1) <= 5e-5 for m in perfect.matches for key in m.presets)
+    # grades 0, 1 ranked: 1/log2(3) = 0.6309 under every preset; gain 2^grade cut at 1 gives 2^0 / 2^1 = 0.5 exactly
+    half = diagnose([0, 1], [2, 1], reported="0.5").findings[0]
+    assert half.tolerance == 5e-5 and "rounded" not in half.summary and half.matches
+    near = diagnose([0, 1], [2, 1], reported="0.6").findings[0]
+    assert near.tolerance == pytest.approx(0.05) and "from 0.55 to 0.65 counts" in near.summary
+    assert "sklearn" in near.matches[0].presets  # 0.6309 rounds to 0.6
+
+
+@pytest.mark.parametrize("text", ["abc", "0.5.1", "inf"])
+def test_a_typed_number_that_is_not_one_is_refused(text):
+    with pytest.raises(InvalidInput, match="Reported number 1"):
+        diagnose([1, 0], reported=[text])

@@ -178,3 +178,20 @@ def test_tie_band_shown_for_tied_scores():
 def test_no_tie_band_without_ties():
     at = run_page(PAGE)
     assert "The tie band" not in texts(at)
+
+
+def test_numbers_typed_to_three_decimals_are_explained():
+    """The default example's figures typed as a person copies them from a notebook (0.961 and 0.952, not 0.9610
+    and 0.9520): both said "no convention searched reproduces it" (a fixed tolerance of 0.00005)."""
+    grades, scores = [3, 2, 0, 1, 2], [0.9, 0.8, 0.7, 0.6, 0.5]
+    sklearn_value = CONVENTIONS["sklearn"].evaluate(grades, scores).ndcg
+    lightgbm_value = CONVENTIONS["lightgbm"].evaluate(grades, scores).ndcg
+    at = run_page(PAGE)
+    at.text_input(key="why_number_1").input(f"{sklearn_value:.3f}")
+    at.text_input(key="why_number_2").input(f"{lightgbm_value:.3f}").run()
+    assert not at.exception
+    shown = texts(at)
+    assert "no convention searched reproduces it" not in shown
+    assert f"scikit-learn: {sklearn_value:.3f}" in shown and f"LightGBM: {lightgbm_value:.3f}" in shown
+    assert f"every calculation from {float(f'{sklearn_value:.3f}') - 0.0005:.4f} to" in shown
+    assert "2^grade − 1" in at.info[0].value and "the grade itself" in at.info[0].value

@@ -46,7 +46,7 @@ class Question:
     extra: tuple[float, ...]
     ids: tuple[str, ...] | None
     k: int | None
-    reported: tuple[tuple[str, float], ...]
+    reported: tuple[tuple[str, str], ...]  # (label, number as typed: the core reads its printed precision)
 
 
 @dataclass(frozen=True)
@@ -122,18 +122,18 @@ def _k(text: str) -> int | None:
     return int(text)
 
 
-def _reported(text: str, *, what: str) -> float | None:
+def _reported(text: str, *, what: str) -> str | None:
     text = str(text).strip().lower()
     if not text:
         return None
     if text in ("nan", "none", "no value", "skipped"):
-        return math.nan
+        return "nan"
     if len(text) > 40 or not _NUMBER.match(text):
         raise ndcg_core.InvalidInput(f"{what} must be a number such as 0.8123 (or 'no value'); got {text[:20]!r}.")
     value = float(text)
     if not 0 <= value <= 1:
         raise ndcg_core.InvalidInput(f"{what} is {value:g}, but NDCG lies between 0 and 1.")
-    return value
+    return text
 
 
 def _label(text: str, fallback: str) -> str:

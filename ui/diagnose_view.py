@@ -91,7 +91,7 @@ def show(texts: dict[str, str]) -> None:
 
 def _finding(finding: ndcg_core.Finding, index: int) -> None:
     st.markdown(f"#### {plain(finding.label)}: " + ("no value" if math.isnan(finding.reported)
-                                                      else f"{finding.reported:.4f}"))
+                                                      else finding.printed or f"{finding.reported:.4f}"))
     st.markdown(plain(finding.summary))
     if not finding.matches:
         return
