@@ -78,7 +78,7 @@ def test_teacher_student_round_trip(engine):
     assert f"NDCG@{activity.spec['k']} = " in _texts(teacher)  # the worked calculation
     again.run()
     assert "1 point" in _texts(again) and "Worked calculation" in _texts(again)
-    assert "The class:** 1 answers, 1 right" in _texts(again)
+    assert "The class:** 1 answer, 1 right" in _texts(again)
     assert not again.dataframe  # no names while the leaderboard is off
     teacher.toggle(key="live_leaderboard").set_value(True).run()
     assert store.find_session(engine, code).leaderboard

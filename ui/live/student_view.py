@@ -20,6 +20,7 @@ from ui.live import activities, connection, store, widgets
 from ui.live.state import Pending, Reorder, answer_key, answer_value, live, preset_answer, take_notice
 from ui.moves import carried_moves
 from ui.ranked_list import moved_documents, pending_order, ranked_list
+from ui.formatting import count
 from ui.widgets import plain
 
 REFRESH_SECONDS = 2.0
@@ -214,7 +215,7 @@ def _own_result(activity: store.Activity, mine: store.Answer | None) -> None:
 def _result(engine: Engine, session: store.Session, activity: store.Activity, mine: store.Answer | None) -> None:
     widgets.show_reveal(activity)
     rows = store.activity_answers(engine, activity.id)  # only labels are drawn: no names, no one's answer
-    st.markdown(f"**The class:** {len(rows)} answers, {sum(r.correct for r in rows)} right")
+    st.markdown(f"**The class:** {count(len(rows), 'answer', 'answers')}, {sum(r.correct for r in rows)} right")
     st.plotly_chart(widgets.distribution_chart(activity, rows, revealed=True, height=260),
                     key=f"live_student_chart_{activity.id}", config={"displayModeBar": False, "staticPlot": True}, theme=None)
     if session.leaderboard:
