@@ -20,6 +20,7 @@ from ui.chart_style import POSITION_COLOURS, position_colour
 from ui.charts import contribution_chart
 from ui.quiz_model import Question, generate_quiz
 from ui.quiz_options import compare_whys, estimate_whys, nearest_option
+from ui.ranked_list import last_applied, row_ids
 
 LIST_KEY = "playground_list"
 
@@ -233,3 +234,24 @@ def test_quiz_page_explains_both_options_after_an_answer():
     block = next(md.value for md in at.markdown if md.value.startswith("**Why, option by option:**"))
     assert f"❌ **Ranking {wrong}** *(your answer)*" in block
     assert f"✅ **Ranking {question.best_answer()}**:" in block
+
+
+@pytest.mark.parametrize(("mover", "to", "words"), [
+    ("D1", 1, "D1 moved from rank 1 to rank 2"),  # ▼ on D1
+    ("D2", 0, "D2 moved from rank 2 to rank 1"),  # ▲ on D2: the same new order, the other document moved
+])
+def test_predict_first_names_the_document_that_was_moved_in_a_swap_of_neighbours(mover, to, words):
+    """▼ on D1 swaps it with D2: the question said "D2 moved from rank 2 to rank 1" (either reading fits the new
+    order, and the upward one was always taken). The document the person moved is the one named."""
+    at = open_playground()
+    at.toggle(key="playground_predict").set_value(True).run()
+    shown = ranking(at)
+    row = shown.names.index(mover)
+    move = {"seq": last_applied(at.session_state, LIST_KEY) + 1,
+            "id": row_ids(shown.names, shown.grades)[row], "from": row, "to": to}
+    at.session_state[LIST_KEY] = {"moves": [move]}
+    at.run()
+    assert not at.exception
+    assert ranking(at).names[:2] == ("D2", "D1")
+    question = next(md.value for md in at.markdown if md.value.startswith("**Predict first.**"))
+    assert question.startswith(f"**Predict first.** {words}. NDCG was **0.9508**")

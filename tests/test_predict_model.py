@@ -31,7 +31,11 @@ def test_hand_figures_agree_with_ndcg_core():
 def test_single_move_finds_the_moved_item_in_both_directions():
     assert single_move("abcde", "cabde") == (2, 0)  # c moved up from 2 to 0
     assert single_move("abcde", "bcdae") == (0, 3)  # a moved down from 0 to 3
-    assert single_move("abcde", "bacde") in ((1, 0), (0, 1))  # a swap of neighbours is one move either way
+    assert single_move("abcde", "bacde") == (1, 0)  # a swap of neighbours: b up, unless told a moved down
+    assert single_move("abcde", "bacde", moved="a") == (0, 1)
+    assert single_move("abcde", "bacde", moved="b") == (1, 0)
+    assert single_move("abcde", "acbde", moved="b") == (1, 2)
+    assert single_move("abcde", "cabde", moved="a") == (2, 0)  # c up two: a only slid, it was not moved
     assert single_move("abcde", "edcba") is None  # a reversal is not one move
     assert single_move("abcde", "abcde") is None
 

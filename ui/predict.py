@@ -17,7 +17,9 @@ import streamlit as st
 import ndcg_core
 from ui import session, state
 from ui.formatting import discount_words, fixed, gain_words, num
+from ui.playground_edits import LIST_KEY
 from ui.predict_model import Feedback, Scores, Term, classify, judge_contribution, judge_ndcg
+from ui.ranked_list import last_moved
 from ui.ranking import Ranking
 from ui.settings_model import MetricSettings
 from ui.widgets import plain
@@ -64,9 +66,11 @@ def hold(ranking: Ranking, settings: MetricSettings, result: ndcg_core.ListResul
 def _change(before: tuple, ranking: Ranking, settings: MetricSettings):
     """What changed, with the documents' names escaped: the words built around them are drawn as markdown."""
     old: Ranking = before[0]
+    moved = last_moved(LIST_KEY)  # which of two swapped neighbours the person moved
     return classify((tuple(map(plain, old.names)), old.grades), (tuple(map(plain, ranking.names)), ranking.grades),
                     same_settings=before[1] == settings,
-                    same_extra=(old.extra_names, old.extra_grades) == (ranking.extra_names, ranking.extra_grades))
+                    same_extra=(old.extra_names, old.extra_grades) == (ranking.extra_names, ranking.extra_grades),
+                    moved=None if moved is None else (plain(moved[0]), moved[1]))
 
 
 def _submit(ranking: Ranking, settings: MetricSettings, scores: Scores) -> None:

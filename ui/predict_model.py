@@ -39,17 +39,20 @@ class Change:
     moved: tuple[str, float, int, int] | None = None
 
 
-def single_move(before: Sequence, after: Sequence) -> tuple[int, int] | None:
+def single_move(before: Sequence, after: Sequence, *, moved=None) -> tuple[int, int] | None:
     """(from, to), 0-based, when ``after`` is ``before`` with exactly one item taken out and put elsewhere.
 
     Linear time (the Playground's lists can hold thousands of documents): the two lists differ on one stretch,
-    which must be that stretch rotated by one place.
+    which must be that stretch rotated by one place. Two neighbours that swap places are both one move (the
+    upper one down, or the lower one up): ``moved``, the item the person actually moved, says which.
     """
     if len(before) != len(after) or list(before) == list(after):
         return None
     first = next(i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b)
     last = next(i for i in range(len(before) - 1, -1, -1) if before[i] != after[i])
     b, a = list(before[first:last + 1]), list(after[first:last + 1])
+    if len(b) == 2 and a == [b[1], b[0]] and moved == b[0]:
+        return first, last  # a swap of neighbours, made by moving the upper one down
     if a == [b[-1], *b[:-1]]:
         return last, first  # the item at `last` moved up to `first`
     if a == [*b[1:], b[0]]:
@@ -59,15 +62,16 @@ def single_move(before: Sequence, after: Sequence) -> tuple[int, int] | None:
 
 def classify(
     before: tuple[Sequence[str], Sequence[float]], after: tuple[Sequence[str], Sequence[float]],
-    *, same_settings: bool = True, same_extra: bool = True,
+    *, same_settings: bool = True, same_extra: bool = True, moved: tuple[str, float] | None = None,
 ) -> Change:
-    """The :class:`Change` from ``before`` to ``after`` (each ``(names, grades)`` in ranked order)."""
+    """The :class:`Change` from ``before`` to ``after`` (each ``(names, grades)`` in ranked order); ``moved``, the
+    (name, grade) of the document the person moved last, names the mover of a swap of neighbours."""
     pairs_before = list(zip(before[0], (float(g) for g in before[1]), strict=True))
     pairs_after = list(zip(after[0], (float(g) for g in after[1]), strict=True))
     if pairs_before == pairs_after and same_extra:
         return Change("none" if same_settings else "settings")
     if sorted(pairs_before) == sorted(pairs_after) and same_extra and same_settings:
-        move = single_move(pairs_before, pairs_after)
+        move = single_move(pairs_before, pairs_after, moved=None if moved is None else (moved[0], float(moved[1])))
         if move is None:
             return Change("order")
         name, grade = pairs_before[move[0]]

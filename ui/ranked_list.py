@@ -132,6 +132,15 @@ def moved_documents(key: str) -> list[str]:
     return list(st.session_state.get(_tracker_key(key), {}).get("moved", []))
 
 
+def last_moved(key: str) -> tuple[str, float] | None:
+    """(name, grade) of the document the person moved last in list ``key`` (None before any move)."""
+    moved = moved_documents(key)
+    if not moved:
+        return None
+    name, grade, _count = moved[-1].split("\x1f")
+    return name, float(grade)
+
+
 def moves_to(session_state: Mapping, key: str, perm: Sequence[int]) -> dict:
     """The state value the browser would send to turn the drawn list into ``perm`` with the fewest drags (for
     tests and benchmarks): the documents of a longest run that keeps its order stay, each other one is dragged

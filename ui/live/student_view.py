@@ -16,11 +16,11 @@ import sqlalchemy as sa
 import streamlit as st
 from sqlalchemy.engine import Engine
 
+from ui.formatting import count
 from ui.live import activities, connection, store, widgets
 from ui.live.state import Pending, Reorder, answer_key, answer_value, live, preset_answer, take_notice
 from ui.moves import carried_moves
 from ui.ranked_list import moved_documents, pending_order, ranked_list
-from ui.formatting import count
 from ui.widgets import plain
 
 REFRESH_SECONDS = 2.0
