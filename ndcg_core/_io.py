@@ -30,8 +30,8 @@ Reading as trec_eval reads
 --------------------------
 ``reading="trec_eval"`` (read_qrels, read_run) reproduces trec_eval's own
 parsing where it differs from the default: the relevance field goes through
-C ``atol`` (``1.5`` is 1, ``1e1`` is 1, ``2.9`` is 2; a negative grade, which
-gets no gain in trec_eval's NDCG, is 0), and an id that is not valid UTF-8
+C ``atol`` (``1.5`` is 1, ``1e1`` is 1, ``2.9`` is 2; a negative grade is 0 in
+both readings), and an id that is not valid UTF-8
 keeps its bytes (shown with ``\\xNN`` escapes) instead of being read as
 Latin-1, so it matches only the same bytes in the other file, as trec_eval's
 ``strcmp`` does. The default reading keeps fractional grades and reads such
@@ -84,11 +84,17 @@ def read_qrels(source, *, reading: str = "ndcg_core", progress: ProgressCallback
 
     Returns a DataFrame with columns ``query`` and ``doc`` (categorical text)
     and ``relevance`` (float, non-negative). A (query, doc) pair judged twice
-    is refused. ``reading="trec_eval"`` parses the relevance with C ``atol``
-    and keeps non-UTF-8 ids as bytes, as trec_eval does (see the module notes).
+    is refused. A negative grade (the TREC Web tracks grade spam -2) is read
+    as 0, judged and not relevant, as trec_eval and pytrec_eval read it;
+    ``attrs["negative_grades"]`` is then ``(lines, example text)``, else
+    ``()``. ``reading="trec_eval"`` parses the relevance with C ``atol`` and
+    keeps non-UTF-8 ids as bytes, as trec_eval does (see the module notes).
 
     >>> read_qrels(b"q1 0 A 2\\nq1 0 B 1.5\\n")["relevance"].tolist()
     [2.0, 1.5]
+    >>> spam = read_qrels(b"q1 0 A 2\\nq1 0 B -2\\n")
+    >>> spam["relevance"].tolist(), spam.attrs["negative_grades"]
+    ([2.0, 0.0], (1, '-2'))
     >>> read_qrels(b"q1 0 A 2\\nq1 0 B 1.5\\n", reading="trec_eval")["relevance"].tolist()
     [2.0, 1.0]
     """
@@ -100,10 +106,11 @@ def read_qrels(source, *, reading: str = "ndcg_core", progress: ProgressCallback
     table, lines = _whitespace(content, QRELS_FIELDS, {"relevance": text_type(content)}, what,
                                "query iteration doc relevance (e.g. 'q1 0 D7 2')", progress)
     query, doc = categorical(table["query"], ids=ids), categorical(table["doc"], ids=ids)
-    relevance, grade_difference = grades(table["relevance"], what=what, lines=lines, reading=reading)
+    relevance, grade_difference, negatives = grades(table["relevance"], what=what, lines=lines, reading=reading)
     frame = pd.DataFrame({"query": query, "doc": doc, "relevance": relevance})
     _refuse_repeats(frame, what, "judged", lines)
     _note_differences(frame, table, reading, relevance=grade_difference)
+    frame.attrs["negative_grades"] = negatives
     _report(progress, 1.0)
     return frame
 

@@ -279,16 +279,19 @@ def column_numbers(column: pa.ChunkedArray) -> np.ndarray | None:
     return column.to_numpy().astype(float) if pa.types.is_integer(column.type) else None
 
 
-def grades(column: pa.ChunkedArray, *, what: str, lines: LineNumbers, reading: str) -> tuple[np.ndarray, tuple]:
+def grades(column: pa.ChunkedArray, *, what: str, lines: LineNumbers,
+           reading: str) -> tuple[np.ndarray, tuple, tuple]:
     """A qrels relevance column (dictionary text) as floats, and how trec_eval's reading would differ.
 
     Each distinct text is converted once, both ways: as a number (ndcg_core's
-    reading: ``1.5`` is 1.5, ``1e1`` is 10; negatives, NaN and infinities
-    refused with their line) and with C ``atol`` (trec_eval's reading: ``1.5``
-    is 1, ``1e1`` is 1, ``abc`` is 0; a negative grade, which gets no gain in
-    trec_eval's NDCG, is 0). ``reading`` picks which one is returned. The
-    second item is ``()`` when both readings agree on every line, else
-    ``(lines that differ, example text, ndcg_core's value, trec_eval's value)``.
+    reading: ``1.5`` is 1.5, ``1e1`` is 10; NaN and infinities refused with
+    their line) and with C ``atol`` (trec_eval's reading: ``1.5`` is 1,
+    ``1e1`` is 1, ``abc`` is 0). A negative grade is 0 in both: judged, not
+    relevant, as trec_eval reads it (TREC Web track qrels grade spam -2).
+    ``reading`` picks which one is returned. The second item is ``()`` when
+    both readings agree on every line, else ``(lines that differ, example
+    text, ndcg_core's value, trec_eval's value)``; the third is ``()``
+    without negative grades, else ``(lines, example text)``.
     """
     column = column.unify_dictionaries() if column.num_chunks else column
     texts = column.chunk(0).dictionary.to_pylist() if column.num_chunks else []
@@ -296,23 +299,32 @@ def grades(column: pa.ChunkedArray, *, what: str, lines: LineNumbers, reading: s
     codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in column.chunks]) \
         if column.num_chunks else np.zeros(0, dtype=np.int32)
     trec = np.maximum(np.array([_atol(text) for text in texts] or [0], dtype=float), 0.0)
-    if reading == "trec_eval":
-        return trec[codes], ()
     raw = pd.Series(texts, dtype=str).str.strip()
     numeric = pd.to_numeric(raw.where(~raw.str.lower().isin(["nan", "-nan", "+nan"]) & (raw != "")),
                             errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-    bad = ~np.isfinite(numeric) | (numeric < 0)
+    per_text = np.bincount(codes, minlength=len(texts))
+    negatives = _used(numeric < 0, per_text, texts)
+    if reading == "trec_eval":
+        return trec[codes], (), negatives
+    bad = ~np.isfinite(numeric)
     if bad.any():  # name the first line holding a bad text
         row = int(np.flatnonzero(bad[codes])[0])
-        numbers(pd.Series([texts[codes[row]]]), what=what, column="relevance", non_negative=True,
-                lines=_Shifted(lines, row))
+        numbers(pd.Series([texts[codes[row]]]), what=what, column="relevance", lines=_Shifted(lines, row))
+    numeric = np.maximum(numeric, 0.0)
     values = numeric[codes] if len(texts) else np.zeros(0)
-    differs = numeric != trec
-    if not differs.any():
-        return values, ()
-    per_text = np.bincount(codes, minlength=len(texts))
-    first = int(np.flatnonzero(differs)[np.argmax(per_text[differs] > 0)])
-    return values, (int(per_text[differs].sum()), texts[first], float(numeric[first]), float(trec[first]))
+    differs = _used(numeric != trec, per_text, texts)
+    if not differs:
+        return values, (), negatives
+    first = texts.index(differs[1])
+    return values, (*differs, float(numeric[first]), float(trec[first])), negatives
+
+
+def _used(flagged: np.ndarray, per_text: np.ndarray, texts: list[str]) -> tuple:
+    """``(lines, the first such text that occurs)`` for the distinct texts ``flagged``, or ``()`` if none occurs."""
+    occurring = flagged & (per_text > 0)
+    if not occurring.any():
+        return ()
+    return int(per_text[occurring].sum()), texts[int(np.flatnonzero(occurring)[0])]
 
 
 class _Shifted:

@@ -349,6 +349,23 @@ def test_trec_eval_reading_is_named_with_its_figure():
     assert not plain_files.warning  # both readings agree: nothing to say
 
 
+def test_a_qrels_file_with_negative_grades_is_read_as_trec_eval_reads_it():
+    """A ClueWeb-style qrels file (spam graded -2) was refused: "the relevance '-2' is negative"."""
+    at = run_page("dataset", query_params={"k": "10", "gain": "linear"})
+    qrels = b"q1 0 A -2\nq1 0 B 1\nq1 0 C 2\nq1 0 D -1\nq2 0 A -2\nq2 0 E 1\n"
+    run = b"q1 Q0 A 1 4 r\nq1 Q0 B 2 3 r\nq1 Q0 C 3 2 r\nq1 Q0 D 4 1 r\nq2 Q0 A 1 2 r\nq2 Q0 E 2 1 r\n"
+    at = upload_trec(at, qrels, ("web.txt", run))
+    assert not at.error
+    log3 = np.log2(3)
+    q1, q2 = (1 / log3 + 1) / (2 + 1 / log3), 1 / log3  # A and D count as grade 0 (judged), as in trec_eval
+    shown = headline(at)
+    assert shown["Mean of per-query NDCG@10"] == f"{(q1 + q2) / 2:.4f}" and shown["Unjudged retrieved"] == "0.0%"
+    note = next(caption.value for caption in at.caption if "negative grade" in caption.value)
+    assert unescaped(note).startswith("3 judgments have a negative grade (e.g. -2;")
+    assert "read as judged and not relevant (grade 0), as trec_eval and pytrec_eval read them" in unescaped(note)
+    assert not at.warning  # trec_eval reads these files the same way: no difference to report
+
+
 # --- issue 11 item 3: usable with a very large number of queries -------------------------------------------
 
 def many_queries(n: int) -> tuple[bytes, bytes]:

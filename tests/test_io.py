@@ -195,8 +195,6 @@ def test_read_table_feeds_evaluate_run_without_qrels():
         (b"q1 0 A 1\nq1 0 B\n", r"line 2: found 3 field\(s\), expected 4"),
         (b"q1 0 A 1\nq1 0 B 1 7\n", r"line 2: found 5 field\(s\), expected 4"),
         (b"q1 Q0 A 1 0.5 run\n", r"line 1: found 6 field\(s\).*run file"),
-        (b"q1 0 A 1\nq1 0 B -1\n", r"line 2: the relevance '-1' is negative"),
-        (b"q1 0 A 1\nq1  0 B -2\n", r"line 2: the relevance '-2' is negative"),
         (b"q1 0 A inf\n", r"line 1: the relevance 'inf' is infinite"),
         (b"q1 0 A nan\n", r"line 1: the relevance 'nan' is not a number"),
         (b"q1 0 A 1\n\nq1 0 A 2\n", r"line 3: query 'q1' judged document 'A' a second time"),
@@ -433,6 +431,38 @@ def test_trec_eval_reading_matches_ids_as_bytes():
     assert round(trec.per_query.loc["q1", "ndcg"], 4) == 0.3869  # what trec_eval printed
 
 
+# TREC Web track qrels grade spam -2 ("junk"); trec_eval and pytrec_eval read a negative grade as judged, not relevant.
+NEGATIVE_QRELS = b"q1 0 A -2\nq1 0 B 1\nq1 0 C 2\nq1 0 D -1\nq2 0 A -2\nq2 0 E 1\n"
+NEGATIVE_RUN = b"q1 Q0 A 1 4 r\nq1 Q0 B 2 3 r\nq1 Q0 C 3 2 r\nq1 Q0 D 4 1 r\nq2 Q0 A 1 2 r\nq2 Q0 E 2 1 r\n"
+
+
+@pytest.mark.parametrize("reading", ["ndcg_core", "trec_eval"])
+def test_negative_grades_are_judged_not_relevant(reading):
+    """A ClueWeb qrels file (grades -2..4) was refused outright ("the relevance '-2' is negative")."""
+    qrels = read_qrels(NEGATIVE_QRELS, reading=reading)
+    assert qrels["relevance"].tolist() == [0, 1, 2, 0, 0, 1]
+    assert qrels.attrs["negative_grades"] == (3, "-2")  # three lines, the first such grade
+    assert read_qrels(QRELS_TEXT.encode()).attrs["negative_grades"] == ()
+    result = evaluate_run(read_run(NEGATIVE_RUN), qrels, k=10, gain="linear")
+    log3 = np.log2(3)
+    # q1 ranks A(0) B(1) C(2) D(0): DCG = 1/log2 3 + 2/2; ideal C(2) B(1): 2 + 1/log2 3. A stays judged: 0% unjudged.
+    assert result.per_query.loc["q1", "ndcg"] == pytest.approx((1 / log3 + 1) / (2 + 1 / log3), abs=1e-12)
+    assert result.per_query.loc["q2", "ndcg"] == pytest.approx(1 / log3, abs=1e-12)
+    assert result.unjudged_share == 0
+
+
+@pytest.mark.oracle
+def test_negative_grades_agree_with_pytrec_eval():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    text_qrels, text_run = NEGATIVE_QRELS.decode(), NEGATIVE_RUN.decode()
+    reference = pytrec_eval.RelevanceEvaluator(pytrec_eval.parse_qrel(io.StringIO(text_qrels)), {"ndcg_cut.10"}
+                                               ).evaluate(pytrec_eval.parse_run(io.StringIO(text_run)))
+    result = evaluate_run(read_run(NEGATIVE_RUN), read_qrels(NEGATIVE_QRELS), k=10, gain="linear")
+    assert set(reference) == {"q1", "q2"}
+    for query, values in reference.items():
+        assert result.per_query.loc[query, "ndcg"] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
+
+
 def test_reading_must_be_known():
     with pytest.raises(InvalidInput, match="reading must be one of 'ndcg_core', 'trec_eval'"):
         read_qrels(QRELS_TEXT.encode(), reading="pytrec_eval")
@@ -440,7 +470,8 @@ def test_reading_must_be_known():
 
 @pytest.mark.oracle
 @pytest.mark.skipif(not TREC_EVAL.exists(), reason="trec_eval not built (python bench/bench_files.py builds it)")
-@pytest.mark.parametrize(("qrels", "run"), [(ATOL_QRELS, ATOL_RUN), (BYTES_QRELS, BYTES_RUN)])
+@pytest.mark.parametrize(("qrels", "run"), [(ATOL_QRELS, ATOL_RUN), (BYTES_QRELS, BYTES_RUN),
+                                            (NEGATIVE_QRELS, NEGATIVE_RUN)])
 def test_trec_eval_reading_against_the_trec_eval_program(tmp_path, qrels, run):
     (tmp_path / "qrels").write_bytes(qrels)
     (tmp_path / "run").write_bytes(run)
@@ -450,6 +481,9 @@ def test_trec_eval_reading_against_the_trec_eval_program(tmp_path, qrels, run):
     ours = evaluate_run(read_run(run, reading="trec_eval"), read_qrels(qrels, reading="trec_eval"), k=10,
                         gain="linear")
     assert round(ours.per_query.loc["q1", "ndcg"], 4) == printed
+    if qrels == NEGATIVE_QRELS:  # the default reading reads a negative grade as trec_eval does
+        default = evaluate_run(read_run(run), read_qrels(qrels), k=10, gain="linear")
+        assert round(default.per_query.loc["q1", "ndcg"], 4) == printed
 
 
 def test_readers_record_where_trec_eval_would_read_otherwise():

@@ -194,7 +194,7 @@ def assert_refused(at, *needles: str) -> None:
     [
         (b"401 DOC1 1\n", ("judgments.qrels", "line 1", "expected 4")),
         (b"401 0 DOC1 high\n", ("line 1", "'high' is not a number")),
-        (b"401 0 DOC1 -1\n", ("line 1", "negative")),
+        (b"401 0 DOC1 inf\n", ("line 1", "infinite")),
         (b"401 0 DOC1 nan\n", ("line 1", "not a number")),
         (QRELS + b"402 0\n", ("line", "expected 4")),  # malformed last line
         (b"\x00\x01\x02\xff\xfe" * 100, ("binary",)),
@@ -202,7 +202,7 @@ def assert_refused(at, *needles: str) -> None:
         (b"  \n\n", ("empty",)),
         (QRELS.decode().encode("utf-16-le"), ("binary", "UTF-8")),  # UTF-16 without a BOM: NUL bytes (with one: read)
     ],
-    ids=["wrong-columns", "grade-word", "negative", "nan", "malformed-line", "binary", "empty", "blank", "utf16"],
+    ids=["wrong-columns", "grade-word", "infinite", "nan", "malformed-line", "binary", "empty", "blank", "utf16"],
 )
 def test_bad_qrels_file_is_refused_and_the_data_kept(dataset_page, qrels, needles):
     at = upload_trec(dataset_page, qrels, BM25)

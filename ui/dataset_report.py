@@ -103,6 +103,7 @@ def show_headline(dataset: LoadedDataset, run_name: str, options: dict, result: 
         st.caption(f"{evaluated} queries evaluated; the mean is over {in_mean}: {count(left_out, 'query', 'queries')} "
                    f"with IDCG = 0 {'is' if left_out == 1 else 'are'} left out under the zero-IDCG rule "
                    f"{RULE_NAMES.get(settings.zero_idcg, settings.zero_idcg)}. The ratio of sums adds all {evaluated}.")
+    show_negative_grades(dataset)
     show_trec_eval_reading(dataset, run_name, options, settings=settings)
     gap = _gap(dataset.digest, run_name, options, result)
     st.markdown("**Why the two figures differ here.** " + why_aggregates_differ(gap, zero_rule=settings.zero_idcg))
@@ -131,6 +132,16 @@ def _rule_note(rule: str, queries: list, what: str, effect: str, *, unaffected: 
     if not queries:
         return f"{rule}: {unaffected}, so the rule changes nothing."
     return f"{rule}: {what} ({describe_list(queries)}); {effect}."
+
+
+def show_negative_grades(dataset: LoadedDataset) -> None:
+    """Say how the qrels' negative grades were read (ndcg_core's readers record them)."""
+    negatives = dataset.qrels.attrs.get("negative_grades", ()) if dataset.qrels is not None else ()
+    if negatives:
+        lines, text = negatives
+        st.caption(plain(
+            f"{count(lines, 'judgment has', 'judgments have')} a negative grade (e.g. {text}; TREC Web track qrels "
+            "grade spam −2): read as judged and not relevant (grade 0), as trec_eval and pytrec_eval read them."))
 
 
 def show_trec_eval_reading(dataset: LoadedDataset, run_name: str, options: dict, *, settings: MetricSettings) -> None:
