@@ -20,7 +20,7 @@ NAV_POSITION = "hidden"  # routing by st.navigation, links drawn by sidebar_navi
 # On a phone the sidebar covers the page; Streamlit's own nav closes it when a page is chosen, so ours does too.
 # A constant script (no user data), installed once per browser tab by app.py: a link of the app's navigation
 # chosen (click, tap or Enter) on a narrow screen presses the sidebar's own close button; the sidebar's scrolling
-# box gets a tab stop.
+# box, and a table's box while it scrolls sideways, get a tab stop.
 CLOSE_ON_PHONE_SCRIPT = """
 <style>.st-key-app_nav a:focus-visible { outline: 3px solid #0B5FA5; outline-offset: 2px; }</style>
 <script>
@@ -48,6 +48,20 @@ CLOSE_ON_PHONE_SCRIPT = """
         box.setAttribute("aria-label", box.closest("[data-testid='stSidebar']") ? "Pages and settings" : "Page");
       }
     }
+    // A table wider than a phone scrolls sideways inside its box: the box too gets a tab stop (arrow keys then
+    // scroll it) while it is wider than the screen, and loses it when a wider screen shows it whole.
+    for (const box of document.querySelectorAll("[data-testid='stTable'] > div")) {
+      const scrolls = box.scrollWidth > box.clientWidth + 1 && /(auto|scroll)/.test(getComputedStyle(box).overflowX);
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", "Table (scrolls sideways)");
+      } else if (!scrolls && box.getAttribute("role") === "region") {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    }
   };
   // The current page's link says so to assistive technology (Streamlit only colours it), and only it.
   const markCurrent = () => {
@@ -62,6 +76,7 @@ CLOSE_ON_PHONE_SCRIPT = """
   const onFrame = () => { pending = false; focusableScroll(); markCurrent(); };
   new MutationObserver(() => { if (!pending) { pending = true; requestAnimationFrame(onFrame); } })
     .observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("resize", () => { if (!pending) { pending = true; requestAnimationFrame(onFrame); } });
   onFrame();
 })();
 </script>

@@ -184,3 +184,26 @@ def test_a_focused_table_toolbar_button_is_visible(page, app_url):
     toolbar.get_by_role("button").first.focus()  # as Tab reaches it
     page.wait_for_function("(bar) => bar.matches(':focus-within') && getComputedStyle(bar).opacity === '1'",
                            arg=toolbar.element_handle(), timeout=5_000)
+
+
+@pytest.mark.parametrize("path", ["worked_examples", "for_teachers"])
+def test_on_a_phone_a_table_that_scrolls_sideways_can_be_reached_and_scrolled_by_keyboard(phone, app_url, path):
+    """The worked examples' and the teacher kit's tables are wider than a phone and scroll inside their box, which
+    no key could reach (axe, serious: scrollable-region-focusable, on 4 tables of each page). The box now has a tab
+    stop while it scrolls, and the arrow keys scroll it."""
+    tab = phone
+    open_page(tab, f"{app_url}/{path}")
+    tab.locator("[data-testid='stTable']").first.wait_for(timeout=30_000)
+    wait_for_charts(tab)
+    boxes = tab.locator("[data-testid='stTable'] > div[role='region']")
+    expect()(boxes.first).to_have_attribute("tabindex", "0", timeout=15_000)
+    found = _audit_page(tab)
+    assert _blocking(found["content"]) == [] and _blocking(found["chrome"]) == []
+    box = boxes.first
+    box.focus()
+    tab.keyboard.press("ArrowRight")
+    tab.wait_for_function("(box) => box.scrollLeft > 0", arg=box.element_handle(), timeout=5_000)
+    # On a wide screen the same tables fit: no tab stop that scrolls nothing.
+    tab.set_viewport_size({"width": 1440, "height": 900})
+    tab.wait_for_function("() => document.querySelectorAll(\"[data-testid='stTable'] > div[role='region']\").length === 0",
+                          timeout=10_000)
