@@ -3,20 +3,26 @@
 Canonical state: ``compare_docs_base`` (the judged documents as a DataFrame, the editor's base) and
 ``compare_order_a`` / ``compare_order_b`` (each ranking as a list of document names). Buttons act through
 callbacks, so every element of the next run already shows their result.
+
+Share link: a session's first visit restores both rankings from the URL (``judged``, ``order_a``, ``order_b``, see
+:mod:`ui.url_state`); every run publishes the rankings shown, so the address bar and the share box always reproduce
+them, grades exactly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import flip_section, session
+from ui import flip_section, present, session, url_state
 from ui.charts import contribution_chart
 from ui.compare_charts import difference_chart
+from ui.copy_link import copy_link
 from ui.formatting import compact, fixed, signed
 from ui.messages import user_message
 from ui.ranked_list import pending_order, ranked_list
@@ -106,9 +112,74 @@ def take_open_request() -> str | None:
     return session.forget(OPEN_KEY)
 
 
-def ensure_documents() -> None:
-    if not session.has(DOCS_KEY):
+LINK_KEY = "compare_lists_link"
+LINK_SCOPE = "compare_lists"  # the link warnings of the two rankings in ui.url_state (the mode's are "compare")
+
+
+@dataclass
+class ListsLink:
+    """The two rankings' share-link bookkeeping (the rankings themselves are the canonical keys above)."""
+
+    warned_for: dict | None = None  # the parameters shown when a bad link's warning was first shown
+
+
+def _link_state() -> ListsLink:
+    return session.page_state(LINK_KEY, ListsLink)
+
+
+def ensure_documents(settings: MetricSettings) -> None:
+    """On the session's first visit: the link's two rankings, else the example.
+
+    The link's grades are checked as an edit is (under the link's gain, which the sidebar has already read), so a
+    link can never hold rankings that could not have been made on the page; a refused one says why.
+    """
+    if session.has(DOCS_KEY):
+        return
+    lists, problem = url_state.compared_lists_from_params(url_state.params())
+    if lists is not None:
+        try:
+            checked_documents(pd.DataFrame({"document": list(lists.names), "grade": list(lists.grades)}),
+                              gain=settings.gain_spec())
+        except ndcg_core.InvalidInput as error:
+            lists, problem = None, (f"The link's rankings could not be used ({plain(user_message(error))}), so the "
+                                    "example rankings are shown.")
+    if lists is None:
         reset_documents(EXAMPLE_DOCS["document"], EXAMPLE_DOCS["grade"], EXAMPLE_ORDERS)
+    else:
+        reset_documents(lists.names, lists.grades, {"A": list(lists.order_a), "B": list(lists.order_b)})
+    url_state.warn(LINK_SCOPE, problem)
+    _link_state().warned_for = None
+
+
+def publish_lists(documents: pd.DataFrame, orders: dict[str, list[str]]) -> url_state.RankingLink:
+    """Put the rankings shown in the URL (before anything can fail), and keep a bad link's warning only until
+    they change (it is about the link's rankings, not about the ones the user made since)."""
+    link = url_state.compared_lists_link(url_state.ComparedLists(
+        tuple(documents["document"]), tuple(float(grade) for grade in documents["grade"]),
+        tuple(orders["A"]), tuple(orders["B"])))
+    url_state.publish({**dict.fromkeys(url_state.COMPARE_LISTS_PARAMS), **link.params})
+    state = _link_state()
+    if url_state.warning(LINK_SCOPE) is None:
+        state.warned_for = None
+    elif state.warned_for is None:
+        state.warned_for = link.params
+    elif state.warned_for != link.params:
+        url_state.warn(LINK_SCOPE, None)
+        state.warned_for = None
+    return link
+
+
+def share_link(link: url_state.RankingLink, settings: MetricSettings) -> None:
+    """The copy box: this page's address with the settings, the mode and both rankings (what the address bar holds)."""
+    if link.problem is not None:
+        st.caption(f"These rankings cannot be shared as a link: {link.problem}. Opening the address shows the "
+                   "example rankings with a note.")
+        return
+    url = getattr(st.context, "url", None) or ""
+    base = url.split("?", 1)[0] if url.startswith("http") else "/compare"  # st.context.url is this page's address
+    copy_link(url_state.link(base, {**url_state.settings_params(settings), "compare": "lists", **link.params}),
+              key="compare_share_link", label="Share link of these rankings")
+    st.caption("Opening the link restores both rankings, the documents' names and grades, and the settings.")
 
 
 def checked_documents(edited: pd.DataFrame, *, gain) -> pd.DataFrame:
@@ -187,7 +258,8 @@ def difference_sentence(frame: pd.DataFrame, result_a: ndcg_core.ListResult, res
 
 def two_rankings(settings: MetricSettings) -> None:
     """The documents editor, both rankings (drag to reorder), their cards and charts, and what differs."""
-    ensure_documents()
+    ensure_documents(settings)
+    notice = st.empty()  # the link's warning, once this run knows whether the rankings changed since
     names_now, grades_now, _, _ = playground_list()
     # Buttons act through callbacks: they change the state before the next run starts, so every element of
     # that run already shows the result (and a rerun in between cannot lose the click).
@@ -233,6 +305,9 @@ def two_rankings(settings: MetricSettings) -> None:
             order = [order[i] for i in perm]
         session.set_widget(key, order)
         orders[side] = order
+    link = publish_lists(documents, orders)
+    with notice:
+        url_state.show_warning(LINK_SCOPE)
 
     buttons.button("A: ideal", key="compare_ideal_a", help="Put ranking A in the ideal order.",
                    on_click=request_ideal, args=("A",))
@@ -278,3 +353,6 @@ def two_rankings(settings: MetricSettings) -> None:
     st.text(difference_sentence(frame, results["A"], results["B"]))
     st.plotly_chart(difference_chart(frame), key="compare_difference_chart", theme=None)
     flip_section.for_lists(orders, grade_of, all_grades, settings)  # issue 13 item 6
+    if not present.active():  # Present mode hides the editing chrome, as on the Playground
+        st.subheader("Share these rankings")
+        share_link(link, settings)

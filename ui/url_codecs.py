@@ -1,4 +1,5 @@
-"""The list formats inside share links, pure and exact: a Playground list, the Conventions table, a gain table.
+"""The list formats inside share links, pure and exact: a Playground list, the Conventions table, a gain table,
+the Compare page's orders.
 
 Each encoder writes numbers with :func:`ui.url_rules.format_number` (the shortest text that reads back as the
 same float), so a decoded link holds exactly the shared values; each decoder reads with the rules of
@@ -18,6 +19,7 @@ from ui.url_rules import (
     MAX_PARAM_CHARS,
     LinkError,
     format_number,
+    parse_int,
     parse_number,
 )
 
@@ -73,6 +75,25 @@ def decode_documents(text: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
         names.append(name)
         grades.append(parse_number(parts[1], f"the grade of entry {position}"))
     return tuple(names), tuple(grades)
+
+
+# --- an order of a list's documents (the Compare page's two rankings) -----------------------------------------
+
+def encode_order(positions: Sequence[int]) -> str:
+    """'2,0,1': each ranked document as its row in the documents' list (a name would repeat the names' text)."""
+    return ",".join(str(int(position)) for position in positions)
+
+
+def decode_order(text: str, size: int) -> tuple[int, ...]:
+    """Inverse of :func:`encode_order` for a list of ``size`` documents: every row exactly once, else
+    :class:`LinkError` (a link that drops or repeats a document would show a ranking nobody made)."""
+    if len(text) > MAX_PARAM_CHARS:
+        raise LinkError(f"it is longer than {MAX_PARAM_CHARS:,} characters")
+    chunks = text.split(",") if text else []
+    positions = [parse_int(chunk, low=0, high=size - 1) for chunk in chunks]
+    if len(positions) != size or None in positions or len(set(positions)) != size:
+        raise LinkError(f"it does not name each of the {size:,} documents exactly once")
+    return tuple(positions)
 
 
 # --- the Conventions page's input table -------------------------------------------------------------------

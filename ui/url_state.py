@@ -5,7 +5,9 @@ list), ``z`` (zero|one|skip|error), ``gt`` (custom gain table ``grade:gain,...``
 ``extra`` (``name:grade,...``, names percent-encoded), ``tg`` (tie groups of a list opened from a run), or ``unlinked=N`` when N documents are too many for a
 link; in score mode ``sc`` (one score per ranked document, in ``docs`` order, any finite number) and ``tie`` (the
 tie rule, one of ``ndcg_core.TIE_RULES``). Step by step: ``list`` (a worked example's key), ``pos``. Quiz: ``seed``. Compare: ``compare``
-(lists|runs), ``slide=1``. Conventions: ``case``, ``rows`` (``name:grade:score:score_2:ranked,...``). Dataset
+(lists|runs), ``slide=1``; its two rankings: ``judged`` (the documents, ``name:grade,...`` in their table's order) with
+``order_a`` and ``order_b`` (each ranking as rows of ``judged``, ``2,0,1``), or ``lists_unlinked=N`` when N documents
+are too many for a link. Conventions: ``case``, ``rows`` (``name:grade:score:score_2:ranked,...``). Dataset
 (sample data only): ``run``, ``ties``, ``missing``, ``query``. Why do my numbers differ: the typed texts under
 :data:`WHY_DIFFER_PARAMS` (``g`` grades, ``s`` scores, ``x`` judged-not-ranked, ``d`` ids, ``cut``, ``a``/``ra``
 and ``b``/``rb`` the two numbers and where they came from), each checked by the page like typed text. Live class
@@ -40,8 +42,10 @@ from ui.url_codecs import (  # noqa: F401 - the list formats are part of this mo
     MAX_LINK_ROWS,
     MAX_ROWS_CHARS,
     decode_documents,
+    decode_order,
     decode_rows,
     encode_documents,
+    encode_order,
     encode_rows,
     parse_gain_table,
 )
@@ -61,8 +65,10 @@ from ui.url_rules import (  # noqa: F401 - the rules are part of this module's i
 )
 
 SETTINGS_PARAMS = ("gain", "base", "k", "z", "gt")
+# The Compare page's two rankings: not the Playground's ``docs``, which a Playground opened later would read as its list.
+COMPARE_LISTS_PARAMS = ("judged", "order_a", "order_b", "lists_unlinked")
 PAGE_PARAMS = ("docs", "extra", "tg", "sc", "tie", "unlinked", "list", "pos", "seed", "compare", "slide", "case", "rows",
-               "run", "ties", "missing", "query")
+               "run", "ties", "missing", "query", *COMPARE_LISTS_PARAMS)
 # The Why-differ page's fields (its widgets' names) -> their parameters.
 WHY_DIFFER_PARAMS = {"grades": "g", "scores": "s", "extra": "x", "ids": "d", "k": "cut", "from_1": "a",
                      "number_1": "ra", "from_2": "b", "number_2": "rb"}
@@ -193,6 +199,66 @@ def playground_link(ranking: Ranking, settings: MetricSettings) -> str:
 def link(path: str, params: Mapping[str, str]) -> str:
     """``path?params`` with ':' and ',' left readable."""
     return f"{path}?{urlencode(dict(params), safe=':,')}"
+
+
+# --- the Compare page's two rankings -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ComparedLists:
+    """Two rankings of the same judged documents: the documents in their table's order (which breaks the ideal
+    order's ties) and each ranking as document names."""
+
+    names: tuple[str, ...]
+    grades: tuple[float, ...]
+    order_a: tuple[str, ...]
+    order_b: tuple[str, ...]
+
+
+def compared_lists_link(lists: ComparedLists) -> RankingLink:
+    """``judged``/``order_a``/``order_b`` for two rankings; ``lists_unlinked=N`` and the reason when they cannot fit."""
+    count = len(lists.names)
+    if count > MAX_LINK_DOCUMENTS:
+        return RankingLink({"lists_unlinked": str(count)}, f"they have {count:,} documents (a link holds at most "
+                                                           f"{MAX_LINK_DOCUMENTS:,})")
+    if any(len(name) > MAX_NAME_CHARS for name in lists.names):  # the reader refuses them: never write what it refuses
+        return RankingLink({"lists_unlinked": str(count)}, f"a document's name is longer than {MAX_NAME_CHARS} "
+                                                           "characters")
+    row = {name: position for position, name in enumerate(lists.names)}
+    params = {"judged": encode_documents(lists.names, lists.grades),
+              "order_a": encode_order([row[name] for name in lists.order_a]),
+              "order_b": encode_order([row[name] for name in lists.order_b])}
+    longest = max(len(value) for value in params.values())
+    if longest > MAX_PARAM_CHARS:
+        return RankingLink({"lists_unlinked": str(count)}, f"their names and grades need {longest:,} characters (a "
+                                                           f"link holds at most {MAX_PARAM_CHARS:,} per list)")
+    return RankingLink(params)
+
+
+def compared_lists_from_params(params: Mapping[str, str]) -> tuple[ComparedLists | None, str | None]:
+    """(the link's two rankings or None for the default, a warning or None).
+
+    Only the form is checked here (names, exact grades, each ranking naming every document once); the page checks
+    the grades under the link's gain as it checks an edit."""
+    if "lists_unlinked" in params:
+        return None, ("The link was copied from rankings too long to fit in a link, so the example rankings are "
+                      "shown.")
+    if not any(name in params for name in ("judged", "order_a", "order_b")):
+        return None, None
+    try:
+        names, grades = decode_documents(str(params.get("judged", "")))
+        if not names:
+            raise LinkError("it has no documents")
+        if len(set(names)) != len(names):
+            raise LinkError("two documents have the same name")
+        orders = {}
+        for side in ("a", "b"):
+            try:
+                orders[side] = tuple(names[row] for row in decode_order(str(params.get(f"order_{side}", "")), len(names)))
+            except LinkError as error:
+                raise LinkError(f"ranking {side.upper()}: {error}") from None
+    except LinkError as error:
+        return None, f"The link's rankings could not be used ({error}), so the example rankings are shown."
+    return ComparedLists(names, grades, orders["a"], orders["b"]), None
 
 
 # --- the Why-differ page's texts ---------------------------------------------------------------------------
