@@ -182,7 +182,6 @@ def test_one_url_write_per_action_and_none_for_opening_the_link_or_a_plain_rerun
     ({"judged": "a:1e400", "order_a": "0", "order_b": "0"}, "too large"),
     ({"judged": "a:-1", "order_a": "0", "order_b": "0"}, "negative"),
     ({"judged": "a:٣", "order_a": "0", "order_b": "0"}, "not a number"),
-    ({"judged": "a:5000", "order_a": "0", "order_b": "0"}, "too large for exponential gain"),  # checked as an edit
     ({"judged": "", "order_a": "", "order_b": ""}, "it has no documents"),
     ({"order_a": "0"}, "it has no documents"),
     ({"judged": "x" * 40_000 + ":1", "order_a": "0", "order_b": "0"}, "longer than 30,000 characters"),
@@ -240,3 +239,42 @@ def test_rankings_too_big_for_a_link_say_so_and_the_address_says_they_are_not_in
     at.run()  # a name the link reader refuses is never written
     assert at.query_params["lists_unlinked"] == "1"
     assert any("longer than 200 characters" in c.value for c in at.caption)
+
+
+# --- grades a gain cannot take: kept, and the page says why (never a traceback) -----------------------------------
+
+def test_a_link_whose_grade_overflows_its_gain_keeps_the_rankings_and_says_why():
+    """As on the Playground: the sender saw this error, so the recipient sees it too, not the example."""
+    at = run_page("compare", query_params={"compare": "lists", "judged": "a:5000,b:1", "order_a": "0,1",
+                                           "order_b": "1,0"})
+    assert not at.exception and not at.warning
+    assert any("too large for exponential gain" in e.value for e in at.error)
+    assert orders(at) == {"A": ["a", "b"], "B": ["b", "a"]}
+    at.sidebar.radio(key="settings_gain").set_value("linear").run()
+    assert not at.error and at.query_params["judged"] == "a:5000,b:1"
+    metric = MetricSettings(gain="linear")
+    assert ndcg_cards(at) == [expected_ndcg(grades, [5000, 1], metric) for grades in ([5000, 1], [1, 5000])]
+
+
+def test_choosing_a_gain_the_grades_overflow_says_why_instead_of_a_traceback():
+    """A grade of 5000 under linear gain (shared in a link), then exponential gain: the page re-checked its table under
+    the new gain while recovering from the refused one, and raised a traceback."""
+    at = run_page("compare", query_params={"gain": "linear", "compare": "lists", "judged": "a:5000,b:1",
+                                           "order_a": "0,1", "order_b": "1,0"})
+    shown = ndcg_cards(at)
+    at.sidebar.radio(key="settings_gain").set_value("exponential").run()
+    assert not at.exception, at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert "too large for exponential gain" in errors and "Edit not applied" not in errors  # nothing was edited
+    assert at.query_params["judged"] == "a:5000,b:1"  # the address still holds what the page shows
+    at.sidebar.radio(key="settings_gain").set_value("linear").run()
+    assert not at.error and ndcg_cards(at) == shown
+
+
+def test_a_playground_list_that_names_a_document_twice_cannot_be_loaded():
+    """Two rankings of the same documents need distinct names: loading such a list raised a traceback."""
+    at = run_page(None, query_params={"docs": "a:1,a:2,b:0"})
+    at.switch_page("pages/compare.py").run()
+    button = at.button(key="compare_from_playground")
+    assert button.disabled and "names a document twice" in button.help
+    assert not at.exception and orders(at) == EXAMPLE

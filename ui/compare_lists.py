@@ -11,7 +11,7 @@ them, grades exactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,11 +127,12 @@ def _link_state() -> ListsLink:
     return session.page_state(LINK_KEY, ListsLink)
 
 
-def ensure_documents(settings: MetricSettings) -> None:
+def ensure_documents() -> None:
     """On the session's first visit: the link's two rankings, else the example.
 
-    The link's grades are checked as an edit is (under the link's gain, which the sidebar has already read), so a
-    link can never hold rankings that could not have been made on the page; a refused one says why.
+    The link's documents are checked as the page's are (names, grades), so a refused link says why. Not under the
+    link's gain: rankings whose grade overflows it (5000 under exponential gain) are kept, as on the Playground, and
+    the page says why there are no numbers, which is what their sender saw.
     """
     if session.has(DOCS_KEY):
         return
@@ -139,7 +140,7 @@ def ensure_documents(settings: MetricSettings) -> None:
     if lists is not None:
         try:
             checked_documents(pd.DataFrame({"document": list(lists.names), "grade": list(lists.grades)}),
-                              gain=settings.gain_spec())
+                              gain=ANY_GAIN)
         except ndcg_core.InvalidInput as error:
             lists, problem = None, (f"The link's rankings could not be used ({plain(user_message(error))}), so the "
                                     "example rankings are shown.")
@@ -180,6 +181,14 @@ def share_link(link: url_state.RankingLink, settings: MetricSettings) -> None:
     copy_link(url_state.link(base, {**url_state.settings_params(settings), "compare": "lists", **link.params}),
               key="compare_share_link", label="Share link of these rankings")
     st.caption("Opening the link restores both rankings, the documents' names and grades, and the settings.")
+
+
+ANY_GAIN = "linear"  # checks names and grades without a gain's limits: every finite grade >= 0 has a linear gain
+
+
+def has_edits(editor_state: object) -> bool:
+    """Whether the documents editor holds an edit (its state names an edited, added or deleted row)."""
+    return isinstance(editor_state, Mapping) and any(editor_state.get(part) for part in session.EDITOR_PARTS)
 
 
 def checked_documents(edited: pd.DataFrame, *, gain) -> pd.DataFrame:
@@ -258,14 +267,17 @@ def difference_sentence(frame: pd.DataFrame, result_a: ndcg_core.ListResult, res
 
 def two_rankings(settings: MetricSettings) -> None:
     """The documents editor, both rankings (drag to reorder), their cards and charts, and what differs."""
-    ensure_documents(settings)
+    ensure_documents()
     notice = st.empty()  # the link's warning, once this run knows whether the rankings changed since
     names_now, grades_now, _, _ = playground_list()
     # Buttons act through callbacks: they change the state before the next run starts, so every element of
     # that run already shows the result (and a rerun in between cannot lose the click).
     buttons = st.container(horizontal=True)  # filled in call order: two here, three once the ideal is known
-    buttons.button("Playground list", key="compare_from_playground", disabled=not names_now,
-                   help="Load the Playground's documents and grades into both rankings.",
+    # A list whose names repeat cannot be two rankings of the same documents (loaded, it raised a traceback).
+    unique = len(set(names_now)) == len(names_now)
+    buttons.button("Playground list", key="compare_from_playground", disabled=not names_now or not unique,
+                   help="Load the Playground's documents and grades into both rankings." + (
+                       "" if unique else " Not available: the Playground's list names a document twice."),
                    on_click=reset_documents, args=(names_now, grades_now))
     buttons.button("Example", key="compare_example", help="Back to the example of eight documents.",
                    on_click=reset_documents,
@@ -289,8 +301,17 @@ def two_rankings(settings: MetricSettings) -> None:
             base_row_names(session.widget(DOCS_KEY), session.widget(EDITOR_KEY))
         )
     except ndcg_core.InvalidInput as error:
-        st.error(f"Edit not applied: {plain(user_message(error))}", icon=":material/warning:")
-        documents = checked_documents(session.widget(DOCS_KEY), gain=settings.gain_spec())
+        if has_edits(session.widget(EDITOR_KEY)):  # else the table as it was set is refused: said below
+            st.error(f"Edit not applied: {plain(user_message(error))}", icon=":material/warning:")
+        try:
+            # Not under the sidebar's gain: the table was accepted under the gain of its moment, and a gain chosen
+            # since (exponential after a grade of 5000 under linear gain) leaves it in place; the evaluation below
+            # says why there are no numbers. Checked under it, this raised again: a traceback.
+            documents = checked_documents(session.widget(DOCS_KEY), gain=ANY_GAIN)
+        except ndcg_core.InvalidInput as refused:  # not from this page (its editor and links refuse such tables)
+            st.error(f"These documents cannot be compared: {plain(user_message(refused))} Edit them in the table "
+                     "above, or load the example.", icon=":material/warning:")
+            return
     names = documents["document"].tolist()
     grade_of = dict(zip(names, documents["grade"], strict=True))
 
