@@ -63,6 +63,20 @@ CLOSE_ON_PHONE_SCRIPT = """
       }
     }
   };
+  // A table's grid is a few px taller than its box (room for a scrollbar), so it scrolled by those few px: on a
+  // phone a swipe that started on a table scrolled the table 3-13 px and then stopped, instead of scrolling the
+  // page. A grid that overflows by less than a row scrolls no more (downwards): the swipe goes to the page.
+  const stillGrids = () => {
+    for (const grid of document.querySelectorAll("[data-testid='stDataFrame'] .dvn-scroller")) {
+      const spare = grid.scrollHeight - grid.clientHeight;
+      const still = spare > 0 && spare < 20;
+      // (important: the grid's own style sets overflow with !important)
+      if (still !== (grid.style.overflowY === "hidden")) {
+        if (still) grid.style.setProperty("overflow-y", "hidden", "important");
+        else grid.style.removeProperty("overflow-y");
+      }
+    }
+  };
   // The current page's link says so to assistive technology (Streamlit only colours it), and only it.
   const markCurrent = () => {
     const here = location.pathname.split("/").pop();
@@ -73,7 +87,7 @@ CLOSE_ON_PHONE_SCRIPT = """
       if (!current && link.hasAttribute("aria-current")) link.removeAttribute("aria-current");
     }
   };
-  const onFrame = () => { pending = false; focusableScroll(); markCurrent(); };
+  const onFrame = () => { pending = false; focusableScroll(); stillGrids(); markCurrent(); };
   new MutationObserver(() => { if (!pending) { pending = true; requestAnimationFrame(onFrame); } })
     .observe(document.body, { childList: true, subtree: true });
   window.addEventListener("resize", () => { if (!pending) { pending = true; requestAnimationFrame(onFrame); } });
