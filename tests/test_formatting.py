@@ -273,3 +273,15 @@ def test_every_chart_is_drawn_in_the_apps_style_not_streamlits_theme(page, param
     # and as sent to the browser, no chart can be panned, zoomed or dragged (a swipe on a phone scrolls the page)
     specs = [json.loads(proto.spec) for proto in drawn]
     assert [problem for spec in specs for problem in _draggable(page, spec["layout"], spec["data"])] == []
+
+
+def test_every_page_names_the_tie_rules_alike():
+    """The Dataset's picker said "In file order" and "Relevant first" where the Playground's said "Row order
+    (LightGBM, XGBoost, ranx)" and "Better grades first" for the same rules; its trec_eval label was cut off at
+    1440 px ("By document id, descending (trec_eval, p")."""
+    from ui import dataset_report, score_mode
+    from ui.formatting import TIE_RULE_LABELS
+
+    assert dataset_report.TIE_RULES is TIE_RULE_LABELS and score_mode.TIE_RULE_LABELS is TIE_RULE_LABELS
+    assert set(TIE_RULE_LABELS) == set(ndcg_core.TIE_RULES)
+    assert max(map(len, TIE_RULE_LABELS.values())) <= 37  # fits the Dataset's third of a 1440-px page

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 import ndcg_core
-from ui import dataset_queries, dataset_report, dataset_state, dataset_upload, incomplete_view
+from ui import dataset_queries, dataset_report, dataset_state, dataset_upload, incomplete_view, present
 from ui import dataset_view as view
 from ui.messages import user_message
 from ui.settings import current_settings, show_url_warning
@@ -34,9 +34,10 @@ def show() -> None:
     dataset_report.show_headline(dataset, run_name, options, result, settings=settings, label=label)
     dataset_report.show_rule_notes(result, settings=settings, missing=missing)
     left, right = st.columns(2)
-    left.plotly_chart(view.histogram_chart(result.per_query["ndcg"], mean=result.mean_ndcg, label=label),
-                      key="dataset_histogram", theme=None)
-    right.plotly_chart(view.curve_chart(view.curve(dataset, run_name, options), k=settings.k), key="dataset_curve", theme=None)
+    present.plotly_chart(view.histogram_chart(result.per_query["ndcg"], mean=result.mean_ndcg, label=label),
+                         where=left, narrow=True, key="dataset_histogram", theme=None)
+    present.plotly_chart(view.curve_chart(view.curve(dataset, run_name, options), k=settings.k), where=right, narrow=True,
+                         key="dataset_curve", theme=None)
     dataset_queries.show(dataset, run_name, options, result, settings=settings, label=label, ties=ties)
     incomplete_view.show(dataset, run_name, options, label=label)
 
@@ -53,7 +54,8 @@ def _run_choices(dataset) -> tuple[str, str, str]:
                                 help="Each uploaded run file (or CSV) is one run.")
     ties = top[1].selectbox(
         "Tied scores", list(view.TIE_RULES), format_func=view.TIE_RULES.get, key=dataset_state.TIES_KEY,
-        help="How documents with equal scores are ordered. trec_eval sorts them by document id, descending.",
+        help="How documents with equal scores are ordered. trec_eval and pytrec_eval sort them by document id, "
+             "descending (Z to A, comparing bytes); scikit-learn averages their gains.",
     )
     missing = top[2].selectbox(
         "Judged queries missing from the run", list(view.MISSING_RULES), format_func=view.MISSING_RULES.get,

@@ -16,17 +16,11 @@ import streamlit as st
 import ndcg_core
 from ui.dataset_charts import CURVE_DEPTH
 from ui.dataset_upload import LoadedDataset
-from ui.formatting import MISSING, count, fixed
+from ui.formatting import MISSING, TIE_RULE_LABELS, count, fixed
 from ui.settings import MetricSettings
 from ui.widgets import plain
 
-TIE_RULES = {
-    "trec_eval": "By document id, descending (trec_eval, pytrec_eval)",
-    "average": "Average over the tied group (scikit-learn)",
-    "optimistic": "Relevant first (best case)",
-    "pessimistic": "Relevant last (worst case)",
-    "stable": "In file order",
-}
+TIE_RULES = TIE_RULE_LABELS  # the Dataset's name for them (ui.dataset_view re-exports it)
 MISSING_RULES = {
     "ignore": "Leave them out (trec_eval default)",
     "zero": "Count them as NDCG 0 (trec_eval -c)",

@@ -86,6 +86,17 @@ def compact(value: float) -> str:
     return f"{value:g}" if float(value).is_integer() else f"{value:.4g}"
 
 
+# The tie rules (ndcg_core.TIE_RULES) as every page's pickers name them: short enough for a third of a laptop's
+# width, with the libraries that rank that way.
+TIE_RULE_LABELS = {
+    "trec_eval": "Doc id, Z to A (trec_eval)",
+    "average": "Average of the tie (scikit-learn)",
+    "stable": "Input order (LightGBM, XGBoost, ranx)",
+    "optimistic": "Better grades first (best case)",
+    "pessimistic": "Worse grades first (worst case)",
+}
+
+
 def count(number: int, singular: str, plural: str) -> str:
     """'1 query has' / '3 queries have'."""
     return f"{number} {singular if number == 1 else plural}"

@@ -20,7 +20,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import playground_view, state, tie_band_section
-from ui.formatting import fixed
+from ui.formatting import TIE_RULE_LABELS, fixed
 from ui.messages import user_message
 from ui.ranking import Ranking, make_ranking
 from ui.settings_model import MetricSettings
@@ -28,13 +28,6 @@ from ui.widgets import plain
 
 TOGGLE_KEY = "playground_score_mode"
 RULE_KEY = "playground_tie_rule"
-TIE_RULE_LABELS = {
-    "average": "Average over the tie (scikit-learn)",
-    "trec_eval": "Document id descending (trec_eval)",
-    "stable": "Row order (LightGBM, XGBoost, ranx)",
-    "optimistic": "Better grades first (best case)",
-    "pessimistic": "Worse grades first (worst case)",
-}
 
 
 def rank_by_scores(ranking: Ranking, scores: Sequence[float], tie_rule: str) -> tuple[Ranking, tuple[float, ...]]:
