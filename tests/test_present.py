@@ -177,3 +177,102 @@ def test_in_present_mode_the_ndcg_change_is_the_playground_charts_title():
     assert not [a for a in figure["layout"].get("annotations", []) if "NDCG" in a["text"]]
     assert figure["layout"]["font"]["size"] == present.CHART_FONT
     assert figure["layout"]["height"] == present.PRESENT_CHART_HEIGHT
+
+
+# --- Present mode through every way of changing pages ---------------------------------------------------------------
+
+def _page_title(at) -> str:
+    return at.title[0].value if at.title else ""
+
+
+@pytest.mark.parametrize(("button", "page"), [("example_open_0", "Playground"), ("example_walk_0", "Step by step")])
+def test_present_stays_on_through_the_worked_examples_buttons(button, page):
+    """st.switch_page drops every widget's state and the URL: the switch came back off on the page it opened."""
+    at = run_page("worked_examples", query_params={"present": "1"})
+    at.button(key=button).click().run()
+    assert not at.exception
+    assert page in _page_title(at)
+    assert toggle(at).value is True and at.query_params["present"] == "1"
+    assert any("font-size: clamp(16px, 1.2vw, 28px)" in str(element.proto) for element in at.get("html"))
+    at.run()  # and on the runs after it
+    assert toggle(at).value is True and at.query_params["present"] == "1"
+
+
+def test_present_stays_on_through_datasets_open_in_the_playground():
+    at = run_page("dataset", query_params={"present": "1"})
+    at.button(key="dataset_open").click().run()
+    assert not at.exception
+    assert "Playground" in _page_title(at)
+    assert toggle(at).value is True and at.query_params["present"] == "1"
+
+
+def test_turned_off_present_stays_off_through_a_button():
+    at = run_page("worked_examples", query_params={"present": "1"})
+    toggle(at).set_value(False).run()
+    at.button(key="example_open_0").click().run()
+    assert toggle(at).value is False and "present" not in at.query_params
+
+
+def test_links_to_other_pages_keep_present_mode():
+    """A link opens a new session, which knows only the URL: the quiz's Playground links and the lesson plan's."""
+    with mock.patch.object(present, "active", return_value=True):
+        assert present.link("/?docs=D1:3") == "/?docs=D1:3&present=1"
+        assert present.link("/quiz") == "/quiz?present=1"
+    with mock.patch.object(present, "active", return_value=False):
+        assert present.link("/?docs=D1:3") == "/?docs=D1:3"
+    at = run_page("for_teachers", query_params={"present": "1"})
+    assert not at.exception
+    plan = [md.value for md in at.markdown if "min ·" in md.value]
+    assert plan and all("present=1" in text for text in plan)
+    worksheet = [md.value for md in at.markdown if md.value.startswith("Check it in the app")]
+    assert worksheet and not any("present=1" in text for text in worksheet)  # students' links stay as they are
+
+
+# --- every chart in Present mode --------------------------------------------------------------------------------
+
+def test_every_chart_is_drawn_through_present():
+    """A chart drawn with st.plotly_chart directly kept 15 px text on a projector (Step by step, Dataset, Compare)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    # The student's view of the Live class is on a phone, never projected.
+    exempt = {"ui/present.py", "ui/live/student_view.py"}
+    direct = [str(path.relative_to(root)) for folder in ("ui", "pages") for path in (root / folder).rglob("*.py")
+              if ".plotly_chart(" in path.read_text() and str(path.relative_to(root)) not in exempt]
+    direct = [path for path in direct if "plotly_chart(" in "".join(
+        line for line in (root / path).read_text().splitlines() if ".plotly_chart(" in line
+        and "present.plotly_chart(" not in line and not line.lstrip().startswith(("#", '"')))]
+    assert direct == [], direct
+
+
+@pytest.mark.parametrize("page", ["step_by_step", "dataset", "compare"])
+def test_present_mode_enlarges_every_chart_of_the_page(page):
+    query = {"present": "1", **({"compare": "runs"} if page == "compare" else {})}
+    specs = chart_specs(run_page(page, query_params=query))
+    assert specs
+    for spec in specs:
+        assert spec["layout"]["font"]["size"] >= present.CHART_FONT, (page, spec["layout"].get("title"))
+    normal = chart_specs(run_page(page, query_params={k: v for k, v in query.items() if k != "present"}))
+    assert all(spec["layout"]["font"]["size"] < present.CHART_FONT for spec in normal)
+
+
+def test_present_figure_fits_long_axis_titles_and_every_axis():
+    table = ndcg_core.evaluate(G).table
+    with mock.patch.object(present, "active", return_value=True):
+        cumulative = present.figure(charts.cumulative_chart(table)).layout
+    # "cumulative discounted gain" at 20 px is longer than the plot is tall: two lines
+    assert cumulative.yaxis.title.text == "cumulative<br>discounted gain"
+    assert cumulative.yaxis2.automargin is True and cumulative.xaxis.automargin is True
+    assert cumulative.title.automargin is True and cumulative.title.yref == "container"
+    assert cumulative.margin.t == present.TITLE_ROOM  # the title and the legend make their own room
+    assert present.wrap("mean difference (B − A) in a resample", 28) == "mean difference<br>(B − A) in a resample"
+    assert present.wrap("Rank i", 28) == "Rank i"
+
+
+def test_in_present_mode_the_playground_legend_is_short():
+    at = run_page(query_params={"present": "1"})
+    (figure,) = chart_specs(at)
+    assert [trace["name"] for trace in figure["data"]] == ["yours", "ideal"]
+    assert figure["layout"]["legend"]["xanchor"] == "right" and figure["layout"]["legend"]["x"] > 1
+    (normal,) = chart_specs(run_page())
+    assert [trace["name"] for trace in normal["data"]] == ["Your ranking", "Ideal ranking"]

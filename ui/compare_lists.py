@@ -361,7 +361,8 @@ def two_rankings(settings: MetricSettings) -> None:
             ranked_list(order, [grade_of[n] for n in order], results[side].table["contribution"].tolist(),
                         key=f"compare_list_{side}", k=settings.k,
                         ndcg=results[side].ndcg)
-            st.plotly_chart(contribution_chart(results[side].table, k=settings.k), key=f"compare_chart_{side}", theme=None)
+            present.plotly_chart(contribution_chart(results[side].table, k=settings.k), narrow=True,
+                                 key=f"compare_chart_{side}", theme=None)
             st.button(f"Open ranking {side} in the Playground", key=f"compare_open_{side}",
                       on_click=request_open, args=(side,))
     requested = take_open_request()
@@ -372,7 +373,7 @@ def two_rankings(settings: MetricSettings) -> None:
     st.subheader("Which positions make the difference")
     frame = position_differences(results["A"], results["B"], orders["A"], orders["B"])
     st.text(difference_sentence(frame, results["A"], results["B"]))
-    st.plotly_chart(difference_chart(frame), key="compare_difference_chart", theme=None)
+    present.plotly_chart(difference_chart(frame), key="compare_difference_chart", theme=None)
     flip_section.for_lists(orders, grade_of, all_grades, settings)  # issue 13 item 6
     if not present.active():  # Present mode hides the editing chrome, as on the Playground
         st.subheader("Share these rankings")

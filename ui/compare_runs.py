@@ -10,7 +10,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import compare_charts as charts
-from ui import dataset_view, flip_section, session
+from ui import dataset_view, flip_section, present, session
 from ui.formatting import fixed, percent, signed
 from ui.messages import user_message
 from ui.settings import MetricSettings
@@ -139,9 +139,10 @@ def details(comparison, result_a, result_b, *, name_a, name_b, metric, sentence,
         f"(settings: {settings.describe()}; tied scores: {ties}; missing queries: {missing})."
     )
     left, right = st.columns(2)
-    left.plotly_chart(charts.differences_histogram(comparison, name_a=name_a, name_b=name_b, metric=metric),
-                      key="compare_differences", theme=None)
-    right.plotly_chart(charts.bootstrap_chart(comparison), key="compare_bootstrap", theme=None)
+    present.plotly_chart(charts.differences_histogram(comparison, name_a=name_a, name_b=name_b, metric=metric),
+                         where=left, narrow=True, key="compare_differences", theme=None)
+    present.plotly_chart(charts.bootstrap_chart(comparison), where=right, narrow=True, key="compare_bootstrap",
+                         theme=None)
     table = (
         result_a.per_query[["ndcg"]].rename(columns={"ndcg": "A"})
         .join(result_b.per_query[["ndcg"]].rename(columns={"ndcg": "B"}), how="inner")
@@ -168,8 +169,8 @@ def slide_summary(comparison, heading, *, name_a, name_b, metric, sentence) -> N
     big[2].metric(f"{percent(comparison.confidence)} CI of the mean gain",
                   f"{signed(comparison.ci_low, 3)} to {signed(comparison.ci_high, 3)}")
     slide = charts.slide_chart(comparison, name_a=name_a, name_b=name_b, metric=metric)
-    st.plotly_chart(slide, key="compare_slide_chart", config=charts.modebar_config("ndcg_comparison"),
-                    theme=None)  # as in its PNG: the chart's own slide-sized text, not the page theme's
+    present.plotly_chart(slide, key="compare_slide_chart", config=charts.modebar_config("ndcg_comparison"),
+                         theme=None)  # as in its PNG: the chart's own slide-sized text, not the page theme's
     st.text(sentence)
     if charts.png_export_available():
         st.download_button("Download the chart as PNG (1600×900)", data=lambda: charts.png_bytes(slide),

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import charts
+from ui import charts, present
 from ui.formatting import gain_words, num
 from ui.lesson_inputs import DOCUMENT_003_GRADES, DOCUMENT_003_NAMES, grades_field, lesson_kwargs, list_frame
 from ui.lessons_conventions import lesson_all_zero, lesson_dataset, lesson_gain, lesson_ideal_all_judged
@@ -198,7 +198,8 @@ def lesson_cutoff(settings: MetricSettings) -> None:
         st.metric(f"NDCG@{k}", num(at_k.ndcg), help=f"DCG@{k} = {num(at_k.dcg)}, IDCG@{k} = {num(at_k.idcg)}")
     with right:
         full = ndcg_core.evaluate(grades, **lesson_kwargs(settings))
-        st.plotly_chart(charts.cumulative_chart(full.table, highlight=k), width="stretch", key="lesson_cutoff_chart", theme=None)
+        present.plotly_chart(charts.cumulative_chart(full.table, highlight=k), width="stretch", key="lesson_cutoff_chart",
+                             theme=None)
     turn = first_dip_and_rise(values)
     if turn:
         down, up = turn

@@ -102,8 +102,8 @@ def _list_and_chart(ranking: Ranking, settings: MetricSettings, result, previous
         if chart_name == "contribution":
             figure = ghost.with_ghost(figure, previous, result)  # the state before the latest change, as ghosts
         chart_key = linked.chart_key(f"playground_{chart_name}", highlight)
-        st.plotly_chart(present.playground_figure(linked.link_figure(figure, highlight), chart_name),
-                        key=chart_key, theme=None, on_select=linked.on_bar_click(chart_key), selection_mode="points")
+        present.plotly_chart(present.playground_figure(linked.link_figure(figure, highlight), chart_name),
+                             key=chart_key, theme=None, on_select=linked.on_bar_click(chart_key), selection_mode="points")
         st.segmented_control(
             "Chart", list(charts.CHARTS), default="contribution", format_func=present.chart_label,
             key="playground_chart", label_visibility="collapsed", required=True,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 import streamlit as st
 
-from ui import quiz_whys, session, url_state
+from ui import present, quiz_whys, session, url_state
 from ui.copy_link import copy_link
 from ui.formatting import GAIN_FORMULAS, compact, fixed
 from ui.moves import carried_moves
@@ -178,7 +178,8 @@ def _playground_button(question: Question, order: tuple[int, ...] | None, label:
     link = playground_link(
         question.ranked_names(order), question.ranked_grades(order), settings=_question_settings(question)
     )
-    st.link_button(label, link, icon=":material/tune:", key=key)
+    # A link starts a new session, which knows only the URL: present.link keeps Present mode on over there.
+    st.link_button(label, present.link(link), icon=":material/tune:", key=key)
 
 
 def show_question(question: Question, seed: int) -> None:

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ui import present
 from ui import teacher_kit_model as kit
 from ui.formatting import gain_words, num
 from ui.walk_lists import example_ranked
@@ -63,9 +64,14 @@ def _base_url() -> str:
     return f"{scheme}://{rest.split('/', 1)[0]}"
 
 
-def _links_markdown(links: tuple[kit.Link, ...]) -> str:
+def _links_markdown(links: tuple[kit.Link, ...], *, projected: bool = False) -> str:
+    """The links as markdown; ``projected`` ones (the lesson plan's, opened on the projector) keep Present mode on.
+
+    The worksheet's links are for students, so they never switch a student's screen to Present mode.
+    """
     base = _base_url()
-    return " · ".join(f"[{plain(link.label)}]({base}{link.url})" for link in links)
+    return " · ".join(f"[{plain(link.label)}]({base}{present.link(link.url) if projected else link.url})"
+                      for link in links)
 
 
 def print_style() -> None:
@@ -85,7 +91,7 @@ def lesson_plan() -> None:
     for block in blocks:
         end = start + block.minutes
         st.markdown(f"**{start}–{end} min · {block.title}** ({block.minutes} min, *{block.page}*)  \n"
-                    f"{block.what}  \nOpen: {_links_markdown(block.links)}")
+                    f"{block.what}  \nOpen: {_links_markdown(block.links, projected=True)}")
         start = end
 
 

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import ndcg_core
+from ui import present
 from ui.chart_style import apply_style
 from ui.formatting import grouped, preset_discount_words
 from ui.widgets import plain
@@ -70,7 +71,7 @@ def show_tie_band(grades, scores, *, k=None, judged=None, doc_ids=None, key: str
         "best order of the ties; the diamond is the average over all orders (scikit-learn's value); dots mark each "
         "library's own tie rule."
     )
-    st.plotly_chart(tie_band_chart(rows), key=key, config={"displayModeBar": False}, theme=None)
+    present.plotly_chart(tie_band_chart(rows), key=key, config={"displayModeBar": False}, theme=None)
     widest = max(rows, key=lambda row: row["band"].width)
     st.caption(plain(f"With {widest['setting']}, the tie order alone moves NDCG from {widest['band'].low:.4f} to "
                      f"{widest['band'].high:.4f}."))

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import charts, linked, predict, session, url_state
+from ui import charts, linked, predict, present, session, url_state
 from ui.formatting import discount_words, gain_latex, gain_words, log_latex, num
 from ui.messages import user_message
 from ui.ranking import Ranking, evaluate
@@ -186,7 +186,7 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
     for chart, build in (("step_contribution_chart", charts.contribution_chart),
                          ("step_cumulative_chart", charts.cumulative_chart)):
         key = linked.chart_key(chart, position)
-        st.plotly_chart(
+        present.plotly_chart(
             linked.link_figure(build(drawn, k=settings.k, highlight=position), position), width="stretch", key=key,
             on_select=linked.on_bar_click(key, _go_to), selection_mode="points", theme=None,
         )

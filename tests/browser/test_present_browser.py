@@ -228,3 +228,64 @@ def test_a_row_moved_past_the_screens_edge_is_scrolled_into_view(page, app_url):
     assert "flash" in moved.get_attribute("class")
     box = moved.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
+
+
+# Every drawn chart's text: [what, its box, its size], and the chart's own box and its plot area's.
+CHART_TEXT_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+  .filter((chart) => chart.getBoundingClientRect().width > 0).map((chart) => {
+    const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+    const texts = [...chart.querySelectorAll('.gtitle, .g-gtitle text, [class^="g-"][class$="title"] text, .legendtext, '
+      + '.xtick text, .ytick text, .y2tick text, .annotation-text')].filter((el) => el.textContent.trim());
+    return {
+      svg: box(chart.querySelector('.main-svg')), plot: box(chart.querySelector('.nsewdrag')),
+      texts: texts.map((el) => [el.textContent, box(el), parseFloat(getComputedStyle(el).fontSize),
+                                el.classList.contains('annotation-text')]),
+    };
+  })"""
+
+
+def assert_charts_fit(tab, where: str) -> list[dict]:
+    """Every chart's text is inside the chart (nothing cut) and at least Present mode's 20 px (labels on the plot,
+    such as "k = 5" or "mean 0.745", 18 px: ui/present.py)."""
+    charts = tab.evaluate(CHART_TEXT_JS)
+    assert charts, where
+    for chart in charts:
+        svg = chart["svg"]
+        for text, box, size, on_plot in chart["texts"]:
+            assert size >= (18 if on_plot else 20), (where, text, size)
+            inside = (box["left"] >= svg["left"] - 1 and box["right"] <= svg["right"] + 1
+                      and box["top"] >= svg["top"] - 1 and box["bottom"] <= svg["bottom"] + 1)
+            assert inside, (where, f"{text!r} is cut", box, svg)
+    return charts
+
+
+def test_every_chart_fits_in_present_mode(sized, app_url):
+    """Present mode's larger chart text on every chart, nothing cut (the cumulative chart's y title was), and the
+    Playground's plot is not squeezed by its legend (it had a third of the chart's height at 1280x720)."""
+    tab, (width, height) = sized
+    open_playground(tab, app_url, present=True)
+    for choice in ("Contribution", "Cumulative", "Gain ÷ discount"):
+        if choice != "Contribution":
+            title = tab.locator('[data-testid="stPlotlyChart"] .gtitle').first.text_content()
+            tab.get_by_role("radio", name=choice).click()
+            tab.wait_for_function("(title) => { const t = document.querySelector('[data-testid=\"stPlotlyChart\"] .gtitle');"
+                                  " return t && t.textContent !== title; }", arg=title, timeout=30_000)
+            wait_for_charts(tab)
+        (chart,) = assert_charts_fit(tab, f"Playground, {choice}")
+        plot, svg = chart["plot"], chart["svg"]
+        assert plot["bottom"] - plot["top"] >= 0.4 * (svg["bottom"] - svg["top"]), (choice, plot, svg)
+        screenshot(tab, f"present_chart_playground_{choice.split()[0].lower()}_{width}x{height}", full_page=False)
+    for path in ("step_by_step", "dataset", "compare", "compare runs"):
+        if path == "compare runs":  # Compare's second mode: two runs on the data set
+            tab.get_by_text("Two runs on the data set", exact=True).click()
+            tab.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .gtitle')]"
+                                  ".some((t) => t.textContent.startsWith('Bootstrap'))", timeout=30_000)
+        else:
+            go_to_page(tab, path)
+        assert "present=1" in tab.url, path
+        wait_for_charts(tab)
+        tab.wait_for_function("() => document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .main-svg').length >= 2",
+                              timeout=30_000)
+        assert_charts_fit(tab, path)
+        tab.locator('[data-testid="stPlotlyChart"]').first.scroll_into_view_if_needed()
+        screenshot(tab, f"present_chart_{path.replace(' ', '_')}_{width}x{height}", full_page=False)

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 import streamlit as st
 from sqlalchemy.engine import Engine
 
-from ui import url_state
+from ui import present, url_state
 from ui.copy_link import copy_link
 from ui.live import activities, connection, store, widgets
 from ui.live.state import (
@@ -178,8 +178,8 @@ def _live_panel(session_id: int, activity_id: int, stamp: tuple) -> None:
         counts[2].metric("Correct", f"{sum(r.correct for r in rows) / len(rows):.0%}")
     else:
         counts[2].metric("Correct", "–", help="Shown once you close the answers (not to give it away).")
-    st.plotly_chart(widgets.distribution_chart(activity, rows, revealed=activity.state == "revealed", height=280),
-                    key=f"live_chart_{activity_id}", config={"displayModeBar": False}, theme=None)
+    present.plotly_chart(widgets.distribution_chart(activity, rows, revealed=activity.state == "revealed", height=280),
+                         key=f"live_chart_{activity_id}", config={"displayModeBar": False}, theme=None)
     if settled:
         wrong = activities.most_common_wrong(activity.kind, activity.spec, rows)
         if wrong is not None:
