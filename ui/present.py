@@ -152,10 +152,24 @@ def figure(fig: go.Figure | dict, *, narrow: bool = False) -> go.Figure | dict:
     for name in names:
         if is_axis(name):
             layout[name] = _axis(_plain(layout[name]), vertical=name.startswith("y"), height=height, narrow=narrow)
+    above = 0  # px of the tallest note standing on the plot's top edge ("mean 0.745"), under the title
     for annotation in (layout["annotations"] if "annotations" in names else None) or ():
         annotation_font = _plain(annotation["font"])
-        annotation["font"] = {**annotation_font, "size": max(annotation_font.get("size") or 0, CHART_FONT - 2, 16)}
+        size = max(annotation_font.get("size") or 0, CHART_FONT - 2, 16)
+        annotation["font"] = {**annotation_font, "size": size}
+        if _on_top_edge(_plain(annotation)):
+            above = max(above, round(size * 1.3))
+    if above:  # the title's measured room does not count the note: at 18 px the two overlapped
+        margin = _plain(layout["margin"])
+        title_room = round(CHART_TITLE_FONT * 1.4) + 8 if title.get("text") else 0  # its font and its pad
+        layout["margin"] = {**margin, "t": max(margin["t"], title_room) + above}
     return fig
+
+
+def _on_top_edge(annotation: dict) -> bool:
+    """Whether a note stands on the plot's top edge, in the margin the title also takes."""
+    return (annotation.get("yref") == "paper" and (annotation.get("y") or 0) >= 1
+            and annotation.get("yanchor") == "bottom")
 
 
 TITLE_ROOM = 12  # px: the top margin's minimum when the title and an upper legend make their own room
