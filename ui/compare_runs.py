@@ -2,15 +2,23 @@
 
 The run pickers and bootstrap options keep their keys in the session; the slide view hides them and reads
 the saved choices instead. The data set, its tie and missing-query rules come from the Dataset page.
+
+Share link: a session's first visit to this mode restores the runs, the bootstrap's resamples, seed and level, the
+Dataset page's two rules and the flip grid's query from the URL (see :mod:`ui.url_state`); every run publishes
+them, so the address bar and the share box reproduce every figure. Only the bundled sample's runs can be named: a
+comparison of uploaded runs publishes ``runs_unlinked`` and its share box says why there is no link.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import streamlit as st
 
 import ndcg_core
 from ui import compare_charts as charts
-from ui import dataset_view, flip_section, present, session
+from ui import dataset_state, dataset_view, flip_section, present, session, url_state
+from ui.copy_link import copy_link
 from ui.formatting import fixed, percent, signed
 from ui.messages import user_message
 from ui.settings import MetricSettings
@@ -22,6 +30,21 @@ RUN_A_KEY, RUN_B_KEY = "compare_run_a", "compare_run_b"
 BOOTSTRAP_KEYS = {"compare_n_boot": 10_000, "compare_seed": 0, "compare_confidence": 0.95}
 N_BOOT_KEY, SEED_KEY, CONFIDENCE_KEY = BOOTSTRAP_KEYS
 CHOICE_KEYS = (RUN_A_KEY, RUN_B_KEY, *BOOTSTRAP_KEYS)
+RESAMPLES, SEEDS, CONFIDENCES = (1_000, 100_000), (0, 2**31 - 1), (0.90, 0.95, 0.99)  # what the pickers offer
+LINK_KEY = "compare_runs_link"
+LINK_SCOPE, FLIP_SCOPE = "compare_runs", "compare_flip"  # this mode's link warnings in ui.url_state
+
+
+@dataclass
+class RunsLink:
+    """The runs comparison's share-link bookkeeping (the choices themselves are the widget keys above)."""
+
+    read: bool = False  # the URL was read (once per session: afterwards the address follows the page)
+    warned_for: dict | None = None  # the parameters shown when a bad link's warning was first shown
+
+
+def _link_state() -> RunsLink:
+    return session.page_state(LINK_KEY, RunsLink)
 
 
 def verdict(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metric: str) -> str:
@@ -53,11 +76,11 @@ def run_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
     pick = st.columns([2, 2, 1, 1, 1])
     name_a = pick[0].selectbox("System A (baseline)", run_names, index=0, key=RUN_A_KEY)
     name_b = pick[1].selectbox("System B (challenger)", run_names, index=1, key=RUN_B_KEY)
-    n_boot = pick[2].number_input("Resamples", 1_000, 100_000, BOOTSTRAP_KEYS[N_BOOT_KEY], step=1_000, key=N_BOOT_KEY,
+    n_boot = pick[2].number_input("Resamples", *RESAMPLES, BOOTSTRAP_KEYS[N_BOOT_KEY], step=1_000, key=N_BOOT_KEY,
                                   help="Bootstrap resamples of the queries.")
-    seed = pick[3].number_input("Seed", 0, 2**31 - 1, BOOTSTRAP_KEYS[SEED_KEY], key=SEED_KEY,
+    seed = pick[3].number_input("Seed", *SEEDS, BOOTSTRAP_KEYS[SEED_KEY], key=SEED_KEY,
                                 help="Seed of the bootstrap (numpy).")
-    confidence = pick[4].selectbox("Confidence", [0.90, 0.95, 0.99], index=1, format_func=percent,
+    confidence = pick[4].selectbox("Confidence", list(CONFIDENCES), index=1, format_func=percent,
                                    key=CONFIDENCE_KEY)
     return name_a, name_b, int(n_boot), int(seed), float(confidence)
 
@@ -80,26 +103,116 @@ def _comparison(digest: str, name_a: str, name_b: str, options: dict, n_boot: in
                                   confidence=confidence)
 
 
+# --- share link --------------------------------------------------------------------------------------------------
+
+def is_sample(dataset) -> bool:
+    """Whether the data is the bundled sample, the only data a link can name (every session has it)."""
+    return dataset.digest == dataset_view.sample_dataset().digest
+
+
+def link_choices(run_names: list[str]) -> url_state.RunsChoices:
+    """What a link may hold: exactly what the pickers and the Dataset page's rules offer."""
+    defaults = url_state.ComparedRuns(run_names[0], run_names[1], BOOTSTRAP_KEYS[N_BOOT_KEY],
+                                      BOOTSTRAP_KEYS[SEED_KEY], BOOTSTRAP_KEYS[CONFIDENCE_KEY],
+                                      dataset_state.DEFAULT_TIES, dataset_state.DEFAULT_MISSING)
+    return url_state.RunsChoices(tuple(run_names), RESAMPLES, SEEDS, CONFIDENCES, tuple(dataset_view.TIE_RULES),
+                                 tuple(dataset_view.MISSING_RULES), defaults)
+
+
+def restore_from_link(dataset) -> None:
+    """On the session's first visit to this mode: the link's runs, bootstrap options and rules, set before the
+    pickers are drawn (the slide view reads them from the same keys). A refused link leaves every default."""
+    link = _link_state()
+    if link.read:
+        return
+    link.read = True
+    params = url_state.params()
+    if not is_sample(dataset):  # a link names the bundled sample's runs; this session has loaded others
+        if any(name in params for name in ("run_a", "run_b", "runs_unlinked")):
+            url_state.warn(LINK_SCOPE, "The link compares runs of the bundled sample, but this session has other "
+                                       "data loaded, so its runs are shown.")
+        return
+    runs, problem = url_state.compared_runs_from_params(params, link_choices(list(dataset.runs)))
+    url_state.warn(LINK_SCOPE, problem)
+    if runs is None:
+        return
+    for key, value in ((RUN_A_KEY, runs.run_a), (RUN_B_KEY, runs.run_b), (N_BOOT_KEY, runs.resamples),
+                       (SEED_KEY, runs.seed), (CONFIDENCE_KEY, runs.confidence), (dataset_state.TIES_KEY, runs.ties),
+                       (dataset_state.MISSING_KEY, runs.missing)):
+        session.set_widget(key, value)
+
+
+def restore_flip_query(queries: list[str]) -> None:
+    """The flip grid's query from the link, once its options (the queries both runs rank) are known."""
+    url_state.restore_choice(flip_section.QUERY_KEY, "flip_query", queries, scope=FLIP_SCOPE,
+                             label="query for “Does my choice flip the winner?”")
+
+
+def publish(params: dict[str, str | None]) -> None:
+    """Put this mode's parameters in the URL, and keep a bad link's warnings only until they change (they are about
+    the link's comparison, not about the one the user made since)."""
+    url_state.publish({**dict.fromkeys(url_state.COMPARE_RUNS_PARAMS + ("ties", "missing")), **params})
+    link = _link_state()
+    if url_state.warning(LINK_SCOPE) is None and url_state.warning(FLIP_SCOPE) is None:
+        link.warned_for = None
+    elif link.warned_for is None:
+        link.warned_for = params
+    elif link.warned_for != params:
+        url_state.warn(LINK_SCOPE, None)
+        url_state.warn(FLIP_SCOPE, None)
+        link.warned_for = None
+
+
+def share_link(params: dict[str, str | None], settings: MetricSettings) -> None:
+    """The copy box: this page's address with the settings, the mode and the comparison (what the address bar holds)."""
+    if params == url_state.UPLOADED_RUNS_LINK:
+        st.caption("This comparison cannot be shared as a link: its runs were uploaded, and a link cannot carry "
+                   "files. Opening the address shows the bundled sample's runs with a note.")
+        return
+    url = getattr(st.context, "url", None) or ""
+    base = url.split("?", 1)[0] if url.startswith("http") else "/compare"  # st.context.url is this page's address
+    shown = {name: value for name, value in params.items() if value is not None}
+    copy_link(url_state.link(base, {**url_state.settings_params(settings), "compare": "runs", **shown}),
+              key="compare_runs_share_link", label="Share link of this comparison")
+    st.caption("Opening the link restores both runs, the resamples, the seed and the confidence level, the Dataset "
+               "page's tie and missing-query rules, the query of the flip grid, and the settings.")
+
+
 def two_runs(settings: MetricSettings, *, slide_view: bool, heading=None) -> None:
     """Pick two runs, compare them per query; the full details, or one slide (under ``heading``)."""
+    notice = st.empty()  # the link's warnings, once this run knows whether the comparison changed since
+    params = _two_runs(settings, slide_view=slide_view, heading=heading)
+    publish(params)
+    with notice.container():
+        url_state.show_warning(LINK_SCOPE)
+        url_state.show_warning(FLIP_SCOPE)
+
+
+def _two_runs(settings: MetricSettings, *, slide_view: bool, heading) -> dict[str, str | None]:
+    """The comparison; returns the parameters that reproduce it (the uploaded-runs marker for uploaded data)."""
     dataset = dataset_view.current_dataset()
     run_names = list(dataset.runs)
+    restore_from_link(dataset)
+    params: dict[str, str | None] = dict(url_state.UPLOADED_RUNS_LINK)
     if len(run_names) < 2:
         st.info(
             "The current data set has a single run. Upload two or more runs on the Dataset page, or switch back to "
             "the bundled sample (BM25 and neural runs).", icon=":material/info:",
         )
         st.button("Use the bundled sample", key="compare_use_sample", on_click=dataset_view.use_sample)
-        return
+        return params
     if slide_view:
         name_a, name_b, n_boot, seed, confidence = saved_choices(run_names)
     else:
         st.text(f"Data: {dataset.label}")
         name_a, name_b, n_boot, seed, confidence = run_choices(run_names)
+    ties, missing = dataset_run_choices()  # the Dataset page's choices, read through a state function
+    if is_sample(dataset):  # published before anything can fail: the address is always what is shown
+        params = url_state.compared_runs_params(url_state.ComparedRuns(name_a, name_b, n_boot, seed, confidence,
+                                                                       ties, missing))
     if name_a == name_b or name_a not in run_names or name_b not in run_names:
         st.warning("Pick two different runs.", icon=":material/balance:")
-        return
-    ties, missing = dataset_run_choices()  # the Dataset page's choices, read through a state function
+        return params
     options = dataset_view.run_options(settings, ties=ties, missing=missing)
     try:
         with st.spinner("Evaluating both runs…"):
@@ -109,19 +222,26 @@ def two_runs(settings: MetricSettings, *, slide_view: bool, heading=None) -> Non
     except ndcg_core.InvalidInput as error:
         st.error(f"These runs cannot be compared with the current settings: {plain(user_message(error))}",
                  icon=":material/warning:")
-        return
+        return params
     except Exception as error:  # noqa: BLE001 - never a traceback on screen; say what happened instead
         st.error(f"Unexpected problem while comparing ({plain(type(error).__name__)}: {plain(error)}).",
                  icon=":material/error:")
-        return
+        return params
     metric = "NDCG" if settings.k is None else f"NDCG@{settings.k}"
     sentence = verdict(comparison, name_a=name_a, name_b=name_b, metric=metric)
-    if slide_view:
+    if slide_view:  # the flip grid is not drawn, so its query is not part of what is shown
         slide_summary(comparison, heading, name_a=name_a, name_b=name_b, metric=metric, sentence=sentence)
-    else:
-        details(comparison, result_a, result_b, name_a=name_a, name_b=name_b, metric=metric, sentence=sentence,
-                ties=ties, missing=missing, settings=settings)
-        flip_section.for_runs(dataset, name_a, name_b, settings, ties=ties)  # issue 13 item 6
+        return params
+    details(comparison, result_a, result_b, name_a=name_a, name_b=name_b, metric=metric, sentence=sentence,
+            ties=ties, missing=missing, settings=settings)
+    query = flip_section.for_runs(dataset, name_a, name_b, settings, ties=ties,  # issue 13 item 6
+                                  restore_query=restore_flip_query if is_sample(dataset) else None)
+    if is_sample(dataset):
+        params = {**params, "flip_query": query}
+    if not present.active():  # Present mode hides the editing chrome, as on the Playground
+        st.subheader("Share this comparison")
+        share_link(params, settings)
+    return params
 
 
 def details(comparison, result_a, result_b, *, name_a, name_b, metric, sentence, ties, missing, settings) -> None:

@@ -9,7 +9,7 @@ also the tie rule (``ndcg_core.run_winner_grid``, vectorised over queries, so no
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 import streamlit as st
@@ -72,9 +72,16 @@ def _grid(digest: str, name_a: str, name_b: str, choices: tuple, query: str | No
     return ndcg_core.run_winner_grid(a, b, queries=None if query is None else [query], **options)
 
 
-def for_runs(dataset, name_a: str, name_b: str, settings: MetricSettings, *, ties: str) -> None:
+QUERY_KEY = "compare_flip_query"  # the picked query's widget key
+
+
+def for_runs(dataset, name_a: str, name_b: str, settings: MetricSettings, *, ties: str,
+             restore_query: Callable[[list[str]], None] | None = None) -> str | None:
     """Two runs: the grid over every query both runs rank (any number: ``run_winner_grid`` is vectorised over
-    queries), then the grid of one picked query. The tie rule is a dimension of the grid, the page's rule first."""
+    queries), then the grid of one picked query. The tie rule is a dimension of the grid, the page's rule first.
+
+    ``restore_query`` gets the queries offered before the picker is drawn (a share link's query is set then);
+    returns the picked query, or None when the grid is not available."""
     choices, note = baseline(settings)
     _intro(note + " A second table varies the tie rule (the Dataset page's rule first): it matters where a run "
                   "gives documents equal scores.", who=f"A = {plain(name_a)}, B = {plain(name_b)}. ")
@@ -84,12 +91,14 @@ def for_runs(dataset, name_a: str, name_b: str, settings: MetricSettings, *, tie
             grid = _grid(dataset.digest, name_a, name_b, frozen, None, dataset)
     except ndcg_core.InvalidInput as error:
         st.info(f"Not available: {plain(user_message(error))}", icon=":material/info:")
-        return
+        return None
     queries = grid.attrs["query_ids"]
     st.markdown(f"**Overall**: mean NDCG over the {grid.attrs['queries']:,} queries both runs rank")
     show_winner_grid(grid, ("A", "B"), key="compare_flip_runs")
-    query = st.selectbox("One query", queries, key="compare_flip_query",
-                         help="The same grid for a single query.")
+    if restore_query is not None:
+        restore_query([str(query) for query in queries])
+    query = st.selectbox("One query", queries, key=QUERY_KEY, help="The same grid for a single query.")
     st.markdown(f"**Query {plain(query)}**")
     show_winner_grid(_grid(dataset.digest, name_a, name_b, frozen, str(query), dataset), ("A", "B"),
                      key="compare_flip_query_grid")
+    return str(query)

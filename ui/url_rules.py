@@ -32,9 +32,10 @@ def parse_flag(text: object) -> bool | None:
     return {"1": True, "0": False}.get(text) if isinstance(text, str) else None
 
 
-def parse_int(text: object, *, low: int, high: int) -> int | None:
-    """An ASCII whole number in [low, high], or None (never an exception, whatever the text)."""
-    if not isinstance(text, str) or not 0 < len(text) <= MAX_INT_DIGITS or not text.isascii() or not text.isdigit():
+def parse_int(text: object, *, low: int, high: int, digits: int = MAX_INT_DIGITS) -> int | None:
+    """An ASCII whole number in [low, high] of at most ``digits`` digits, or None (never an exception, whatever the
+    text). ``digits`` is raised only where the range needs it (a bootstrap seed up to 2^31 - 1 has 10)."""
+    if not isinstance(text, str) or not 0 < len(text) <= digits or not text.isascii() or not text.isdigit():
         return None
     value = int(text)
     return value if low <= value <= high else None

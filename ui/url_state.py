@@ -7,7 +7,9 @@ link; in score mode ``sc`` (one score per ranked document, in ``docs`` order, an
 tie rule, one of ``ndcg_core.TIE_RULES``). Step by step: ``list`` (a worked example's key), ``pos``. Quiz: ``seed``. Compare: ``compare``
 (lists|runs), ``slide=1``; its two rankings: ``judged`` (the documents, ``name:grade,...`` in their table's order) with
 ``order_a`` and ``order_b`` (each ranking as rows of ``judged``, ``2,0,1``), or ``lists_unlinked=N`` when N documents
-are too many for a link. Conventions: ``case``, ``rows`` (``name:grade:score:score_2:ranked,...``). Dataset
+are too many for a link; its two runs (bundled sample only): ``run_a``, ``run_b``, ``resamples``, ``boot_seed``,
+``confidence`` (0.9|0.95|0.99), ``ties`` and ``missing`` (the Dataset page's rules, which the comparison uses) and
+``flip_query`` (the flip grid's query), or ``runs_unlinked=1`` when the runs were uploaded. Conventions: ``case``, ``rows`` (``name:grade:score:score_2:ranked,...``). Dataset
 (sample data only): ``run``, ``ties``, ``missing``, ``query``. Why do my numbers differ: the typed texts under
 :data:`WHY_DIFFER_PARAMS` (``g`` grades, ``s`` scores, ``x`` judged-not-ranked, ``d`` ids, ``cut``, ``a``/``ra``
 and ``b``/``rb`` the two numbers and where they came from), each checked by the page like typed text. Live class
@@ -67,8 +69,11 @@ from ui.url_rules import (  # noqa: F401 - the rules are part of this module's i
 SETTINGS_PARAMS = ("gain", "base", "k", "z", "gt")
 # The Compare page's two rankings: not the Playground's ``docs``, which a Playground opened later would read as its list.
 COMPARE_LISTS_PARAMS = ("judged", "order_a", "order_b", "lists_unlinked")
+# The Compare page's two runs. Their tie and missing-query rules are the Dataset page's ``ties`` and ``missing``: the
+# same choices (the comparison evaluates the runs with the Dataset page's rules), so the two pages read them alike.
+COMPARE_RUNS_PARAMS = ("run_a", "run_b", "resamples", "boot_seed", "confidence", "flip_query", "runs_unlinked")
 PAGE_PARAMS = ("docs", "extra", "tg", "sc", "tie", "unlinked", "list", "pos", "seed", "compare", "slide", "case", "rows",
-               "run", "ties", "missing", "query", *COMPARE_LISTS_PARAMS)
+               "run", "ties", "missing", "query", *COMPARE_LISTS_PARAMS, *COMPARE_RUNS_PARAMS)
 # The Why-differ page's fields (its widgets' names) -> their parameters.
 WHY_DIFFER_PARAMS = {"grades": "g", "scores": "s", "extra": "x", "ids": "d", "k": "cut", "from_1": "a",
                      "number_1": "ra", "from_2": "b", "number_2": "rb"}
@@ -259,6 +264,91 @@ def compared_lists_from_params(params: Mapping[str, str]) -> tuple[ComparedLists
     except LinkError as error:
         return None, f"The link's rankings could not be used ({error}), so the example rankings are shown."
     return ComparedLists(names, grades, orders["a"], orders["b"]), None
+
+
+# --- the Compare page's two runs ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ComparedRuns:
+    """What decides every figure of a runs comparison: the two runs (by name), the bootstrap's resamples, seed and
+    confidence level, and the Dataset page's tie and missing-query rules the runs are evaluated with."""
+
+    run_a: str
+    run_b: str
+    resamples: int
+    seed: int
+    confidence: float
+    ties: str
+    missing: str
+
+
+@dataclass(frozen=True)
+class RunsChoices:
+    """What the page offers (a link may hold nothing else): the runs, the number inputs' ranges, the levels, the
+    rules, and the defaults a link's absent parameters keep."""
+
+    run_names: tuple[str, ...]
+    resamples: tuple[int, int]
+    seeds: tuple[int, int]
+    confidences: tuple[float, ...]
+    ties: tuple[str, ...]
+    missing: tuple[str, ...]
+    defaults: ComparedRuns
+
+
+# A link of uploaded runs says so: it cannot carry the files, and naming their runs would expose private file names.
+UPLOADED_RUNS_LINK = {"runs_unlinked": "1"}
+
+
+def compared_runs_params(runs: ComparedRuns) -> dict[str, str]:
+    """The parameters of a comparison of the bundled sample's runs (all of them: a link never leans on defaults that
+    a later version could change)."""
+    return {"run_a": runs.run_a, "run_b": runs.run_b, "resamples": str(runs.resamples), "boot_seed": str(runs.seed),
+            "confidence": format_number(runs.confidence), "ties": runs.ties, "missing": runs.missing}
+
+
+def _listed(values: Sequence[str]) -> str:
+    return ", ".join(values[:-1]) + f" or {values[-1]}" if len(values) > 1 else "".join(values)
+
+
+def compared_runs_from_params(params: Mapping[str, str],
+                              choices: RunsChoices) -> tuple[ComparedRuns | None, str | None]:
+    """(the link's comparison or None for the default, a warning or None).
+
+    An absent parameter keeps its default; one the page does not offer refuses the whole comparison (showing the
+    rest with a default in its place would show figures the sender never saw). The warning names each refused
+    parameter and what it may be, never the link's text."""
+    if "runs_unlinked" in params:
+        return None, ("The link was copied from a comparison of uploaded runs, which a link cannot carry, so the "
+                      "bundled sample's runs are shown with the default options.")
+    names = ("run_a", "run_b", "resamples", "boot_seed", "confidence", "ties", "missing")
+    if not any(name in params for name in names):
+        return None, None
+    problems: list[str] = []
+    picked = {}
+    default = choices.defaults
+    for side, name in (("A", "run_a"), ("B", "run_b")):
+        picked[name] = params.get(name, getattr(default, name))
+        if picked[name] not in choices.run_names:
+            problems.append(f"run {side} is not one of the bundled sample's runs ({_listed(choices.run_names)})")
+    for name, label, (low, high), fallback in (("resamples", "the number of resamples", choices.resamples,
+                                                default.resamples), ("boot_seed", "the seed", choices.seeds, default.seed)):
+        picked[name] = parse_int(params[name], low=low, high=high, digits=len(str(high))) if name in params else fallback
+        if picked[name] is None:
+            problems.append(f"{label} is not a whole number from {low:,} to {high:,}")
+    levels = {format_number(level): level for level in choices.confidences}
+    picked["confidence"] = levels.get(params["confidence"]) if "confidence" in params else default.confidence
+    if picked["confidence"] is None:
+        problems.append(f"the confidence level is not {_listed(list(levels))}")
+    for name, label, allowed in (("ties", "tie", choices.ties), ("missing", "missing-query", choices.missing)):
+        picked[name] = params.get(name, getattr(default, name))
+        if picked[name] not in allowed:
+            problems.append(f"the {label} rule is not one of {_listed(list(allowed))}")
+    if problems:
+        return None, (f"The link's comparison of runs could not be used ({'; '.join(problems)}), so the default "
+                      "comparison is shown.")
+    return ComparedRuns(picked["run_a"], picked["run_b"], picked["resamples"], picked["boot_seed"],
+                        picked["confidence"], picked["ties"], picked["missing"]), None
 
 
 # --- the Why-differ page's texts ---------------------------------------------------------------------------
