@@ -315,13 +315,11 @@ def _close(values: np.ndarray, target: float, tolerance: float) -> np.ndarray:
 def _finding(space, grid: _Grid, presets: dict[str, tuple], number: _Reported, least_tolerance: float,
              baseline=None) -> Finding:
     label, value = number.label, number.value
-    tolerance = least_tolerance
-    if not np.any(grid.valid & _close(grid.ndcg, value, tolerance)):
-        tolerance = number.tolerance(least_tolerance)  # a rounded number: whatever rounds to it
     named = _named(label)
     keys = list(presets)
     flat = {key: int(np.ravel_multi_index(point, space.shape)) for key, point in presets.items()}
     preset_values = {key: float(grid.ndcg[index]) for key, index in flat.items() if grid.valid[index]}
+    tolerance = _tolerance(number, least_tolerance, grid, [preset_values[key] for key in named if key in preset_values])
     rows = np.flatnonzero(grid.valid & _close(grid.ndcg, value, tolerance))
     preset_coords = np.array([presets[key] for key in keys])
     distance = (grid.coords[rows][:, None, :] != preset_coords[None, :, :]).sum(-1)  # (rows, presets)
@@ -345,11 +343,26 @@ def _finding(space, grid: _Grid, presets: dict[str, tuple], number: _Reported, l
                    preset_values=preset_values, tolerance=tolerance, printed=number.printed)
 
 
+def _tolerance(number: _Reported, least: float, grid: _Grid, named_values: list[float]) -> float:
+    """How close a calculation must come to ``number``: ``least``, or the printed precision of a rounded number.
+
+    A number given as text is read as rounded (whatever rounds to it counts) when nothing gives it within
+    ``least``, or when a library its label names gives a figure that rounds to it but is not within ``least``:
+    scikit-learn's 0.990067 printed "0.99" is scikit-learn's figure, even if another calculation gives 0.99000.
+    """
+    printed = number.tolerance(least)
+    if printed <= least:
+        return least
+    strict = np.any(grid.valid & _close(grid.ndcg, number.value, least))
+    named_rounds = any(least < abs(figure - number.value) <= printed for figure in named_values)
+    return printed if not strict or named_rounds else least
+
+
 def _rounding(value: float, tolerance: float, least_tolerance: float) -> str:
     if tolerance <= least_tolerance:
         return ""
     digits = max(0, round(-math.log10(2 * tolerance)))
-    return (f" Nothing gives exactly this figure, so it is read as rounded: every calculation from "
+    return (f" Read as a rounded figure: every calculation from "
             f"{value - tolerance:.{digits + 1}f} to {value + tolerance:.{digits + 1}f} counts.")
 
 

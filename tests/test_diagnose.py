@@ -314,7 +314,7 @@ def test_a_number_typed_to_three_decimals_is_matched_as_rounded():
     sklearn, lightgbm = found.findings
     assert sklearn.matches[0].presets[0] == "sklearn" and lightgbm.matches[0].presets[0] == "lightgbm"
     assert sklearn.tolerance == pytest.approx(5e-4) and sklearn.printed == "0.985"
-    assert "read as rounded: every calculation from 0.9845 to 0.9855 counts" in sklearn.summary
+    assert "Read as a rounded figure: every calculation from 0.9845 to 0.9855 counts" in sklearn.summary
     assert found.comparison == ("LightGBM's number: it uses gain = 2^grade − 1; scikit-learn's number used gain = "
                                 "the grade itself.")
     # The same figure given as a float keeps the strict tolerance: a float carries no printed precision.
@@ -339,3 +339,19 @@ def test_a_short_number_is_first_read_as_exact():
 def test_a_typed_number_that_is_not_one_is_refused(text):
     with pytest.raises(InvalidInput, match="Reported number 1"):
         diagnose([1, 0], reported=[text])
+
+
+@pytest.mark.parametrize(("grades", "printed"), [([3, 3, 2, 1, 1, 2], "0.99"), ([3, 0, 3, 3, 0, 1], "0.90"),
+                                                 ([2, 3, 2, 0, 1], "0.927")])
+def test_a_librarys_own_rounded_figure_is_its_match_when_another_calculation_hits_the_text_exactly(grades, printed):
+    """scikit-learn gives 0.990067 on grades 3, 3, 2, 1, 1, 2 (printed 0.99); another calculation gives 0.99000x, so
+    the number was matched strictly and the page said "scikit-learn's own conventions give 0.9901 on this input,
+    so the number came from different settings" (likewise 0.901043 as "0.90", 0.927467 as "0.927")."""
+    figure = CONVENTIONS["sklearn"].evaluate(grades).ndcg
+    assert f"{figure:.{len(printed) - 2}f}" == printed and abs(figure - float(printed)) > 5e-5
+    finding = diagnose(grades, reported=[("scikit-learn", printed)]).findings[0]
+    assert "sklearn" in finding.matches[0].presets
+    assert "own conventions give" not in finding.summary and "Read as a rounded figure" in finding.summary
+    # Without a label the strict reading stands: some calculation gives the text within 0.00005.
+    unlabelled = diagnose(grades, reported=[printed]).findings[0]
+    assert unlabelled.tolerance == 5e-5 and unlabelled.matches and "rounded" not in unlabelled.summary
