@@ -278,3 +278,23 @@ def test_a_playground_list_that_names_a_document_twice_cannot_be_loaded():
     button = at.button(key="compare_from_playground")
     assert button.disabled and "names a document twice" in button.help
     assert not at.exception and orders(at) == EXAMPLE
+
+
+def test_the_playground_list_brings_its_judged_documents_outside_the_ranking():
+    """The Playground's A, B, C, D with E (grade 3) judged but not ranked: IDCG 9.8235 there, 4.1309 in both of
+    Compare's rankings after "Playground list" (E dropped without a word, and the page still said the ideal is
+    every judged document)."""
+    at = run_page(None, query_params={"docs": "A:1,B:2,C:0,D:1", "extra": "E:3"})
+    playground_idcg = next(m.value for m in at.metric if m.label == "IDCG")
+    assert playground_idcg == f"{ndcg_core.evaluate([1, 2, 0, 1], ideal_relevances=[1, 2, 0, 1, 3]).idcg:.4f}" == "9.8235"
+    at.switch_page("pages/compare.py").run()
+    at.button(key="compare_from_playground").click().run()
+    assert not at.exception
+    assert orders(at) == {"A": ["A", "B", "C", "D", "E"], "B": ["A", "B", "C", "D", "E"]}
+    expected = ndcg_core.evaluate([1, 2, 0, 1, 3])  # E at the end; the ideal of all five judged documents
+    assert [m.value for m in at.metric if m.label.startswith("IDCG")] == [f"{expected.idcg:.4f}"] * 2 == ["9.8235"] * 2
+    assert ndcg_cards(at) == [f"{expected.ndcg:.4f}"] * 2
+    assert any("1 judged document outside its ranking (E) is at the end of both rankings" in i.value for i in at.info)
+    assert link_params(at)["judged"] == "A:1,B:2,C:0,D:1,E:3"
+    at.run()  # said once
+    assert not any("outside its ranking" in i.value for i in at.info)

@@ -23,7 +23,7 @@ from ui import flip_section, present, session, url_state
 from ui.charts import contribution_chart
 from ui.compare_charts import difference_chart
 from ui.copy_link import copy_link
-from ui.formatting import compact, fixed, signed
+from ui.formatting import compact, count, fixed, signed
 from ui.messages import user_message
 from ui.ranked_list import pending_order, ranked_list
 from ui.settings import MetricSettings
@@ -46,6 +46,23 @@ def reset_documents(names: Sequence[str], grades: Sequence[float], orders: dict[
         session.set_widget(key, list(orders[side]) if orders else [str(n) for n in names])
     session.forget(EDITOR_KEY)
     session.forget(BASE_NAMES_KEY)
+
+
+LOADED_NOTICE_KEY = "compare_loaded_notice"
+
+
+def load_playground(names: Sequence[str], grades: Sequence[float], extra_names: Sequence[str],
+                    extra_grades: Sequence[float]) -> None:
+    """Load the Playground's list into both rankings. Its judged documents that are not in its ranking (they raise
+    only the ideal) are judged documents here too, at the end of both rankings: the two rankings order every judged
+    document, and without them the ideal, so IDCG and every figure, was the Playground's without them."""
+    reset_documents([*names, *extra_names], [*grades, *extra_grades])
+    if extra_names:
+        listed = ", ".join(plain(str(name)) for name in extra_names[:5]) + (", …" if len(extra_names) > 5 else "")
+        session.set_widget(LOADED_NOTICE_KEY, (
+            f"The Playground's {count(len(extra_names), 'judged document', 'judged documents')} outside its ranking "
+            f"({listed}) {'is' if len(extra_names) == 1 else 'are'} at the end of both rankings here: each ranking "
+            "orders every judged document. IDCG is the Playground's; DCG also counts them at the bottom."))
 
 
 BASE_NAMES_KEY = "compare_base_names"
@@ -269,16 +286,19 @@ def two_rankings(settings: MetricSettings) -> None:
     """The documents editor, both rankings (drag to reorder), their cards and charts, and what differs."""
     ensure_documents()
     notice = st.empty()  # the link's warning, once this run knows whether the rankings changed since
-    names_now, grades_now, _, _ = playground_list()
+    names_now, grades_now, extra_names, extra_grades = playground_list()
     # Buttons act through callbacks: they change the state before the next run starts, so every element of
     # that run already shows the result (and a rerun in between cannot lose the click).
     buttons = st.container(horizontal=True)  # filled in call order: two here, three once the ideal is known
     # A list whose names repeat cannot be two rankings of the same documents (loaded, it raised a traceback).
-    unique = len(set(names_now)) == len(names_now)
+    every_name = [*names_now, *extra_names]
+    unique = len(set(every_name)) == len(every_name)
     buttons.button("Playground list", key="compare_from_playground", disabled=not names_now or not unique,
                    help="Load the Playground's documents and grades into both rankings." + (
                        "" if unique else " Not available: the Playground's list names a document twice."),
-                   on_click=reset_documents, args=(names_now, grades_now))
+                   on_click=load_playground, args=(names_now, grades_now, extra_names, extra_grades))
+    if loaded := session.forget(LOADED_NOTICE_KEY):
+        st.info(loaded, icon=":material/playlist_add:")
     buttons.button("Example", key="compare_example", help="Back to the example of eight documents.",
                    on_click=reset_documents,
                    args=(EXAMPLE_DOCS["document"], EXAMPLE_DOCS["grade"], EXAMPLE_ORDERS))
