@@ -157,3 +157,19 @@ def test_guessing_no_change_is_never_spot_on_when_ndcg_moved():
     assert (feedback.points, feedback.verdict, feedback.misconception) == (0.5, "Close, but it did change.", "no_change")
     assert "Order matters" in feedback.explanation
     assert judge_ndcg(0.932, BEFORE, Scores(after.dcg, after.idcg, after.ndcg), moved).points == 1.0
+
+
+def test_a_right_guess_after_a_settings_change_says_how_dcg_and_idcg_moved():
+    """Ideal order, then linear gain instead of exponential: NDCG stays 1, DCG and IDCG both fall from 10.8235 to
+    5.6925. The verdict said "this change leaves DCG and IDCG as they were" above cards showing both at -5.1309."""
+    grades = [3, 2, 2, 1, 0]
+    before = Scores.of(ndcg_core.evaluate(grades))
+    after = Scores.of(ndcg_core.evaluate(grades, gain="linear"))
+    assert (round(before.dcg, 4), round(after.dcg, 4), before.ndcg, after.ndcg) == (10.8235, 5.6925, 1.0, 1.0)
+    feedback = judge_ndcg(1.0, before, after, Change("settings"))
+    assert feedback.points == 1
+    assert feedback.explanation == ("Right: DCG went from 10.8235 to 5.6925 and IDCG from 10.8235 to 5.6925, in the "
+                                    "same proportion, so their ratio, NDCG, stays.")
+    # A change that leaves both sums alone (a swap of equal grades) keeps the short sentence.
+    same = judge_ndcg(1.0, before, before, Change("order"))
+    assert same.explanation == "Right: this change leaves DCG and IDCG as they were, so NDCG stays."

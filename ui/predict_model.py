@@ -158,7 +158,11 @@ def _said_no_change(actual: float, guessed: float) -> bool:
 
 def _right_because(before: Scores, after: Scores, change: Change, actual: float, changed: bool) -> str:
     if not changed:
-        return "Right: this change leaves DCG and IDCG as they were, so NDCG stays."
+        if abs(after.dcg - before.dcg) < SAME and abs(after.idcg - before.idcg) < SAME:
+            return "Right: this change leaves DCG and IDCG as they were, so NDCG stays."
+        # Another gain or log base rescales both sums (log base: by the same factor), so their ratio stays.
+        return (f"Right: DCG went from {fixed(before.dcg)} to {fixed(after.dcg)} and IDCG from {fixed(before.idcg)} "
+                f"to {fixed(after.idcg)}, in the same proportion, so their ratio, NDCG, stays.")
     return (f"Right: DCG went from {fixed(before.dcg)} to {fixed(after.dcg)} and IDCG from {fixed(before.idcg)} to "
             f"{fixed(after.idcg)}, so NDCG {_direction(actual)} by {fixed(abs(actual))}.")
 
