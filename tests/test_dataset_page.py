@@ -411,3 +411,15 @@ def test_many_queries_page_search_and_reruns_recompute_nothing(monkeypatch):
     assert table["query"].tolist()[:2] == ["q19999", "q199990"] and len(table) == 11
     assert at.selectbox(key="dataset_query").options[0] == "q19999"  # the exact id is offered first
     assert calls == before, {n: (before[n], c) for n, c in calls.items() if c != before[n]}
+
+
+def test_one_query_with_unjudged_documents_is_counted_in_the_singular():
+    """'1 of 3 queries have unjudged documents' and 'The 1 queries whose figure moves most (of 1 ...)'."""
+    qrels = b"q1 0 a 1\nq1 0 b 0\nq2 0 c 2\nq3 0 d 1\n"
+    run = b"q1 Q0 a 1 3 r\nq1 Q0 x 2 2 r\nq2 Q0 c 1 1 r\nq3 Q0 d 1 1 r\n"  # x: the one unjudged document
+    at = upload_trec(run_page("dataset"), qrels, ("small.txt", run))
+    texts = [t.value for t in at.text]
+    assert any(t.startswith("1 of 3 queries has unjudged documents in the whole ranking.") for t in texts), texts
+    assert "The one query with unjudged documents." in [c.value for c in at.caption]
+    table = at.dataframe[-1].value  # the unjudged documents' table, last on the page
+    assert table["query"].tolist() == ["q1"] and table["n_unjudged_in_cutoff"].tolist() == [1]

@@ -80,7 +80,9 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
         st.text(f"Every retrieved document in {depth} is judged, so the condensed list is the usual list: both give "
                 f"{fixed(summary['standard'])}. {tail}")
         return
-    st.text(f"{grouped(affected)} of {grouped(len(per_query))} queries have unjudged documents in {depth}. The usual figure counts "
+    have = "has" if affected == 1 else "have"
+    st.text(f"{grouped(affected)} of {grouped(len(per_query))} {'query' if len(per_query) == 1 else 'queries'} {have} "
+            f"unjudged documents in {depth}. The usual figure counts "
             "them as not relevant; the condensed list leaves them out; the third figure assumes each was "
             "judged at its query's top grade (grade 1 for a query with no relevant judgment, which has no top grade to "
             "lend).")
@@ -92,8 +94,11 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
         st.caption("The top-grade figure is below the usual one: judging the unjudged documents at the top grade also "
                    "adds them to each query's ideal list, and most of them sit below the cutoff, so IDCG grows more "
                    "than DCG.")
-    st.caption(f"The {grouped(len(shown))} queries whose figure moves most (of {grouped(affected)} with unjudged "
-               "documents).")
+    if affected == 1:
+        st.caption("The one query with unjudged documents.")
+    else:
+        st.caption(f"The {grouped(len(shown))} queries whose figure moves most (of {grouped(affected)} with unjudged "
+                   "documents).")
     st.dataframe(shown, hide_index=True, key="dataset_unjudged_table", column_config=COLUMNS)
     query = dataset_state.picked_query()
     if query is not None and str(query) in per_query.index.astype(str):
