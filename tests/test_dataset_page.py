@@ -423,3 +423,18 @@ def test_one_query_with_unjudged_documents_is_counted_in_the_singular():
     assert "The one query with unjudged documents." in [c.value for c in at.caption]
     table = at.dataframe[-1].value  # the unjudged documents' table, last on the page
     assert table["query"].tolist() == ["q1"] and table["n_unjudged_in_cutoff"].tolist() == [1]
+
+
+def test_a_second_query_opened_in_the_playground_shows_no_change_against_the_first():
+    """Opening q 401, then 402: the cards showed 402's figures as changes from 401's ("NDCG 0.6790 -0.0194"), and
+    the chart drew 401's bars as the 'before' ghosts; another list is no change of this one."""
+    at = run_page("dataset")
+    for query in ("401", "402"):
+        at.switch_page("pages/dataset.py").run()
+        at.selectbox(key="dataset_query").set_value(query).run()
+        at.button(key="dataset_open").click().run()
+        assert not at.exception, at.exception
+        expected = reference(BM25).per_query.loc[query, "ndcg"]
+        ndcg = next(m for m in at.metric if m.label == "NDCG")
+        assert ndcg.value == f"{expected:.4f}"
+        assert [m.delta for m in at.metric[:4]] == ["±0"] * 4, query

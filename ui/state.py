@@ -189,7 +189,12 @@ def open_in_playground(
     """Load this list (and optionally these settings and tie groups) into the Playground and switch to it."""
     ranking = make_ranking(names, grades, extra_names, extra_grades, tie_groups)
     set_ranking(ranking)
-    playground().initial = ranking
+    opened = playground()
+    opened.initial = ranking
+    # Another list, not a change of this one: no deltas or ghost bars against the list shown before, and Predict
+    # first does not ask how NDCG moved from an unrelated list.
+    opened.last, opened.previous = None, None
+    opened.reveal.seen, opened.reveal.feedback = None, None
     if settings is not None:
         set_settings(settings, reason=reason)
     st.switch_page(PLAYGROUND_PAGE)
