@@ -510,3 +510,18 @@ def test_a_grade_edit_then_an_add_keeps_both(at):
     assert_table_follows_the_list(at, ["D1", "D2", "D3", "D4", "D5", "D6"], [3, 1, 2, 4, 2, 1])
     at.run()  # applied exactly once
     assert_table_follows_the_list(at, ["D1", "D2", "D3", "D4", "D5", "D6"], [3, 1, 2, 4, 2, 1])
+
+
+def test_without_a_cutoff_the_ideal_sum_is_labelled_by_the_judged_documents_it_counts():
+    """Six ranked documents and a seventh judged one: the formula read "IDCG@6 = ... + (2^0-1)/log2(7+1)", seven
+    terms under @6. The core counts every judged document in IDCG without a cutoff (trec_eval's ndcg); the formula
+    now says so: IDCG@m with m = 7, and NDCG@n = DCG@n / IDCG@m."""
+    at = open_playground({"docs": "d2:0,d5:0,d1:2,d7:1,d3:1,d6:3", "extra": "d4:2"})
+    bodies = [latex.body.strip("$\n") for latex in at.latex]
+    assert any(body.startswith("IDCG@m = \\sum_{i=1}^{m}") for body in bodies)
+    assert any(body.startswith("NDCG@n = \\frac{DCG@n}{IDCG@m}") for body in bodies)
+    expected = ndcg_core.evaluate([0, 0, 2, 1, 1, 3], ideal_relevances=[0, 0, 2, 1, 1, 3, 2])
+    assert expected.ideal_depth == 7
+    substituted = next(body for body in bodies if body.startswith("IDCG@7 = "))
+    assert "\\log_2(7+1)" in substituted and substituted.endswith(f"= {expected.idcg:.4f}")  # the 7th term, last
+    assert any(c.value.startswith("Here n = 6 and m = 7; rel* is the ideal order") for c in at.caption)

@@ -224,24 +224,28 @@ def formula(
     gain, ideal_gain = gain_formula_latex(settings.gain), gain_formula_latex(settings.gain, "rel^{*}_i")
     k_label = "k" if result.k is not None else "n"
     k_value = result.k if result.k is not None else n
+    # Without a cutoff the ideal sum runs over every judged document, m of them, which can be more than the n ranked.
+    longer_ideal = result.k is None and result.ideal_depth > n
+    ideal_label, ideal_value = ("m", result.ideal_depth) if longer_ideal else (k_label, k_value)
 
     definitions = st.columns(3)
     definitions[0].latex(rf"DCG@{k_label} = \sum_{{i=1}}^{{{k_label}}} \frac{{{gain}}}{{{log}(i+1)}}")
-    definitions[1].latex(rf"IDCG@{k_label} = \sum_{{i=1}}^{{{k_label}}} \frac{{{ideal_gain}}}{{{log}(i+1)}}")
-    definitions[2].latex(rf"NDCG@{k_label} = \frac{{DCG@{k_label}}}{{IDCG@{k_label}}}")
+    definitions[1].latex(rf"IDCG@{ideal_label} = \sum_{{i=1}}^{{{ideal_label}}} \frac{{{ideal_gain}}}{{{log}(i+1)}}")
+    definitions[2].latex(rf"NDCG@{k_label} = \frac{{DCG@{k_label}}}{{IDCG@{ideal_label}}}")
     st.caption(
         f"Here {k_label} = {k_value}"
         + ("" if result.k is None or result.k <= n else f" (the ranking has {n} documents)")
+        + (f" and m = {ideal_value}" if longer_ideal else "")
         + "; rel* is the ideal order: every judged grade sorted from high to low"
-        + ("." if result.k is not None or result.ideal_depth <= n
-           else f", all {result.ideal_depth} of them: without a cutoff IDCG counts every judged document.")
+        + ("." if not longer_ideal
+           else f", all m = {ideal_value} of them: without a cutoff IDCG counts every judged document.")
     )
     st.latex(
         rf"DCG@{k_value} = {_render_terms(_elided(list(counted), highlight), settings, colours, highlight)} = "
         rf"{fixed(result.dcg)}"
     )
     st.latex(
-        rf"IDCG@{k_value} = {_render_terms(_elided(list(ideal), highlight), settings, None, highlight)} = "
+        rf"IDCG@{ideal_value} = {_render_terms(_elided(list(ideal), highlight), settings, None, highlight)} = "
         rf"{fixed(result.idcg)}"
     )
     if result.idcg > 0:
