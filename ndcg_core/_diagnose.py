@@ -25,15 +25,14 @@ How it stays fast (a 100-document list takes a few milliseconds, see
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from decimal import Decimal, InvalidOperation
 
 import numpy as np
 import pandas as pd
 
 from ._conventions import CONVENTIONS
+from ._reported import Reported, named_presets, reported_numbers, rounding_note, shown_value
 from ._search_space import (
     DIMENSIONS,
     WORDS,
@@ -44,15 +43,6 @@ from ._search_space import (
     preset_settings,
 )
 from ._validation import InvalidInput
-
-_ALIASES = {"sklearn": ("sklearn", "scikit"), "trec_eval": ("trec_eval", "trec-eval", "treceval", "pytrec"),
-            "ranx_ndcg": ("ranx",), "ranx_ndcg_burges": ("ranx",), "lightgbm": ("lightgbm", "lgbm", "lgb"),
-            "xgboost": ("xgboost", "xgb"), "xgboost_minus": ("xgboost", "xgb"), "torchmetrics": ("torchmetrics",),
-            "ir_measures": ("ir_measures", "ir-measures", "ir measures"), "trec_gdeval": ("gdeval",),
-            "es_rank_eval": ("elasticsearch", "opensearch", "rank_eval", "elastic"),
-            "keras_rs": ("keras", "tf-ranking", "tfr", "tensorflow ranking", "tensorflow_ranking"),
-            "quepid": ("quepid",),
-            "jarvelin_kekalainen_2002": ("järvelin", "jarvelin", "kekäläinen", "kekalainen", "jk 2002", "jk2002")}
 
 
 @dataclass(frozen=True)
@@ -156,7 +146,7 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
     >>> d.findings[0].matches[0].presets[:1], d.findings[1].matches[0].presets[:1]
     (('sklearn',), ('lightgbm',))
     """
-    numbers = _reported_numbers(reported)
+    numbers = reported_numbers(reported)
     if baseline is not None and baseline not in CONVENTIONS:
         raise InvalidInput(f"Unknown baseline preset {baseline!r}. Choose one of: {', '.join(CONVENTIONS)}.")
     if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance) and tolerance >= 0):
@@ -167,64 +157,6 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
     presets = {key: space.index(preset_settings(key, has_k=k is not None)) for key in CONVENTIONS}
     findings = tuple(_finding(space, grid, presets, number, tolerance, baseline) for number in numbers)
     return Diagnosis(findings=findings, comparison=_comparison(findings), space=space)
-
-
-@dataclass(frozen=True)
-class _Reported:
-    label: str
-    value: float
-    printed: str = ""  # as given, when given as text
-
-    def tolerance(self, least: float) -> float:
-        """Half a unit of the printed number's last digit (0.659 stands for 0.6585..0.6595), or ``least``."""
-        if not self.printed or math.isnan(self.value):
-            return least
-        exponent = Decimal(self.printed).as_tuple().exponent
-        return max(least, 0.5 * 10.0 ** exponent + 1e-12)  # 1e-12: 0.6585 itself, whatever its binary rounding
-
-
-def _number(position: int, value) -> tuple[float, str]:
-    """A reported value as a float and, when given as text, the text (for its printed precision)."""
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if text in ("nan", "no value", "none", "skipped"):
-            return math.nan, ""
-        try:
-            number = Decimal(text)
-        except InvalidOperation:
-            raise InvalidInput(f"Reported number {position} is {value[:20]!r}, not a number.") from None
-        if not number.is_finite():
-            raise InvalidInput(f"Reported number {position} is {value[:20]!r}, not a finite number.")
-        return float(number), text
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
-        raise InvalidInput(f"Reported number {position} is {value!r}, not a number.")
-    return float(value), ""
-
-
-def _reported_numbers(reported) -> list[_Reported]:
-    """Normalise ``reported`` to (label, value) pairs; refuse anything that is not a number in [0, 1] or NaN."""
-    if isinstance(reported, Mapping):
-        pairs = list(reported.items())
-    elif isinstance(reported, (int, float, np.number, str)) and not isinstance(reported, bool):
-        pairs = [("", reported)]
-    else:
-        try:
-            items = list(reported)
-        except TypeError:
-            raise InvalidInput(f"reported must be a number, a list of numbers or a mapping, got {reported!r}.") from None
-        pairs = [tuple(item) if isinstance(item, (tuple, list)) else ("", item) for item in items]
-    if not pairs:
-        raise InvalidInput("Give at least one reported NDCG number.")
-    checked = []
-    for position, pair in enumerate(pairs, start=1):
-        if len(pair) != 2:
-            raise InvalidInput(f"Reported number {position}: give (label, number) pairs.")
-        label, given = pair
-        value, printed = _number(position, given)
-        if not math.isnan(value) and not (-1e-9 <= value <= 1 + 1e-9):
-            raise InvalidInput(f"Reported number {position} is {value:g}; NDCG lies between 0 and 1.")
-        checked.append(_Reported(str(label).strip() or f"Number {position}", value, printed))
-    return checked
 
 
 @dataclass(frozen=True)
@@ -282,40 +214,16 @@ def _row_groups(keys: np.ndarray) -> np.ndarray:
     return group
 
 
-# XGBoost's own metric names: "ndcg-" and "ndcg@10-" (the trailing minus: 0 for a query with no relevant document).
-_XGBOOST_MINUS_METRIC = re.compile(r"ndcg(?:@\s*(?:\d+|k))?\s*-(?![\w@])")
-
-
-def _named(label: str) -> tuple[str, ...]:
-    """Presets a label names: by key ("ranx_ndcg_burges", the longest key wins), else by library alias.
-
-    An XGBoost label written with XGBoost's metric name ("XGBoost ndcg@2-") names ``xgboost_minus``.
-    """
-    text = label.lower().replace("-", "_").replace(" ", "_")  # "ranx ndcg-burges" names ranx_ndcg_burges
-    keys = [key for key in CONVENTIONS if key in text]
-    keys = [key for key in keys if not any(key != other and key in other for other in keys)]
-    text = label.lower()
-    if _XGBOOST_MINUS_METRIC.search(text) and (keys == ["xgboost"] or not keys and "xgboost" in _by_alias(text)):
-        return ("xgboost_minus",)
-    if keys:
-        return tuple(keys)
-    return _by_alias(text)
-
-
-def _by_alias(text: str) -> tuple[str, ...]:
-    return tuple(key for key, words in _ALIASES.items() if any(word in text for word in words))
-
-
 def _close(values: np.ndarray, target: float, tolerance: float) -> np.ndarray:
     if math.isnan(target):
         return np.isnan(values)
     return np.abs(values - target) <= tolerance
 
 
-def _finding(space, grid: _Grid, presets: dict[str, tuple], number: _Reported, least_tolerance: float,
+def _finding(space, grid: _Grid, presets: dict[str, tuple], number: Reported, least_tolerance: float,
              baseline=None) -> Finding:
     label, value = number.label, number.value
-    named = _named(label)
+    named = named_presets(label)
     keys = list(presets)
     flat = {key: int(np.ravel_multi_index(point, space.shape)) for key, point in presets.items()}
     preset_values = {key: float(grid.ndcg[index]) for key, index in flat.items() if grid.valid[index]}
@@ -338,12 +246,12 @@ def _finding(space, grid: _Grid, presets: dict[str, tuple], number: _Reported, l
     matches.sort(key=lambda m: (not m.presets, not set(m.presets) & set(named), len(m.departures),
                                 keys.index(m.nearest)))
     return Finding(label=label, reported=value, matches=tuple(matches), named_presets=named,
-                   summary=_summary(label, number.printed or _shown(value), matches, named, preset_values, value)
-                   + _rounding(value, tolerance, least_tolerance),
+                   summary=_summary(label, number.printed or shown_value(value), matches, named, preset_values, value)
+                   + rounding_note(value, tolerance, least_tolerance),
                    preset_values=preset_values, tolerance=tolerance, printed=number.printed)
 
 
-def _tolerance(number: _Reported, least: float, grid: _Grid, named_values: list[float]) -> float:
+def _tolerance(number: Reported, least: float, grid: _Grid, named_values: list[float]) -> float:
     """How close a calculation must come to ``number``: ``least``, or the printed precision of a rounded number.
 
     A number given as text is read as rounded (whatever rounds to it counts) when nothing gives it within
@@ -356,18 +264,6 @@ def _tolerance(number: _Reported, least: float, grid: _Grid, named_values: list[
     strict = np.any(grid.valid & _close(grid.ndcg, number.value, least))
     named_rounds = any(least < abs(figure - number.value) <= printed for figure in named_values)
     return printed if not strict or named_rounds else least
-
-
-def _rounding(value: float, tolerance: float, least_tolerance: float) -> str:
-    if tolerance <= least_tolerance:
-        return ""
-    digits = max(0, round(-math.log10(2 * tolerance)))
-    return (f" Read as a rounded figure: every calculation from "
-            f"{value - tolerance:.{digits + 1}f} to {value + tolerance:.{digits + 1}f} counts.")
-
-
-def _shown(value: float) -> str:
-    return "no value" if math.isnan(value) else f"{value:.4f}"
 
 
 def _match(space, grid: _Grid, row: int, exact, nearest: str, presets: dict[str, tuple], named) -> Match:

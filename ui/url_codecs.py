@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
 from ui.url_rules import (
@@ -24,6 +25,14 @@ from ui.url_rules import (
 )
 
 CONVENTIONS_COLUMNS = ["document", "grade", "score", "score_2", "ranked"]
+
+
+@dataclass(frozen=True)
+class RankingLink:
+    """The parameters for a ranking, or (``params`` empty) the reason it cannot be put in a link."""
+
+    params: dict[str, str]
+    problem: str | None = None
 
 
 # --- a gain table ----------------------------------------------------------------------------------------------
