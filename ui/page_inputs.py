@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import re
 
-import streamlit as st
-
-from ui import dataset_state
+from ui import dataset_state, session
 from ui.compare_runs import CHOICE_KEYS
 from ui.compare_view import MODE_KEY, SLIDE_KEY
 from ui.conventions_input import CASE_KEY
@@ -47,6 +45,6 @@ _MATCHERS = {path: re.compile("|".join(f"(?:{re.escape(key) if key.isidentifier(
 def hold_other_pages(current: str) -> None:
     """Keep the inputs of every page but ``current`` (a url_path) through this run, in which they are not drawn."""
     others = [matcher for path, matcher in _MATCHERS.items() if path != current]
-    for key in list(st.session_state.keys()):
-        if isinstance(key, str) and any(matcher.fullmatch(key) for matcher in others):
-            st.session_state[key] = st.session_state[key]
+    for key in session.names():
+        if any(matcher.fullmatch(key) for matcher in others):
+            session.keep(key)
