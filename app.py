@@ -27,6 +27,12 @@ st.html("<style>.katex-display > .katex, .katex-display > .katex > .katex-html {
 # the ranked list until its names had no room and its buttons slid under the chart.
 st.html("<style>[data-testid='stMainBlockContainer'] { container-type: inline-size; }"
         "@container (max-width: 640px) { [data-testid='stColumn'] { min-width: calc(100% - 1.5rem); } }</style>")
+# Heading levels follow the page's outline (h1 title, h2 sections, h3 parts: a screen reader lists them that way,
+# axe: heading-order); their sizes keep the look the sections had as Streamlit's subheaders.
+st.html("<style>[data-testid='stMain'] :is(h2, h3, h4) { letter-spacing: normal; }"
+        "[data-testid='stMain'] h2 { font-size: 1.75rem; padding-top: .75rem; }"
+        "[data-testid='stMain'] h3 { font-size: 1.5rem; padding-top: .5rem; }"
+        "[data-testid='stMain'] h4 { font-size: 1.25rem; }</style>")
 # A table's or chart's toolbar (add row, download, search, fullscreen) shows on hover only: a keyboard user who
 # tabs onto its buttons must see where the focus is.
 st.html("<style>[data-testid='stElementToolbar']:focus-within { opacity: 1 !important; }</style>")

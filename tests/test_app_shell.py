@@ -29,7 +29,7 @@ def test_a_page_run_without_app_py_goes_through_it(page, params, expected):
     at.run()
     assert not at.exception
     assert [header.value for header in at.sidebar.header] == ["Metric settings"]  # app.py's sidebar ran
-    shown = " ".join(str(element.value) for kind in ("title", "subheader", "markdown") for element in getattr(at, kind))
+    shown = " ".join(str(element.value) for kind in ("title", "header", "subheader", "markdown") for element in getattr(at, kind))
     assert expected in shown
     for name, value in params.items():
         assert at.query_params[name] in (value, [value])

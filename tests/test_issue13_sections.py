@@ -263,8 +263,8 @@ def test_conventions_without_ties_the_band_is_one_point():
         assert f"NDCG = {exponential:.4f} with gain 2^grade − 1 ({hand_dcg(ranked) / hand_dcg(ideal):.4f} with gain = grade" \
             in text
     assert len(texts) == 2
-    assert [m.value for m in at.markdown if "tie band" in m.value] == ["#### The tie band, ranker 1",
-                                                                         "#### The tie band, ranker 2"]
+    assert [m.value for m in at.markdown if "tie band" in m.value] == ["### The tie band, ranker 1",
+                                                                         "### The tie band, ranker 2"]
 
 
 # --- Playground: a list opened with its run's tied scores ----------------------------------------------------

@@ -247,7 +247,7 @@ def test_projector_opened_before_the_first_activity_follows_the_teacher(engine):
     teacher.button(key="live_add").click().run()  # the teacher adds and opens an estimate activity
     activity = store.current_activity(engine, store.find_session(engine, code).id)
     _tick(projector, poll)  # the projector's timer, nobody touching it
-    assert "open for answers" in projector.subheader[0].value and "What is NDCG@" in _texts(projector)
+    assert "open for answers" in projector.header[0].value and "What is NDCG@" in _texts(projector)
     assert [m.label for m in projector.metric] == ["Joined", "Answered", "Correct"]
     assert not projector.info
     # From now on the live panel polls (and follows close and reveal), not the waiting poll.
@@ -255,7 +255,7 @@ def test_projector_opened_before_the_first_activity_follows_the_teacher(engine):
     assert list(polls.values()) == [REFRESH_SECONDS] and poll not in polls
     store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="revealed")
     _tick(projector, next(iter(polls)))
-    assert "answer revealed" in projector.subheader[0].value and "Worked calculation" in _texts(projector)
+    assert "answer revealed" in projector.header[0].value and "Worked calculation" in _texts(projector)
 
 
 def test_distribution_chart_counts_answers_in_the_one_chart_style():

@@ -44,9 +44,9 @@ def test_present_link_turns_it_on_and_hides_the_playground_editing_chrome():
     assert toggle(at).value is True
     assert at.query_params["present"] == "1"
     assert not [e for e in at.expander if e.label.startswith("Extra judged documents")]
-    assert not [s for s in at.subheader if s.value in ("Grades", "Share this exact state")]
+    assert not [s for s in at.header if s.value in ("Grades", "Share this exact state")]
     assert copy_links(at) == {}  # the share box
-    assert [s.value for s in at.subheader if s.value == "Per-position table"]  # the teaching parts stay
+    assert [s.value for s in at.header if s.value == "Per-position table"]  # the teaching parts stay
     assert any("font-size: clamp(16px, 1.2vw, 28px)" in str(element.proto) for element in at.get("html"))
 
 
@@ -56,7 +56,7 @@ def test_toggle_round_trips_through_the_url():
     assert at.query_params["present"] == "1"
     toggle(at).set_value(False).run()
     assert "present" not in at.query_params
-    assert [s.value for s in at.subheader if s.value == "Share this exact state"]
+    assert [s.value for s in at.header if s.value == "Share this exact state"]
 
 
 def test_present_stays_on_across_pages():

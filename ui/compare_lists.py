@@ -178,7 +178,7 @@ def two_rankings(settings: MetricSettings) -> None:
     columns = st.columns(2)
     for column, side in zip(columns, ("A", "B"), strict=True):
         with column:
-            st.subheader(f"Ranking {side}")
+            st.header(f"Ranking {side}")
             order = orders[side]
             ranked_list(order, [grade_of[n] for n in order], results[side].table["contribution"].tolist(),
                         key=f"compare_list_{side}", k=settings.k,
@@ -192,11 +192,11 @@ def two_rankings(settings: MetricSettings) -> None:
         order = orders[requested]
         open_in_playground(order, [grade_of[n] for n in order], settings=settings)
     st.caption("The ideal list is all judged documents sorted by grade: the same for A and B, so IDCG is equal.")
-    st.subheader("Which positions make the difference")
+    st.header("Which positions make the difference")
     frame = position_differences(results["A"], results["B"], orders["A"], orders["B"])
     st.text(difference_sentence(frame, results["A"], results["B"]))
     present.plotly_chart(difference_chart(frame), key="compare_difference_chart", theme=None)
     flip_section.for_lists(orders, grade_of, all_grades, settings)  # issue 13 item 6
     if not present.active():  # Present mode hides the editing chrome, as on the Playground
-        st.subheader("Share these rankings")
+        st.header("Share these rankings")
         share_link(link, settings)

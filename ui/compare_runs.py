@@ -239,7 +239,7 @@ def _two_runs(settings: MetricSettings, *, slide_view: bool, heading) -> dict[st
     if is_sample(dataset):
         params = {**params, "flip_query": query}
     if not present.active():  # Present mode hides the editing chrome, as on the Playground
-        st.subheader("Share this comparison")
+        st.header("Share this comparison")
         share_link(params, settings)
     return params
 

@@ -176,7 +176,7 @@ def show_results(given: CheckedInput, *, k: int | None) -> None:
     """The side-by-side table under every preset and the sentence that sums it up."""
     table = conventions_table(given, k=k)
     cutoff = "the whole list" if k is None else f"k = {k} (from the sidebar)"
-    st.subheader(f"NDCG under each library's convention, at {cutoff}")
+    st.header(f"NDCG under each library's convention, at {cutoff}")
     labels = {
         "library": "Library", "ndcg": "NDCG" if given.scores_2 is None else "NDCG, ranker 1",
         "ndcg_2": "NDCG, ranker 2", "better": "Better ranker", **SETTING_COLUMNS, "note": "Note",

@@ -75,7 +75,7 @@ def _index(digest: str, run_name: str, options: dict, _table: pd.DataFrame) -> p
 def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core.RunResult, *,
          settings: MetricSettings, label: str, ties: str) -> None:
     """The per-query section: search, order, one page of the table, the picker and the Playground button."""
-    st.subheader("Per query")
+    st.header("Per query")
     table = _table(dataset.digest, run_name, options, result)
     left, middle, right = st.columns([3, 2, 1])
     search = left.text_input("Find a query", key=dataset_state.SEARCH_KEY, on_change=dataset_state.first_page,

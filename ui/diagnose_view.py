@@ -72,6 +72,7 @@ def show(texts: dict[str, str]) -> None:
     except ndcg_core.InvalidInput as error:
         st.error(plain(error), icon=":material/warning:")
         return
+    st.header("What each number is")  # the findings' headings sit under it (a screen reader lists them in order)
     if diagnosis.comparison:
         st.info(plain(diagnosis.comparison), icon=":material/lightbulb:")
     for index, finding in enumerate(diagnosis.findings):
@@ -90,7 +91,7 @@ def show(texts: dict[str, str]) -> None:
 
 
 def _finding(finding: ndcg_core.Finding, index: int) -> None:
-    st.markdown(f"#### {plain(finding.label)}: " + ("no value" if math.isnan(finding.reported)
+    st.markdown(f"### {plain(finding.label)}: " + ("no value" if math.isnan(finding.reported)
                                                       else finding.printed or f"{finding.reported:.4f}"))
     st.markdown(plain(finding.summary))
     if not finding.matches:
@@ -125,7 +126,7 @@ def side_by_side_frame(diagnosis: ndcg_core.Diagnosis, findings, ids) -> pd.Data
 
 
 def _side_by_side(diagnosis: ndcg_core.Diagnosis, findings, question: inputs.Question) -> None:
-    st.markdown("#### The calculations side by side")
+    st.markdown("### The calculations side by side")
     columns = st.columns(len(findings))
     for column, finding in zip(columns, findings, strict=True):
         match = finding.matches[0]

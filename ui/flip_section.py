@@ -38,7 +38,7 @@ def baseline(settings: MetricSettings) -> tuple[dict, str]:
 
 
 def _intro(note: str, *, who: str = "") -> None:
-    st.subheader("Does my choice flip the winner?")
+    st.header("Does my choice flip the winner?")
     st.caption(f"{who}Each cell evaluates both again with that row's gain and that column's cutoff: it names the "
                "winner, then the NDCG of A vs B. The first row and the first column are the sidebar's settings; ⚠ "
                "marks a cell whose winner differs from theirs. The list under the table also tries the other ideal "

@@ -52,7 +52,7 @@ def figures(dataset: LoadedDataset, run_name: str, options: dict) -> pd.DataFram
 
 def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) -> None:
     """Overall cards, the queries with unjudged documents (largest spread first) and the picked query's line."""
-    st.subheader("Unjudged documents: how much could they change the figure?")
+    st.header("Unjudged documents: how much could they change the figure?")
     try:
         with st.spinner("Evaluating the run without its unjudged documents, and with them judged…"):
             per_query = figures(dataset, run_name, options)

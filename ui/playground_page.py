@@ -42,14 +42,14 @@ def show() -> None:
     if not present.active():  # Present mode hides the editing chrome
         _editors(ranking, settings, result, hidden=hidden)
     if not hidden:
-        st.subheader("The formula, with these numbers")
+        st.header("The formula, with these numbers")
         widgets.formula(result, settings, colours=colours, highlight=highlight)
-        st.subheader("Per-position table")
+        st.header("Per-position table")
         widgets.show_table(result, names=ranking.names, key="playground_table",
                            height=min(46 + 35 * len(ranking.names), 420), highlight=highlight,
                            colour=colours[highlight - 1] if highlight else "#CC79A7")
     if not present.active():
-        st.subheader("Share this exact state")
+        st.header("Share this exact state")
         playground_view.share_link(link, settings)
 
 
@@ -114,7 +114,7 @@ def _list_and_chart(ranking: Ranking, settings: MetricSettings, result, previous
 def _editors(ranking: Ranking, settings: MetricSettings, result, *, hidden: bool) -> None:
     editor_column, extra_column = st.columns([1, 1], gap="large")
     with editor_column:
-        st.subheader("Grades")
+        st.header("Grades")
         playground_view.show_edit_error()
         playground_view.ranking_editor(ranking)
         st.caption("Double-click (on a phone, double-tap) a grade or a name to edit it; use the row tools to add or delete documents. "

@@ -146,7 +146,7 @@ def quiz_header(seed: int, questions: tuple[Question, ...]) -> None:
     on_this_seed = sum(1 for (s, _n) in session_answers() if s == seed)
     left, middle, right = st.columns([2.2, 1.2, 1.2], vertical_alignment="center")
     with left:
-        st.markdown(f"#### Seed **{seed}**")
+        st.markdown(f"**Seed {seed}**")
         st.caption("Everyone who opens this link gets the same questions:")
         copy_link(share_link(seed), key="quiz_share_link", label="Share link of these questions")
     with middle:
@@ -187,7 +187,7 @@ def show_question(question: Question, seed: int) -> None:
     answer = session_answers().get((seed, question.number))
     with st.container(border=True, key=f"quiz_question_{question.number}"):
         heading, badge = st.columns([5, 1], vertical_alignment="center")
-        heading.subheader(f"Question {question.number} · {question.title}")
+        heading.header(f"Question {question.number} · {question.title}")
         with badge:
             if answer is not None:
                 colour = "green" if answer.points == 1 else "orange" if answer.points > 0 else "red"

@@ -38,7 +38,7 @@ def _show(grades, scores, *, k, judged, doc_ids, key, title) -> None:
     band = ndcg_core.tie_band(grades, scores, k=k, gain="exponential")
     if band.tied_groups == 0:
         linear = ndcg_core.tie_band(grades, scores, k=k, gain="linear")
-        st.markdown(f"#### {title}")
+        st.markdown(f"### {title}")
         st.text(f"No two scores tie, so every tie rule gives the same order: the band shrinks to a single point, "
                 f"NDCG = {fixed(band.expected)} with gain 2^grade − 1 ({fixed(linear.expected)} with gain = grade; "
                 "ideal from the ranked list). Give two documents the same score to see a band.")

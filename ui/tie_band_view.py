@@ -64,7 +64,7 @@ def show_tie_band(grades, scores, *, k=None, judged=None, doc_ids=None, key: str
     band = rows[0]["band"]
     if band.tied_groups == 0:
         return
-    st.markdown("#### The tie band")
+    st.markdown("### The tie band")
     st.caption(
         f"{band.tied_documents} documents share a score with another ({band.tied_groups} tied group"
         f"{'s' if band.tied_groups > 1 else ''}, {grouped(band.orders)} possible orders). Each bar runs from the worst to the "

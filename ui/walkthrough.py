@@ -138,7 +138,7 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
     ideal_name = ideal_names(walk)[position - 1]
     ideal_note = " (judged, but not in the ranking)" if ideal_name in walk.extra_names else ""
 
-    st.subheader(f"Position i = {position} of {len(table)}")
+    st.header(f"Position i = {position} of {len(table)}")
     guess_key = predict.step_key(walk.names, walk.grades, settings, position)
     if predict.step_waiting(guess_key):  # "Predict first": this position's numbers wait for a guess
         predict.step_form(guess_key, predict.term_of(result, position), plain(name), settings)

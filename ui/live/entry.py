@@ -45,7 +45,7 @@ def _landing(join_code: str | None) -> None:
                 "discuss the most common wrong answer, reveal.")
     join, teach = st.columns([1.2, 1], gap="large")
     with join, st.form("live_join"):
-        st.subheader("Join a class")
+        st.header("Join a class")
         code = st.text_input("Class code", value=security.normalise_code(join_code) or "", max_chars=9,
                              placeholder="e.g. ABC 234", key="live_join_code")
         # No max_chars: the browser then refuses a pasted name longer than the limit outright (the box stays empty
@@ -59,7 +59,7 @@ def _landing(join_code: str | None) -> None:
     if join_code:
         return  # a student following a join link needs nothing else
     with teach:
-        st.subheader("Teach")
+        st.header("Teach")
         st.caption("Start a session: you get a join code, a link and a QR code to project, and a private "
                    "teacher link that alone controls the session.")
         if st.button("Start a live session", icon=":material/co_present:", key="live_start", width="stretch"):

@@ -126,7 +126,7 @@ def _panel(code: str, token: str, student_id: int) -> None:
     if activity is None or activity.state == "draft":
         st.info("Waiting for the teacher to open a question…", icon=":material/hourglass_top:")
         return
-    st.subheader(f"{activity.position}. {activities.TITLES[activity.kind]}")
+    st.header(f"{activity.position}. {activities.TITLES[activity.kind]}")
     if activity.state == "revealed":  # on a phone the student's own result comes first, above the question
         _own_result(activity, mine)
     question = widgets.show_question(activity)

@@ -106,7 +106,7 @@ def _header(engine: Engine, session: store.Session, *, view_only: bool) -> None:
     """One compact band for the projector: where to go, the code in big letters, the QR code."""
     link = connection.join_link(session.code)
     where, code, qr = st.columns([2.3, 1.3, 0.6], vertical_alignment="center")
-    where.markdown(f"#### Join at {plain(link)}")
+    where.markdown(f"## Join at {plain(link)}")
     # The code is made only of the join-code alphabet (A-Z, 2-9), so it is safe inside this HTML.
     code.html(f"<div style='font-size:3.2rem;font-weight:800;letter-spacing:.12em;line-height:1' "
               f"aria-label='class code'>{session.code[:3]}&nbsp;{session.code[3:]}</div>")
@@ -117,7 +117,7 @@ def _header(engine: Engine, session: store.Session, *, view_only: bool) -> None:
 
 
 def _current_activity(session: store.Session, activity: store.Activity, *, controls: bool) -> None:
-    st.subheader(f"Activity {activity.position} · {activities.TITLES[activity.kind]} {widgets.state_badge(activity.state)}")
+    st.header(f"Activity {activity.position} · {activities.TITLES[activity.kind]} {widgets.state_badge(activity.state)}")
     if controls and not session.ended:
         _activity_buttons(activity)  # above the question: on a 720 px projector a six-row list pushed them off
     question = widgets.show_question(activity)
@@ -191,7 +191,7 @@ def _live_panel(session_id: int, activity_id: int, stamp: tuple) -> None:
 
 
 def _next_activity_picker(engine: Engine, session: store.Session) -> None:
-    st.subheader("Next activity")
+    st.header("Next activity")
     kind_col, seed_col, add_col, quiz_col = st.columns([1.6, 1, 1, 1.3], vertical_alignment="bottom")
     kind_col.selectbox("Kind", activities.KINDS, format_func=lambda k: activities.TITLES[k], key=KIND_KEY)
     seed_col.number_input("Quiz seed", min_value=0, max_value=MAX_SEED, step=1, key=SEED_KEY,
@@ -228,7 +228,7 @@ def _add_activities(*, whole_quiz: bool, open_it: bool = False) -> None:
 
 
 def _summary(engine: Engine, session: store.Session) -> None:
-    st.subheader("Class summary")
+    st.header("Class summary")
     rows = []
     for activity in store.session_activities(engine, session.id):
         answers = store.activity_answers(engine, activity.id)
