@@ -61,3 +61,21 @@ def test_the_why_page_explains_the_numbers_typed_before_the_visit():
 def test_every_page_is_in_the_registry():
     assert set(page_inputs.INPUTS) | {"for_teachers"} == {("" if path == "playground" else path)
                                                          for path in app_page_paths()} | {"for_teachers"}
+
+
+KINDS = ("selectbox", "radio", "text_input", "text_area", "number_input", "toggle", "checkbox", "slider",
+         "select_slider", "multiselect")
+# Widgets whose value the page pushes from its typed state object in every run (ui/state.py): nothing to keep.
+FROM_TYPED_STATE = {"playground_predict", "playground_score_mode", "playground_tie_rule"}
+
+
+@pytest.mark.parametrize("path", [path for path in app_page_paths()])
+def test_every_input_a_page_draws_is_kept_or_comes_from_its_typed_state(path):
+    """A new widget on a page is listed in ui/page_inputs.py (or set from the page's typed state), else its value is
+    lost the first time the user looks at another page."""
+    at = run_page(path)
+    keys = {widget.key for kind in KINDS for widget in getattr(at.main, kind) if widget.key}
+    keys |= {element.key for element in at.main.get("button_group") if getattr(element, "key", None)}
+    matcher = page_inputs._MATCHERS["" if path == "playground" else path] if path != "for_teachers" else None
+    missing = sorted(key for key in keys if key not in FROM_TYPED_STATE and (matcher is None or not matcher.fullmatch(key)))
+    assert missing == []
