@@ -7,7 +7,6 @@ from ui.chart_style import TOUCH_SCROLL_SCRIPT
 from ui.history import HISTORY_SCRIPT
 from ui.landing import top_on_page_change
 from ui.navigation import CLOSE_ON_PHONE_SCRIPT, app_pages, navigate, sidebar_navigation, uses_shared_settings
-from ui.page_inputs import hold_other_pages
 from ui.settings import hold_settings, settings_sidebar
 
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
@@ -42,7 +41,6 @@ st.html("<style>@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modeb
 app_shell_ran()
 pages = app_pages()
 page = navigate(pages)  # Streamlit's own nav is hidden: its markup fails axe's list rules (ui/navigation.py)
-hold_other_pages(page.url_path)  # what was typed or picked on the other pages is there when they are opened again
 url_state.start()
 sidebar_navigation(pages)
 present.sidebar_toggle()  # Present mode (for a projector): its switch, URL parameter and styles

@@ -1,9 +1,11 @@
-"""What a person typed or picked on a page is still there after a visit to another page (ui/page_inputs.py).
+"""What a person typed or picked on a page is still there after a visit to another page.
 
-Streamlit forgets a widget's value at the end of any run that does not draw it. Before the fix every row below came
-back reset after opening the Playground and returning: the numbers typed on "Why do my numbers differ?" empty,
-Dataset's tie rule trec_eval again, Compare in its other mode, Step by step at position 1, a lesson's grades back
-to their example. The change is sent as the browser sends it (the widget's value in the session state).
+Streamlit forgets a widget's value when another page runs, unless the widget is drawn with
+``persist_state="session"`` (Streamlit 1.67). Before the fix every row below came back reset after opening the
+Playground and returning: the numbers typed on "Why do my numbers differ?" empty, Dataset's tie rule trec_eval
+again, Compare in its other mode, Step by step at position 1, a lesson's grades back to their example. The change
+is sent as the browser sends it (the widget's value in the session state); tests/browser/test_navigation_browser.py
+checks the same in Chromium, where the page switch is the browser's.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import app_page_paths, run_page
-from ui import page_inputs
 
 CASES = [
     ("why_differ", "why_number_2", "0.5"),
@@ -58,24 +59,25 @@ def test_the_why_page_explains_the_numbers_typed_before_the_visit():
     assert (at.info[0].value if at.info else "") == explained
 
 
-def test_every_page_is_in_the_registry():
-    assert set(page_inputs.INPUTS) | {"for_teachers"} == {("" if path == "playground" else path)
-                                                         for path in app_page_paths()} | {"for_teachers"}
-
-
 KINDS = ("selectbox", "radio", "text_input", "text_area", "number_input", "toggle", "checkbox", "slider",
          "select_slider", "multiselect")
 # Widgets whose value the page pushes from its typed state object in every run (ui/state.py): nothing to keep.
 FROM_TYPED_STATE = {"playground_predict", "playground_score_mode", "playground_tie_rule"}
 
 
-@pytest.mark.parametrize("path", [path for path in app_page_paths()])
-def test_every_input_a_page_draws_is_kept_or_comes_from_its_typed_state(path):
-    """A new widget on a page is listed in ui/page_inputs.py (or set from the page's typed state), else its value is
-    lost the first time the user looks at another page."""
+def persist_scope(at, key: str) -> str | None:
+    """The ``persist_state`` a drawn widget was given (Streamlit keeps it in the widget's metadata, server side)."""
+    state = at.session_state._state._state  # AppTest's SafeSessionState around the SessionState
+    widget_id = state._key_id_mapper.get_id_from_key(key)
+    return state._new_widget_state.widget_metadata[widget_id].persist_state
+
+
+@pytest.mark.parametrize("path", app_page_paths())
+def test_every_input_a_page_draws_outlives_a_visit_elsewhere(path):
+    """A widget drawn without persist_state="session" loses its value the first time the user looks at another
+    page (unless the page sets it from its typed state in every run)."""
     at = run_page(path)
     keys = {widget.key for kind in KINDS for widget in getattr(at.main, kind) if widget.key}
     keys |= {element.key for element in at.main.get("button_group") if getattr(element, "key", None)}
-    matcher = page_inputs._MATCHERS["" if path == "playground" else path] if path != "for_teachers" else None
-    missing = sorted(key for key in keys if key not in FROM_TYPED_STATE and (matcher is None or not matcher.fullmatch(key)))
-    assert missing == []
+    assert {key: persist_scope(at, key) for key in sorted(keys - FROM_TYPED_STATE)} == dict.fromkeys(
+        sorted(keys - FROM_TYPED_STATE), "session")

@@ -11,14 +11,11 @@ from dataclasses import dataclass
 import streamlit as st
 
 from ui import session, url_state
-from ui.compare_runs import CHOICE_KEYS
 
 MODES = {"lists": "Two rankings of the same documents", "runs": "Two runs on the data set"}
 MODE_KEY = "compare_mode"
 SLIDE_KEY = "compare_slide"
 SCOPE = "compare"  # the page's link warnings in ui.url_state
-# Widgets not drawn in a run lose their state; the page re-assigns these so the slide view keeps the choices.
-PERSISTENT_KEYS = (MODE_KEY, *CHOICE_KEYS)
 
 
 @dataclass(frozen=True)
@@ -37,19 +34,16 @@ def page_frame() -> Frame:
     if session.widget(SLIDE_KEY) == "1":
         session.set_widget(SLIDE_KEY, True)
     url_state.show_warning(SCOPE)
-    # Widgets not drawn in a run lose their state; re-assigning keeps the choices while the slide view hides them.
-    for persistent in PERSISTENT_KEYS:
-        session.keep(persistent)
     slide_view = session.widget(MODE_KEY) == "runs" and session.widget(SLIDE_KEY, False)
     if slide_view:
         heading, switch = st.columns([5, 1], vertical_alignment="bottom")  # slide_summary writes the heading
-        switch.toggle("Slide view", key=SLIDE_KEY)
+        switch.toggle("Slide view", key=SLIDE_KEY, persist_state="session")
         return Frame("runs", True, heading)
     st.title("Compare rankers")
     left, right = st.columns([4, 1], vertical_alignment="bottom")
-    mode = left.radio("Compare", list(MODES), format_func=MODES.get, horizontal=True, key=MODE_KEY)
+    mode = left.radio("Compare", list(MODES), format_func=MODES.get, horizontal=True, key=MODE_KEY, persist_state="session")
     if mode == "runs":
-        right.toggle("Slide view", key=SLIDE_KEY, help="One clean screen for a slide: big numbers and one chart.")
+        right.toggle("Slide view", key=SLIDE_KEY, persist_state="session", help="One clean screen for a slide: big numbers and one chart.")
     return Frame(mode, False)
 
 

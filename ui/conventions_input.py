@@ -61,7 +61,7 @@ def editor_key(case_key: str) -> str:
 def choose_case() -> tuple[str, view.Case | None]:
     """The case picker (restored from and published to the link); its lesson under it. None: the user's input."""
     url_state.restore_choice(CASE_KEY, "case", list(CASE_TITLES), scope=SCOPE, label="case")
-    case_key = st.selectbox("Case", list(CASE_TITLES), format_func=CASE_TITLES.get, key=CASE_KEY)
+    case_key = st.selectbox("Case", list(CASE_TITLES), format_func=CASE_TITLES.get, key=CASE_KEY, persist_state="session")
     url_state.publish({"case": case_key})
     case = view.CASES.get(case_key)
     if case is not None:

@@ -50,16 +50,16 @@ def _run_choices(dataset) -> tuple[str, str, str]:
         dataset_state.MISSING_KEY: ("missing", list(view.MISSING_RULES)),
     })
     top = st.columns([2, 2, 2])
-    run_name = top[0].selectbox("Run", run_names, key=dataset_state.RUN_KEY,
+    run_name = top[0].selectbox("Run", run_names, key=dataset_state.RUN_KEY, persist_state="session",
                                 help="Each uploaded run file (or CSV) is one run.")
     ties = top[1].selectbox(
-        "Tied scores", list(view.TIE_RULES), format_func=view.TIE_RULES.get, key=dataset_state.TIES_KEY,
+        "Tied scores", list(view.TIE_RULES), format_func=view.TIE_RULES.get, key=dataset_state.TIES_KEY, persist_state="session",
         help="How documents with equal scores are ordered. trec_eval and pytrec_eval sort them by document id, "
              "descending (Z to A, comparing bytes); scikit-learn averages their gains.",
     )
     missing = top[2].selectbox(
         "Judged queries missing from the run", list(view.MISSING_RULES), format_func=view.MISSING_RULES.get,
-        key=dataset_state.MISSING_KEY,
+        key=dataset_state.MISSING_KEY, persist_state="session",
     )
     return run_name, ties, missing
 

@@ -78,12 +78,12 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
     st.header("Per query")
     table = _table(dataset.digest, run_name, options, result)
     left, middle, right = st.columns([3, 2, 1])
-    search = left.text_input("Find a query", key=dataset_state.SEARCH_KEY, on_change=dataset_state.first_page,
+    search = left.text_input("Find a query", key=dataset_state.SEARCH_KEY, persist_state="session", on_change=dataset_state.first_page,
                              placeholder="part of a query id", help="Case-insensitive; matches any part of the id.")
-    order = middle.selectbox("Order", list(ORDERS), format_func=ORDERS.get, key=dataset_state.ORDER_KEY)
+    order = middle.selectbox("Order", list(ORDERS), format_func=ORDERS.get, key=dataset_state.ORDER_KEY, persist_state="session")
     rows = _rows(dataset.digest, run_name, options, order, search.strip(), table)
     pages = max(1, -(-len(rows) // PAGE_ROWS))
-    page = right.number_input("Page", min_value=1, max_value=pages, step=1, key=dataset_state.PAGE_KEY)
+    page = right.number_input("Page", min_value=1, max_value=pages, step=1, key=dataset_state.PAGE_KEY, persist_state="session")
     shown = table.iloc[rows[(page - 1) * PAGE_ROWS: page * PAGE_ROWS]]
     if len(rows) == 0:
         st.info(f"No query id contains {plain(search)!r}.", icon=":material/search_off:")
@@ -158,6 +158,6 @@ def _picked_query(dataset, run_name: str, options: dict, table: pd.DataFrame, sh
         options_shown.insert(0, current)
     if not options_shown:
         return None
-    return st.selectbox("Open one query's ranking", options_shown, key=dataset_state.QUERY_KEY,
+    return st.selectbox("Open one query's ranking", options_shown, key=dataset_state.QUERY_KEY, persist_state="session",
                         help="The queries of this page (and the one picked); search or page to reach others, "
                              "or select a row of the table.")

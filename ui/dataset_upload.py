@@ -152,7 +152,7 @@ def use_sample() -> None:
 
 def show_inputs() -> None:
     """The data source picker and the upload widgets; a new upload is parsed (once) and becomes the data set."""
-    source = st.radio("Data", list(SOURCES), format_func=SOURCES.get, horizontal=True, key=dataset_state.SOURCE_KEY)
+    source = st.radio("Data", list(SOURCES), format_func=SOURCES.get, horizontal=True, key=dataset_state.SOURCE_KEY, persist_state="session")
     if source == "sample":
         if current_dataset().digest != "sample":
             st.button("Switch back to the bundled sample", key="dataset_use_sample", on_click=use_sample)

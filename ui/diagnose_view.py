@@ -31,22 +31,22 @@ def input_form() -> dict[str, str]:
                       width="stretch")
     left, right = st.columns(2)
     with left:
-        st.text_area("Grades", key="why_grades", height=80,
+        st.text_area("Grades", key="why_grades", persist_state="session", height=80,
                      help="One grade per document, separated by commas or spaces. Without scores: in ranked order.")
-        st.text_area("Scores (optional)", key="why_scores", height=80,
+        st.text_area("Scores (optional)", key="why_scores", persist_state="session", height=80,
                      help="One model score per grade; the documents are ranked by descending score.")
     with right:
-        st.text_input("Judged but not ranked (optional)", key="why_extra",
+        st.text_input("Judged but not ranked (optional)", key="why_extra", persist_state="session",
                       help="Grades of judged documents the ranking did not return (they only enter the ideal list).")
-        st.text_input("Document ids (optional)", key="why_ids", help="One per grade; trec_eval breaks ties by id.")
-        st.text_input("k (empty = no cutoff)", key="why_k")
+        st.text_input("Document ids (optional)", key="why_ids", persist_state="session", help="One per grade; trec_eval breaks ties by id.")
+        st.text_input("k (empty = no cutoff)", key="why_k", persist_state="session")
     first, second = st.columns(2)
     with first:
-        st.text_input("First number: where from", key="why_from_1", max_chars=inputs.MAX_LABEL)
-        st.text_input("First number", key="why_number_1", placeholder="e.g. 0.8123")
+        st.text_input("First number: where from", key="why_from_1", persist_state="session", max_chars=inputs.MAX_LABEL)
+        st.text_input("First number", key="why_number_1", persist_state="session", placeholder="e.g. 0.8123")
     with second:
-        st.text_input("Second number: where from", key="why_from_2", max_chars=inputs.MAX_LABEL)
-        st.text_input("Second number (optional)", key="why_number_2", placeholder="e.g. 0.8577")
+        st.text_input("Second number: where from", key="why_from_2", persist_state="session", max_chars=inputs.MAX_LABEL)
+        st.text_input("Second number (optional)", key="why_number_2", persist_state="session", placeholder="e.g. 0.8577")
     return inputs.current_texts()
 
 

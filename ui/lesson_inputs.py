@@ -26,7 +26,7 @@ def lesson_kwargs(settings: MetricSettings, **overrides) -> dict:
 
 def grades_field(label: str, default: tuple[float, ...], key: str, *, help: str | None = None) -> list[float] | None:
     """A comma-separated list of grades typed by the reader; None (with a message) when it cannot be read."""
-    text = st.text_input(label, ", ".join(num(g) for g in default), key=key, help=help)
+    text = st.text_input(label, ", ".join(num(g) for g in default), key=key, help=help, persist_state="session")
     pieces = [piece for piece in re.split(r"[,;\s]+", text.strip()) if piece]
     if not pieces:
         st.error("Type at least one grade, e.g. 3, 2, 0, 1.", icon=":material/warning:")

@@ -65,8 +65,8 @@ def lesson_cg_ignores_order(settings: MetricSettings) -> None:
     )
     size = len(DOCUMENT_003_GRADES)
     first, second = st.columns(2)
-    a = first.selectbox("Swap position", range(1, size + 1), index=2, key="lesson_swap_a")
-    b = second.selectbox("with position", range(1, size + 1), index=3, key="lesson_swap_b")
+    a = first.selectbox("Swap position", range(1, size + 1), index=2, key="lesson_swap_a", persist_state="session")
+    b = second.selectbox("with position", range(1, size + 1), index=3, key="lesson_swap_b", persist_state="session")
     order = list(range(size))
     order[a - 1], order[b - 1] = order[b - 1], order[a - 1]
     names = [DOCUMENT_003_NAMES[j] for j in order]
@@ -102,7 +102,7 @@ def lesson_normalise(settings: MetricSettings) -> None:
     )
     short = (2.0, 1.0, 0.0)
     pattern = (1.0, 0.0, 2.0, 0.0, 3.0, 1.0, 0.0, 2.0, 1.0, 3.0)
-    length = st.slider("Documents in query B's list", 3, len(pattern), 8, key="lesson_long_length")
+    length = st.slider("Documents in query B's list", 3, len(pattern), 8, key="lesson_long_length", persist_state="session")
     long = pattern[:length]
     results = {
         "A (short, perfectly ordered)": (short, ndcg_core.evaluate(list(short), **lesson_kwargs(settings))),
@@ -137,7 +137,7 @@ def lesson_ideal_binary_graded(settings: MetricSettings) -> None:
         "highest grade first. *(001_7b77f9f41f0adfb3.txt, 'What exactly is ideal?')*"
     )
     kind = st.segmented_control(
-        "Relevance", ["Binary (0 / 1)", "Graded (0–3)"], default="Graded (0–3)", key="lesson_relevance_kind",
+        "Relevance", ["Binary (0 / 1)", "Graded (0–3)"], default="Graded (0–3)", key="lesson_relevance_kind", persist_state="session",
     ) or "Graded (0–3)"
     binary = kind.startswith("Binary")
     default = (1.0, 0.0, 1.0, 1.0, 0.0) if binary else (3.0, 2.0, 0.0, 0.0, 1.0)
@@ -189,7 +189,7 @@ def lesson_cutoff(settings: MetricSettings) -> None:
     if grades is None:
         return
     values = ndcg_by_cutoff(grades, settings)
-    k = st.slider("Cutoff k", 1, len(grades), min(2, len(grades)), key="lesson_cutoff_k") if len(grades) > 1 else 1
+    k = st.slider("Cutoff k", 1, len(grades), min(2, len(grades)), key="lesson_cutoff_k", persist_state="session") if len(grades) > 1 else 1
     at_k = ndcg_core.evaluate(grades, **lesson_kwargs(settings, k=k))
     left, right = st.columns([1, 2])
     with left:

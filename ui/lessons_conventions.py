@@ -60,7 +60,7 @@ def lesson_ideal_all_judged(settings: MetricSettings) -> None:
     included = st.multiselect(
         "Judged documents that were not retrieved, counted in the ideal", list(DOCUMENT_003_EXTRA),
         default=list(DOCUMENT_003_EXTRA), format_func=lambda name: f"{name} (grade {num(DOCUMENT_003_EXTRA[name])})",
-        key="lesson_extra_docs",
+        key="lesson_extra_docs", persist_state="session",
     )
     ranked = list(DOCUMENT_003_GRADES)
     # The document's nDCG_6: both lists cut at the ranking's 6 places (k=None would keep every judgment).
@@ -94,8 +94,8 @@ def lesson_all_zero(settings: MetricSettings) -> None:
         "scikit-learn and trec_eval report 0, LightGBM and XGBoost 1; the code of 000_0bdd5abdb117b00b.txt skips "
         "such lists when averaging, and 002_f0069fcf9a1a890a.txt's code returns 0.0."
     )
-    size = st.slider("Documents, all graded 0", 1, 8, 4, key="lesson_zero_size")
-    rescue = st.toggle("Give the last document grade 1", key="lesson_zero_rescue")
+    size = st.slider("Documents, all graded 0", 1, 8, 4, key="lesson_zero_size", persist_state="session")
+    rescue = st.toggle("Give the last document grade 1", key="lesson_zero_rescue", persist_state="session")
     grades = [0.0] * size
     if rescue:
         grades[-1] = 1.0

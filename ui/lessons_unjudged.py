@@ -50,10 +50,10 @@ def lesson_unjudged(settings: MetricSettings) -> None:
         "documents below move up; **judged@k** says how much of the top k rests on real judgments."
     )
     marks = parse_marks(st.text_input("Grades in ranked order (? = not judged)", DEFAULT_MARKS,
-                                      key="lesson_unjudged_grades"))
+                                      key="lesson_unjudged_grades", persist_state="session"))
     if marks is None:
         return
-    k = st.slider("Cutoff k", 1, len(marks), min(3, len(marks)), key="lesson_unjudged_k")
+    k = st.slider("Cutoff k", 1, len(marks), min(3, len(marks)), key="lesson_unjudged_k", persist_state="session")
     result = ndcg_core.incomplete_judgments(marks, k=k, gain=settings.gain_spec(), zero_idcg=settings.zero_idcg)
     condensed_rank, rank = [], 0
     for mark in marks:

@@ -106,7 +106,7 @@ def _list_and_chart(ranking: Ranking, settings: MetricSettings, result, previous
                              key=chart_key, theme=None, on_select=linked.on_bar_click(chart_key), selection_mode="points")
         st.segmented_control(
             "Chart", list(charts.CHARTS), default="contribution", format_func=present.chart_label,
-            key="playground_chart", label_visibility="collapsed", required=True,
+            key="playground_chart", persist_state="session", label_visibility="collapsed", required=True,
         )  # one chart at a time: each rerun (and the browser) draws only the chart being looked at
         linked.highlight_note(ranking.names, highlight)
 

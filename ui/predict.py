@@ -151,7 +151,7 @@ def _step_toggled() -> None:
 
 def step_toggle() -> None:
     session.set_widget(STEP_TOGGLE_KEY, step_state().on)
-    st.toggle("Predict first", key=STEP_TOGGLE_KEY, on_change=_step_toggled,
+    st.toggle("Predict first", key=STEP_TOGGLE_KEY, persist_state="session", on_change=_step_toggled,
               help="Guess each position's contribution before it is shown.")
 
 

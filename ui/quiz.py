@@ -155,10 +155,10 @@ def quiz_header(seed: int, questions: tuple[Question, ...]) -> None:
     with right:
         st.button("New questions", icon=":material/casino:", key="quiz_new", on_click=_new_questions, type="primary", width="stretch",
                   help="Draw a new seed (the score keeps counting).")
-        st.toggle("Show all answers", key=REVEAL_KEY,
+        st.toggle("Show all answers", key=REVEAL_KEY, persist_state="session",
                   help="For the teacher, after the class has answered: shows every question's answer.")
         with st.popover("Type a seed", width="stretch"):
-            st.text_input(f"Seed (0 to {MAX_SEED:,})", key=SEED_INPUT_KEY, on_change=_typed_seed)
+            st.text_input(f"Seed (0 to {MAX_SEED:,})", key=SEED_INPUT_KEY, persist_state="session", on_change=_typed_seed)
             problem = quiz_state().typed_problem
             if problem is not None:
                 st.error(plain(problem), icon=":material/error:")
@@ -213,7 +213,7 @@ def _compare(question: Question, seed: int, answer: Answer | None) -> None:
             st.markdown(f"**Ranking {label}**")
             _show_ranking(question, order)
     choice_key = _widget_key(seed, question, "choice")
-    st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=choice_key, disabled=answer is not None,
+    st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=choice_key, persist_state="session", disabled=answer is not None,
              format_func=lambda label: f"Ranking {label}")
     if answer is None:
         st.button("Check", key=_widget_key(seed, question, "check"), on_click=_answer_compare, args=(question, seed),
@@ -253,7 +253,7 @@ def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
                 f"half within {ESTIMATE_HALF:g})." + _cutoff_hint(question))
     _show_ranking(question)
     if answer is None:
-        st.slider("Your estimate", 0.0, 1.0, 0.5, 0.01, key=_widget_key(seed, question, "guess"))
+        st.slider("Your estimate", 0.0, 1.0, 0.5, 0.01, key=_widget_key(seed, question, "guess"), persist_state="session")
         st.button("Check", key=_widget_key(seed, question, "check"), on_click=_answer_estimate, args=(question, seed))
         return
     # Answered: the verdict below states the estimate. (A disabled slider drew it in grey text that fails the

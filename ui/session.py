@@ -41,17 +41,6 @@ def forget(key: str) -> Any:
     return st.session_state.pop(key, None)
 
 
-def names() -> list[str]:
-    """The session's keys that are names (widgets' and the state layer's)."""
-    return [key for key in list(st.session_state) if isinstance(key, str)]
-
-
-def keep(key: str) -> None:
-    """Re-assign a widget's value so it survives runs in which the widget is not drawn."""
-    if key in st.session_state:
-        st.session_state[key] = st.session_state[key]
-
-
 EDITOR_PARTS = ("edited_rows", "added_rows", "deleted_rows")
 REFUSED_EDIT = "The edit could not be read (it names rows or columns that are not in the table), so it was not applied."
 

@@ -113,7 +113,7 @@ def choose_source() -> str:
         "List to walk through",
         options,
         format_func=source_label,
-        key=SOURCE_KEY,
+        key=SOURCE_KEY, persist_state="session",
         on_change=picked,
         help="The Playground's list (edit it there), or one of the documents' worked examples. Picking an example "
         "also sets the sidebar to the example's convention.",

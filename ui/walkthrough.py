@@ -122,7 +122,7 @@ def _controls(size: int, playing: bool) -> None:
         predict.step_toggle()
     if size > 1:
         st.slider(
-            "Position i", min_value=1, max_value=size, key=POSITION_KEY,
+            "Position i", min_value=1, max_value=size, key=POSITION_KEY, persist_state="session",
             on_change=session.set_widget, args=(USER_MOVED_KEY, True),
         )
     else:

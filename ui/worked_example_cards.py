@@ -178,10 +178,10 @@ def worked_example_filters(examples) -> list:
     """Filter by source document and verdict; returns the examples to show."""
     sources = sorted({example.source for example in examples})
     left, right = st.columns([2, 3])  # the verdict pills are wider than the five document pills
-    chosen_sources = left.pills("Source document", sources, selection_mode="multi", key="examples_sources",
+    chosen_sources = left.pills("Source document", sources, selection_mode="multi", key="examples_sources", persist_state="session",
                                 format_func=lambda source: source[:3]) or sources
     statuses = [status for status in STATUS_BADGES if any(example.status == status for example in examples)]
-    chosen_status = right.pills("Verdict", statuses, selection_mode="multi", key="examples_status",
+    chosen_status = right.pills("Verdict", statuses, selection_mode="multi", key="examples_status", persist_state="session",
                                 format_func=lambda status: STATUS_BADGES[status][0]) or statuses
     return [example for example in examples if example.source in chosen_sources and example.status in chosen_status]
 

@@ -113,3 +113,45 @@ def test_one_back_press_returns_to_the_previous_page(page, app_url):
     # entries (its first run's URL write came before ui/history.py's script), so this Back stayed on it.
     page.go_back()
     page.wait_for_url("about:blank", timeout=10_000)
+
+
+MAIN = "[data-testid='stMain']"
+
+
+def test_what_was_typed_or_picked_on_a_page_is_there_after_visiting_another(page, app_url):
+    """Picked on the Quiz (an answer not yet checked, an estimate), typed on the Dataset page (a search) and picked
+    there (a tie rule), typed on the Why page (a number): each was empty or back at its default after a visit to
+    another page through the sidebar. (An AppTest version passed with a fix that did nothing in the browser: the
+    page switch here is the browser's.)"""
+    open_page(page, f"{app_url}/quiz?seed=221")
+    wait_for_app(page)
+    page.locator(f"{MAIN} [role=radiogroup]").first.get_by_text("Ranking A", exact=False).click()
+    slider = page.locator(f"{MAIN} [data-testid=stSlider] input[type=range]").first
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # 0.50 -> 0.51
+    expect()(slider).to_have_value("0.51")
+    wait_for_app(page)
+    go_to_page(page, "dataset")
+    page.locator(".st-key-dataset_ties").click()
+    page.get_by_role("option", name="Average of the tie (scikit-learn)").click()
+    wait_for_app(page)
+    search = page.get_by_role("textbox", name="Find a query")
+    search.fill("40")
+    search.press("Enter")
+    expect()(page.get_by_text("Rows 1–10 of 10 matching queries", exact=False)).to_be_visible()
+    wait_for_app(page)
+    go_to_page(page, "why_differ")
+    number = page.get_by_role("textbox", name="Second number (optional)")
+    number.fill("0.97")
+    number.press("Enter")
+    wait_for_app(page)
+    go_to_page(page, "conventions")  # another page, then back to each one
+    go_to_page(page, "quiz")
+    assert page.locator(f"{MAIN} [role=radiogroup]").first.locator("input:checked").count() == 1
+    expect()(page.locator(f"{MAIN} [data-testid=stSlider] input[type=range]").first).to_have_value("0.51")
+    go_to_page(page, "dataset")
+    expect()(page.get_by_role("textbox", name="Find a query")).to_have_value("40")
+    expect()(page.locator(".st-key-dataset_ties input")).to_have_value("Average of the tie (scikit-learn)")
+    go_to_page(page, "why_differ")
+    expect()(page.get_by_role("textbox", name="Second number (optional)")).to_have_value("0.97")
+    screenshot(page, "inputs_kept_after_visits", full_page=False)

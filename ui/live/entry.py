@@ -47,10 +47,10 @@ def _landing(join_code: str | None) -> None:
     with join, st.form("live_join"):
         st.header("Join a class")
         code = st.text_input("Class code", value=security.normalise_code(join_code) or "", max_chars=9,
-                             placeholder="e.g. ABC 234", key="live_join_code")
+                             placeholder="e.g. ABC 234", key="live_join_code", persist_state="session")
         # No max_chars: the browser then refuses a pasted name longer than the limit outright (the box stays empty
         # and the student joins as anonymous); the store keeps the first NICKNAME_MAX characters instead.
-        nickname = st.text_input("Nickname (optional)", key="live_join_nickname",
+        nickname = st.text_input("Nickname (optional)", key="live_join_nickname", persist_state="session",
                                  help=f"Up to {NICKNAME_MAX} characters (a longer one is cut). Shown only to the "
                                  "teacher, or to the class if the teacher turns the leaderboard on.")
         submitted = st.form_submit_button("Join", type="primary", width="stretch")
