@@ -107,7 +107,7 @@ def current_seed() -> int:
     url_state.show_warning("quiz")
     if state.typed_problem is None:
         session.set_widget(SEED_INPUT_KEY, str(state.seed))  # the 'type a seed' box follows (drawn after this)
-    url_state.publish({"seed": str(state.seed)})
+    url_state.publish_at_once({"seed": str(state.seed)})  # a reload or a copied address keeps these questions
     return state.seed
 
 

@@ -30,6 +30,7 @@ changes nothing adds none.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
@@ -277,6 +278,24 @@ def start() -> None:
 def publish(values: Mapping[str, str | None]) -> None:
     """Declare this run's value of some managed parameters (None = absent); written by :func:`flush`."""
     _session().pending.update(values)
+
+
+def publish_at_once(values: Mapping[str, str]) -> None:
+    """:func:`publish`, and on a tab's first run (which writes nothing, see :func:`flush`) put ``values`` in the
+    address bar at once, replacing the history entry (no second entry): for state a reload cannot rebuild, such as
+    the Quiz's random seed (the address said ``/quiz`` until the first answer, so a reload drew other questions
+    and a copied address gave each student another quiz). The next run's write then finds it there."""
+    publish(values)
+    if _session().first_run_done:
+        return
+    script = f"""<script>
+(() => {{
+  const url = new URL(window.location.href);
+  for (const [name, value] of Object.entries({json.dumps(dict(values))})) url.searchParams.set(name, value);
+  if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url.href);
+}})();
+</script>"""
+    st.sidebar.html(script, unsafe_allow_javascript=True)  # in the sidebar: no gap in the page's own column
 
 
 def flush(*, partial: bool = False) -> None:

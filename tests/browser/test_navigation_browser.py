@@ -155,3 +155,19 @@ def test_what_was_typed_or_picked_on_a_page_is_there_after_visiting_another(page
     go_to_page(page, "why_differ")
     expect()(page.get_by_role("textbox", name="Second number (optional)")).to_have_value("0.97")
     screenshot(page, "inputs_kept_after_visits", full_page=False)
+
+
+def test_a_quiz_opened_without_a_seed_has_it_in_the_address_at_once(page, app_url):
+    """/quiz drew a random seed but left the address as /quiz until the first answer: a reload drew other questions,
+    and a teacher who copied the address bar gave each student another quiz. The seed is in the address as soon
+    as the questions are shown, replacing the history entry (Back still leaves the page in one press)."""
+    entries = page.evaluate("() => history.length")
+    open_page(page, f"{app_url}/quiz")
+    wait_for_app(page)
+    seed = re.search(r"Seed (\d+)", page.locator(MAIN).inner_text()).group(1)
+    page.wait_for_function("(seed) => new URLSearchParams(location.search).get('seed') === seed", arg=seed,
+                           timeout=15_000)
+    assert page.evaluate("() => history.length") == entries + 1  # the quiz's one entry, its address replaced
+    page.reload()
+    wait_for_app(page)
+    assert re.search(r"Seed (\d+)", page.locator(MAIN).inner_text()).group(1) == seed
