@@ -60,7 +60,7 @@ def lesson_cg_ignores_order(settings: MetricSettings) -> None:
     st.markdown(
         "**Cumulative gain** adds up the gains of the list and ignores where they sit: swap two documents and "
         "CG stays put, while **DCG**, which divides each gain by log(rank + 1), moves. "
-        "*(001_7b77f9f41f0adfb3.txt and 003_f44d929bf8cc7fa4.txt; 003 swaps D3 and D4: with linear gain DCG goes "
+        "*(Document 001 and Document 003; 003 swaps D3 and D4: with linear gain DCG goes "
         "from 6.861 to 6.653 while CG stays 11.)*"
     )
     size = len(DOCUMENT_003_GRADES)
@@ -97,8 +97,8 @@ def lesson_normalise(settings: MetricSettings) -> None:
     st.markdown(
         "DCG keeps growing as a list gets longer, so a long, mediocre list can out-score a short, perfect one. "
         "Dividing by the **ideal DCG** of the same documents puts every query on a 0-to-1 scale. "
-        "*(001_7b77f9f41f0adfb3.txt: 'DCG at 10 can be higher than DCG at 3 simply due to the length of the list'; "
-        "003_f44d929bf8cc7fa4.txt.)*"
+        "*(Document 001: 'DCG at 10 can be higher than DCG at 3 simply due to the length of the list'; "
+        "Document 003.)*"
     )
     short = (2.0, 1.0, 0.0)
     pattern = (1.0, 0.0, 2.0, 0.0, 3.0, 1.0, 0.0, 2.0, 1.0, 3.0)
@@ -134,7 +134,7 @@ def lesson_ideal_binary_graded(settings: MetricSettings) -> None:
     st.markdown(
         "The ideal ranking sorts the judged documents by grade. With **binary** relevance (0 or 1) that just means "
         "'every relevant document first'; with **graded** relevance the order among relevant documents matters too: "
-        "highest grade first. *(001_7b77f9f41f0adfb3.txt, 'What exactly is ideal?')*"
+        "highest grade first. *(Document 001, 'What exactly is ideal?')*"
     )
     kind = st.segmented_control(
         "Relevance", ["Binary (0 / 1)", "Graded (0–3)"], default="Graded (0–3)", key="lesson_relevance_kind", persist_state="session",
@@ -183,7 +183,7 @@ def lesson_cutoff(settings: MetricSettings) -> None:
     st.markdown(
         "NDCG@k looks only at the top k positions, of the ranking **and** of the ideal. Growing k adds a term to "
         "both DCG and IDCG, so NDCG@k can go **down and then up again**: it is not monotonic in k. "
-        "*(000_0bdd5abdb117b00b.txt and 004_d08dec0f5f88387e.txt use NDCG@p / NDCG@k.)*"
+        "*(Document 000 and Document 004 use NDCG@p / NDCG@k.)*"
     )
     grades = grades_field("Grades in ranked order", DOWN_THEN_UP_GRADES, key="lesson_cutoff_grades")
     if grades is None:
