@@ -207,12 +207,14 @@ def test_estimate_options_hand_derived():
     assert options["NDCG@2"].value == pytest.approx((2 + 3 / math.log2(3)) / (3 + 2 / math.log2(3)))
     assert options["NDCG@2"].correct and sum(option.correct for option in options.values()) == 1
     assert options["No discount"].value == pytest.approx(1.0)  # CG@2 = 5 = ideal CG@2
-    assert options["No cutoff"].value == pytest.approx(options["NDCG@2"].value)  # the grade-0 tail adds nothing
-    assert options["No cutoff"].why.endswith("(Here it happens to equal the answer.)")
+    # No cutoff gives the answer here (the grade-0 tail adds nothing): not offered as a wrong option (it was, with ❌
+    # next to the student's right value); the answer says so.
+    assert "No cutoff" not in options
+    assert options["NDCG@2"].why.endswith("the answer. (No cutoff would give the same here.)")
     # Exponential gains [3, 7, 0]: DCG@2 = 3 + 7/log₂3, IDCG@2 = 7 + 3/log₂3.
     assert options["Exponential gain"].value == pytest.approx((3 + 7 / math.log2(3)) / (7 + 3 / math.log2(3)))
     assert nearest_option(list(options.values()), 0.99).label == "No discount"
-    assert nearest_option(list(options.values()), 0.90).label == "NDCG@2"  # a tie with "No cutoff": the answer
+    assert nearest_option(list(options.values()), 0.90).label == "NDCG@2"
 
 
 def test_compare_options_each_explained():

@@ -83,9 +83,13 @@ def estimate_whys(question: Question) -> list[OptionWhy]:
         OptionWhy(f"{other_gain.capitalize()} gain", _evaluate(grades, k, other_gain).ndcg, False,
                   f"NDCG@{k} with {gain_words(other_gain)}: the question uses {gain_words(gain)}."),
     ]
-    return [replace(option, why=option.why + (" (Here it happens to equal the answer.)"
-                                              if not option.correct and abs(option.value - result.ndcg) < 5e-4 else ""))
-            for option in options]
+    # A slip that lands on the answer is not a wrong option (it showed as ❌ next to the student's right value): the
+    # answer says which slips give the same figure here.
+    same = [option.label.lower() for option in options if not option.correct and abs(option.value - result.ndcg) < 5e-4]
+    answer = options[0]
+    if same:
+        answer = replace(answer, why=answer.why + f" ({' and '.join(same).capitalize()} would give the same here.)")
+    return [answer, *(option for option in options[1:] if option.label.lower() not in same)]
 
 
 def nearest_option(options: list[OptionWhy], guess: float) -> OptionWhy:
