@@ -257,3 +257,25 @@ def test_predict_first_names_the_document_that_was_moved_in_a_swap_of_neighbours
     assert ranking(at).names[:2] == ("D2", "D1")
     question = next(md.value for md in at.markdown if md.value.startswith("**Predict first.**"))
     assert question.startswith(f"**Predict first.** {words}. NDCG was **0.9508**")
+
+
+def test_step_by_step_predict_first_hides_the_whole_lists_figures_until_every_position_is_revealed():
+    """The "whole list's figures" expander under the walk showed DCG 10.2915, IDCG 10.8235, NDCG 0.9508 and every
+    term of the formula while Predict first asked for each position's contribution."""
+    def whole_list(at) -> dict[str, str]:  # the expander's cards (the lessons below have their own)
+        return {m.label: m.value for m in at.metric if m.label in ("CG", "DCG", "IDCG", "NDCG")}
+
+    at = run_page("step_by_step")
+    assert whole_list(at) == {"CG": "14.0000", "DCG": "10.2915", "IDCG": "10.8235", "NDCG": "0.9508"}
+    at.toggle(key="step_predict_toggle").set_value(True).run()
+    assert whole_list(at) == {} and not any(latex.body.lstrip("$\n").startswith("DCG@") for latex in at.latex)
+    assert any("Hidden while Predict first is on" in c.value for c in at.caption)
+    positions = 5  # D1..D5
+    for position in range(1, positions + 1):
+        at.number_input(key="step_guess").set_value(0.0)
+        next(button for button in at.button if button.label == "Reveal").click().run()
+        if position < positions:
+            assert whole_list(at) == {}
+            at.button(key="step_next").click().run()
+    assert whole_list(at)["NDCG"] == "0.9508"  # every position revealed: the figures are back
+    assert not any("Hidden while Predict first is on" in c.value for c in at.caption)

@@ -46,11 +46,14 @@ def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
     url_state.show_warning(SCOPE)
     playing = bool(session.widget(PLAYING_KEY, False))
 
+    figures_hidden = _figures_hidden(walk, settings, size)
+
     @st.fragment(run_every=AUTOPLAY_SECONDS if playing else None)
     def stepper() -> None:
         # The timer exists only while playing; when play/pause flips inside the fragment,
-        # a full rerun re-declares the fragment with (or without) its timer.
-        if bool(session.widget(PLAYING_KEY, False)) != playing:
+        # a full rerun re-declares the fragment with (or without) its timer. Likewise when Predict first (its switch
+        # and guesses are in here) hides or shows the whole list's figures below.
+        if bool(session.widget(PLAYING_KEY, False)) != playing or _figures_hidden(walk, settings, size) != figures_hidden:
             st.rerun()
         waiting = predict.step_waiting(predict.step_key(walk.names, walk.grades, settings,
                                                         int(session.widget(POSITION_KEY))))
@@ -69,12 +72,22 @@ def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
     stepper()
     cutoff = "" if settings.k is None else f"@{settings.k}"
     with st.expander(f"The whole list's figures: CG{cutoff}, DCG{cutoff}, IDCG{cutoff} and NDCG{cutoff}"):
+        if figures_hidden:  # Predict first: the totals and the formula's terms would give every answer away
+            st.caption("Hidden while Predict first is on, until every position's contribution is revealed (or turn "
+                       "Predict first off).")
+            return
         if result.ideal_depth > size:  # judged documents the ranking lacks: the ideal list goes further than the walk
             st.caption(f"The walk ends at position {size}, the ranking's last; IDCG{cutoff} also counts the ideal "
                        f"list's positions {size + 1} to {result.ideal_depth} (judged documents the ranking lacks), "
                        "so these figures differ from the walk's last step.")
         metric_cards(result)
         formula(result, settings)
+
+
+def _figures_hidden(walk: WalkList, settings: MetricSettings, size: int) -> bool:
+    """Whether Predict first still waits for a guess at some position (the whole list's figures stay hidden)."""
+    return any(predict.step_waiting(predict.step_key(walk.names, walk.grades, settings, position))
+               for position in range(1, size + 1))
 
 
 def _clamp_position(size: int) -> None:
