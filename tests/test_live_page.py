@@ -413,3 +413,37 @@ def test_true_ndcg_arrow_points_at_the_truths_bin_even_when_nobody_answered_it()
     activity, rows = _seed0_estimate((0.48, 0.55, 0.56))
     [arrow] = widgets.distribution_chart(activity, rows, revealed=True).layout.annotations
     assert [r.label for r in rows] == ["0.50", "0.55", "0.55"] and (arrow.x, arrow.y) == (0.55, 2)
+
+
+def test_the_class_summary_follows_answers_while_an_activity_is_open(engine):
+    """The live panel said "Answered 2" while the summary below said 0 answers for the same open activity, until
+    the activity was closed (the summary was drawn with the page, the panel polled)."""
+    teacher, code, secret = _teacher(engine)
+    teacher.button(key="live_add").click().run()  # an estimate activity, opened
+    activity = store.current_activity(engine, store.find_session(engine, code).id)
+    polls = _polls(teacher)
+    assert len(polls) == 2  # the live panel and the summary table, both every REFRESH_SECONDS
+    summary = next(frame.value for frame in teacher.dataframe if "Answers" in frame.value.columns)
+    assert summary["Answers"].tolist() == [0]
+    for nickname in ("Al", "Bo"):
+        student = _student(code, nickname=nickname)
+        student.button(key=f"live_send_{activity.id}").click().run()
+    for poll in polls:  # the browser's timers, nobody touching the page
+        _tick(teacher, poll)
+    summary = next(frame.value for frame in teacher.dataframe if "Answers" in frame.value.columns)
+    assert summary["Answers"].tolist() == [2] and summary["State"].tolist() == ["open"]
+
+
+def test_the_projector_shows_the_leaderboard_when_the_teacher_turns_it_on(engine):
+    teacher, code, secret = _teacher(engine)
+    teacher.button(key="live_add").click().run()
+    activity = store.current_activity(engine, store.find_session(engine, code).id)
+    student = _student(code, nickname="Al")
+    student.button(key=f"live_send_{activity.id}").click().run()
+    store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="revealed")
+    projector = run_page("live_class", query_params={"code": code, "screen": security.screen_token(secret)})
+    assert not [frame for frame in projector.dataframe if "Nickname" in frame.value.columns]  # off: no names
+    teacher.toggle(key="live_leaderboard").set_value(True).run()
+    projector.run()
+    [board] = [frame.value for frame in projector.dataframe if "Nickname" in frame.value.columns]
+    assert board["Nickname"].tolist() == ["Al"] and board["Answers"].tolist() == [1]

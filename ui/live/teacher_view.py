@@ -94,6 +94,7 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
     if current is not None and current.state == "revealed":
         widgets.show_reveal(current)
     if view_only:
+        _leaderboard(engine, session)  # what the class sees: the projector shows it when the teacher turned it on
         return
     st.divider()
     if not session.ended:
@@ -229,17 +230,14 @@ def _add_activities(*, whole_quiz: bool, open_it: bool = False) -> None:
 
 def _summary(engine: Engine, session: store.Session) -> None:
     st.header("Class summary")
-    rows = []
-    for activity in store.session_activities(engine, session.id):
-        answers = store.activity_answers(engine, activity.id)
-        rows.append({"#": activity.position, "Activity": activities.TITLES[activity.kind], "State": activity.state,
-                     "Answers": len(answers),
-                     "Correct": f"{sum(a.correct for a in answers) / len(answers):.0%}" if answers else "–",
-                     "Mean points": round(sum(a.points for a in answers) / len(answers), 2) if answers else None})
-    if not rows:
+    activities_now = store.session_activities(engine, session.id)
+    if not activities_now:
         st.caption("No activity yet.")
         return
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    # While an activity is open its answers arrive: the table follows them as the live panel does (it said 0
+    # answers beside the panel's 'Answered 2' until the activity was closed).
+    is_open = any(activity.state == "open" for activity in activities_now)
+    st.fragment(run_every=REFRESH_SECONDS if is_open else None)(_summary_table)(session.id)
     try:
         export = store.export_rows(engine, code=_code(), secret=_secret())
     except store.NotAuthorized:
@@ -248,6 +246,28 @@ def _summary(engine: Engine, session: store.Session) -> None:
     pd.DataFrame(export).map(csv_safe).to_csv(buffer, index=False)
     st.download_button("Download every answer (CSV)", buffer.getvalue(), file_name=f"live-{session.code}.csv",
                        mime="text/csv", icon=":material/download:", key="live_export")
+    _leaderboard(engine, session)
+
+
+def _summary_table(session_id: int) -> None:
+    """One row per activity: its state, answers, share correct and mean points."""
+    engine = connection.live_engine()
+    try:
+        rows = []
+        for activity in store.session_activities(engine, session_id):
+            answers = store.activity_answers(engine, activity.id)
+            rows.append({"#": activity.position, "Activity": activities.TITLES[activity.kind], "State": activity.state,
+                         "Answers": len(answers),
+                         "Correct": f"{sum(a.correct for a in answers) / len(answers):.0%}" if answers else "–",
+                         "Mean points": round(sum(a.points for a in answers) / len(answers), 2) if answers else None})
+    except sa.exc.DBAPIError:
+        st.warning(RECONNECTING, icon=":material/sync:")
+        return
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def _leaderboard(engine: Engine, session: store.Session) -> None:
+    """Nicknames and points, when the teacher shows them to the class (the projector shows them too)."""
     if session.leaderboard:
         board = store.leaderboard(engine, session.id)
         st.markdown("**Leaderboard**")
