@@ -114,7 +114,7 @@ def test_lessons_show_ndcg_core_numbers():
     # All grades 0: one row per zero-IDCG rule.
     zero = next(f for f in frames if "Rule for IDCG = 0" in f.columns)
     assert zero["NDCG"].tolist()[:3] == ["0", "1", "left out (NaN)"]
-    assert zero["NDCG"].tolist()[3].startswith("error:")
+    assert zero["NDCG"].tolist()[3] == "refused (below)"  # the refusal itself in full under the table
 
 
 def test_lesson_grades_field_reports_unreadable_input():
@@ -216,3 +216,13 @@ def test_the_whole_lists_figures_say_why_they_differ_from_the_walks_last_step():
     result = ndcg_core.evaluate([0, 1], k=4, ideal_relevances=[3, 3, 1, 0])
     assert round(result.idcg, 4) == round(7 + 7 / math.log2(3) + 1 / 2, 4)
     assert {m.label: m.value for m in expander.metric}["IDCG@4"] == f"{result.idcg:.4f}"
+
+
+def test_the_all_zero_lesson_gives_the_refusal_in_full_under_its_table():
+    """The "refuse (error)" row's NDCG cell held the whole refusal and cut it mid-word ("... is unde"), the rules to
+    choose instead unread."""
+    at = run_page("step_by_step")
+    zero = next(df.value for df in at.dataframe if "Rule for IDCG = 0" in df.value.columns)
+    assert zero["NDCG"].tolist() == ["0", "1", "left out (NaN)", "refused (below)"]
+    refusal = next(c.value for c in at.caption if c.value.startswith("Refuse: "))
+    assert "IDCG is 0" in refusal and len(refusal) > 80

@@ -14,7 +14,9 @@ import streamlit as st
 import ndcg_core
 from ui.formatting import num
 from ui.lesson_inputs import DOCUMENT_003_EXTRA, DOCUMENT_003_GRADES, grades_field, lesson_kwargs
+from ui.messages import user_message
 from ui.settings import MetricSettings
+from ui.widgets import plain
 
 
 def lesson_gain(settings: MetricSettings) -> None:
@@ -99,7 +101,7 @@ def lesson_all_zero(settings: MetricSettings) -> None:
     grades = [0.0] * size
     if rescue:
         grades[-1] = 1.0
-    rows = []
+    rows, refusal = [], None
     for rule, label in (("zero", "0 (scikit-learn, trec_eval)"), ("one", "1 (LightGBM, XGBoost)"),
                         ("skip", "skip (left out of averages)"), ("error", "refuse (error)")):
         try:
@@ -107,8 +109,11 @@ def lesson_all_zero(settings: MetricSettings) -> None:
             shown = "left out (NaN)" if math.isnan(result.ndcg) else num(result.ndcg)
             rows.append({"Rule for IDCG = 0": label, "DCG": num(result.dcg), "IDCG": num(result.idcg), "NDCG": shown})
         except ndcg_core.InvalidInput as error:
-            rows.append({"Rule for IDCG = 0": label, "DCG": "–", "IDCG": "0", "NDCG": f"error: {error}"})
+            refusal = user_message(error)
+            rows.append({"Rule for IDCG = 0": label, "DCG": "–", "IDCG": "0", "NDCG": "refused (below)"})
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    if refusal:  # in full under the table: a table cell cut it off mid-word ("… is unde")
+        st.caption(f"Refuse: {plain(refusal)}")
     if rescue:
         st.info("With one relevant document IDCG > 0, so every rule gives the same, well-defined NDCG.")
 
