@@ -15,6 +15,8 @@ the same inputs (at import; it is cheap). ``status`` compares the two:
 * ``"erratum"``: a stated figure is wrong beyond rounding, or the document's
   code does not compute what its text or printed output says; ``erratum``
   explains the cause in plain words (it is None otherwise).
+* ``"not stated"``: the document asks for a figure but gives none (and its
+  text and code are right): the figure is computed here, nothing to compare.
 
 Sources: 000_0bdd5abdb117b00b.txt (NDCG intro with C# and Python code),
 001_7b77f9f41f0adfb3.txt (CG/DCG/NDCG with D1..D5), 002_f0069fcf9a1a890a.txt
@@ -32,7 +34,7 @@ import numpy as np
 from ._list import ListResult, evaluate, evaluate_scores
 
 METRICS = ("cg", "dcg", "idcg", "ndcg")
-STATUSES = ("matches", "matches after rounding", "erratum")
+STATUSES = ("matches", "matches after rounding", "erratum", "not stated")
 
 SOURCE_000 = "000_0bdd5abdb117b00b.txt"
 SOURCE_001 = "001_7b77f9f41f0adfb3.txt"
@@ -165,6 +167,8 @@ def _example(
         status = "erratum"
     elif "matches after rounding" in figure_status.values():
         status = "matches after rounding"
+    elif not stated:  # a "✓ matches" with nothing to match was counted among the matches
+        status = "not stated"
     else:
         status = "matches"
     return WorkedExample(

@@ -15,7 +15,8 @@ st.title("Worked examples")
 st.markdown(
     "Every worked example of the five source documents, recomputed by this app. Each card shows the document's "
     "input and convention, the figures it states next to the figures reproduced here, and a verdict: **matches**, "
-    "**matches after rounding**, or **erratum** (with what went wrong, in plain words)."
+    "**matches after rounding**, **erratum** (with what went wrong, in plain words), or **no figure stated** (the "
+    "document asks but does not answer: the figure is computed here)."
 )
 examples = worked_examples()
 if not examples:

@@ -125,3 +125,14 @@ def test_a_card_with_an_erratum_badge_says_erratum_in_its_table(page):
             assert cards.FIGURE_VERDICTS["erratum"] in verdicts, example.key
         else:
             assert cards.FIGURE_VERDICTS["erratum"] not in verdicts, example.key
+
+
+def test_a_card_whose_document_states_no_figure_is_not_counted_as_a_match():
+    """'Swapped [1, 1, 0, 1, 0]: DCG@3' (Document 001 asks, gives no figure) wore '✓ matches' and was counted in the
+    page's '✓ matches 8' while its table said 'not stated' and its note 'The document gives no figure here'."""
+    at = run_page("worked_examples")
+    counts = {m.label: m.value for m in at.metric}
+    assert counts == {"Examples": "16", "✓ matches": "7", "≈ matches after rounding": "2", "✗ erratum": "6",
+                      "○ no figure stated": "1"}
+    heading = next(md.value for md in at.markdown if md.value.startswith("### Swapped"))
+    assert heading.endswith(":gray-badge[○ no figure stated]")

@@ -20,6 +20,7 @@ STATUS_BADGES = {
     "matches": ("✓ matches", "green"),
     "matches after rounding": ("≈ matches after rounding", "blue"),
     "erratum": ("✗ erratum", "red"),
+    "not stated": ("○ no figure stated", "gray"),
 }
 HEADLINE_METRICS = ("cg", "dcg", "idcg", "ndcg")
 FIGURE_VERDICTS = {"matches": "✓ matches", "matches after rounding": "≈ rounding", "erratum": "✗ erratum"}
@@ -189,7 +190,7 @@ def worked_example_filters(examples) -> list:
 def summary(examples) -> None:
     """How many examples there are, and how many of each verdict."""
     counts = {status: sum(example.status == status for example in examples) for status in STATUS_BADGES}
-    columns = st.columns(4)
+    columns = st.columns(1 + len(counts))
     columns[0].metric("Examples", len(examples))
     for column, (status, count) in zip(columns[1:], counts.items(), strict=True):
         column.metric(STATUS_BADGES[status][0], count)
