@@ -4,16 +4,13 @@ import streamlit as st
 
 import ui
 from ui import quiz
-from ui.settings import show_url_warning
 
 ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
-
-show_url_warning()  # a settings link that could not be read says so here too: the sidebar shows the settings
 
 st.title("Quiz")
 st.markdown(
     "Three kinds of question about NDCG@k: pick the better of two rankings, estimate a score, and fix a ranking "
-    "by dragging. Each question states its own convention (the sidebar does not change the quiz)."
+    "by dragging. Each question states its own convention (gain and cutoff), so the quiz has no settings sidebar."
 )
 seed = quiz.current_seed()
 questions = quiz.questions_for(seed)

@@ -28,7 +28,9 @@ def test_a_page_run_without_app_py_goes_through_it(page, params, expected):
     at.switch_page(f"pages/{page}.py")  # the next run starts in the legacy mode (AppTest resets the flag)
     at.run()
     assert not at.exception
-    assert [header.value for header in at.sidebar.header] == ["Metric settings"]  # app.py's sidebar ran
+    # app.py's sidebar ran: its navigation, and the settings on the pages that use them (not the Quiz's)
+    assert [caption.value for caption in at.sidebar.caption][:1] == ["Learn"]
+    assert [header.value for header in at.sidebar.header] == ([] if page == "quiz" else ["Metric settings"])
     shown = " ".join(str(element.value) for kind in ("title", "header", "subheader", "markdown") for element in getattr(at, kind))
     assert expected in shown
     for name, value in params.items():

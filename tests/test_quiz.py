@@ -240,3 +240,12 @@ def test_a_typed_seed_is_read_as_a_links_is(typed, seed):
         assert at.session_state["quiz"].seed == 42
         [error] = [e.value.replace("\\", "") for e in at.error]  # as markdown source: punctuation escaped
         assert error == f"“{typed}” is not a seed: type a whole number from 0 to 9,999. The questions did not change."
+
+
+def test_the_quiz_draws_no_settings_it_would_ignore():
+    """Each question states its own gain and cutoff: the sidebar offered Gain, Log base and Cutoff k that changed
+    nothing on the page (it said so itself). Like the Live class, it keeps the session's settings for the next page."""
+    at = run_page("quiz", query_params={"seed": "221"})
+    assert not at.exception
+    assert not at.sidebar.header and not [radio for radio in at.sidebar.radio if radio.key.startswith("settings_")]
+    assert not any(name in at.query_params for name in ("gain", "base", "k", "z"))

@@ -126,7 +126,7 @@ GAIN_WARNING = "The link's gain could not be read"
 TRUNCATED_WARNINGS = {
     "playground": (GAIN_WARNING, "The link's document list could not be used"),
     "step_by_step": (GAIN_WARNING, "The link's position could not be read"),
-    "quiz": (GAIN_WARNING, "The link's seed could not be read"),
+    "quiz": ("The link's seed could not be read",),  # the quiz has no settings sidebar: its questions set theirs
     "dataset": (GAIN_WARNING,), "compare": (GAIN_WARNING,), "conventions": (GAIN_WARNING,),
     "worked_examples": (GAIN_WARNING,), "for_teachers": (GAIN_WARNING,), "why_differ": (GAIN_WARNING,),
     "live_class": (),
