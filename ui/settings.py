@@ -127,14 +127,15 @@ def settings_sidebar() -> MetricSettings:
     with st.sidebar:
         st.header("Metric settings")
         notice_slot = st.empty()  # filled below, once this run's settings are known
-        gain = st.radio("Gain", list(GAIN_LABELS), format_func=GAIN_LABELS.get, key=WIDGETS["gain"], help=HELP["gain"])
+        gain = st.radio("Gain", list(GAIN_LABELS), format_func=GAIN_LABELS.get, key=WIDGETS["gain"], help=HELP["gain"],
+                        persist_state="session")
         table = _gain_table_editor() if gain == "custom" else current_settings().gain_table
-        log_base = st.radio("Log base of the discount", list(LOG_BASES), horizontal=True, key=WIDGETS["log_base"],
+        log_base = st.radio("Log base of the discount", list(LOG_BASES), horizontal=True, key=WIDGETS["log_base"], persist_state="session",
                             help=HELP["log_base"])
         k = st.number_input("Cutoff k (empty = whole list)", min_value=1, max_value=MAX_K, step=1, value=None,
-                            placeholder="whole list", key=WIDGETS["k"], help=HELP["k"])
+                            placeholder="whole list", key=WIDGETS["k"], help=HELP["k"], persist_state="session")
         zero_idcg = st.selectbox("NDCG when IDCG = 0", list(ZERO_IDCG_LABELS), format_func=ZERO_IDCG_LABELS.get,
-                                 key=WIDGETS["zero_idcg"], help=HELP["zero_idcg"])
+                                 key=WIDGETS["zero_idcg"], help=HELP["zero_idcg"], persist_state="session")
     settings = MetricSettings(gain=gain, gain_table=table, log_base=log_base, k=k, zero_idcg=zero_idcg)
     session.set_widget(STATE_KEY, settings)
     if link.notice is not None and settings == link.notice_for:

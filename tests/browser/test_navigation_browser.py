@@ -171,3 +171,26 @@ def test_a_quiz_opened_without_a_seed_has_it_in_the_address_at_once(page, app_ur
     page.reload()
     wait_for_app(page)
     assert re.search(r"Seed (\d+)", page.locator(MAIN).inner_text()).group(1) == seed
+
+
+def test_settings_outlive_a_visit_to_the_pages_without_a_settings_sidebar(page, app_url):
+    """Linear gain and k = 3 picked in the sidebar, then the Quiz (no settings sidebar), then Step by step: its page
+    said 'linear gain · k = 3' while the sidebar showed exponential gain and no cutoff, and the next page change
+    reset the settings to the defaults (the Playground then showed NDCG 0.9508, not NDCG@3)."""
+    open_page(page, f"{app_url}/")
+    wait_for_app(page)
+    sidebar = page.locator("[data-testid='stSidebar']")
+    sidebar.get_by_text("Linear: gain = grade", exact=True).click()
+    wait_for_app(page)
+    cutoff = sidebar.get_by_role("spinbutton", name="Cutoff k (empty = whole list)")
+    cutoff.fill("3")
+    cutoff.press("Enter")
+    expect()(page.get_by_text("NDCG@3", exact=True).first).to_be_visible()
+    for path in ("quiz", "live_class", "step_by_step"):
+        go_to_page(page, path)
+    expect()(sidebar.get_by_role("radio", name="Linear: gain = grade")).to_be_checked()
+    expect()(cutoff).to_have_value("3")
+    go_to_page(page, "dataset")
+    expect()(page.get_by_text("Mean of per-query NDCG@3", exact=True)).to_be_visible()
+    expect()(sidebar.get_by_role("radio", name="Linear: gain = grade")).to_be_checked()
+    screenshot(page, "settings_after_quiz_and_live_class", full_page=False)
