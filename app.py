@@ -7,7 +7,7 @@ from ui.chart_style import TOUCH_SCROLL_SCRIPT
 from ui.history import HISTORY_SCRIPT
 from ui.landing import top_on_page_change
 from ui.navigation import CLOSE_ON_PHONE_SCRIPT, app_pages, navigate, sidebar_navigation, uses_shared_settings
-from ui.settings import hold_settings, settings_sidebar
+from ui.settings import settings_sidebar
 
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
 # Less empty space above each page's title: on a projector every line of height counts.
@@ -47,8 +47,8 @@ present.sidebar_toggle()  # Present mode (for a projector): its switch, URL para
 if uses_shared_settings(page):
     settings_sidebar()
 else:
-    hold_settings()  # no settings on this page; the next page that has them shows the same ones
-    # Only the page list would be left in the sidebar: start it closed, the page gets the screen's width.
+    # No settings on this page (the next page that has them shows the same ones: their widgets persist, see
+    # ui/settings.py). Only the page list would be left in the sidebar: start it closed, the page gets the width.
     st.set_page_config(initial_sidebar_state="collapsed")
 top_on_page_change(page)  # a newly opened page starts at its top
 page.run()

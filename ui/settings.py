@@ -2,8 +2,8 @@
 
 One canonical :class:`MetricSettings` lives in the session (``"settings"``). ``app.py`` calls
 :func:`settings_sidebar` before running the page, so the same widgets (and values) appear on every page that
-uses them (``ui.navigation.uses_shared_settings``; a page without them calls :func:`hold_settings`); pages
-read :func:`current_settings`. The link format and its parsing are in :mod:`ui.url_state`.
+uses them (``ui.navigation.uses_shared_settings``); the widgets persist for the session, so a page without them
+leaves them as they were for the next page. Pages read :func:`current_settings`. The link format and its parsing are in :mod:`ui.url_state`.
 """
 
 from __future__ import annotations
@@ -144,17 +144,6 @@ def settings_sidebar() -> MetricSettings:
         link.notice = None  # the user has changed the settings since
     url_state.publish({"k": None, "gt": None, **url_state.settings_params(settings)})
     return settings
-
-
-def hold_settings() -> None:
-    """On a page without the sidebar: keep the session's settings for the next page that draws it.
-
-    Streamlit drops the value of a widget that a run does not draw, so without this the sidebar would come back
-    with its defaults (and overwrite the settings). The settings are pushed into the widgets' keys as values
-    set from code, which survive; no settings parameter is published, so the page's URL carries none.
-    """
-    if session.has(STATE_KEY):
-        _push_to_widgets(current_settings())
 
 
 def _gain_table_editor() -> tuple[tuple[float, float], ...]:
