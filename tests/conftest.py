@@ -225,3 +225,20 @@ def copy_links(at: AppTest) -> dict[str, str]:
 def app_page():
     """``app_page("playground")`` returns an AppTest that has run that page."""
     return run_page
+
+
+@pytest.fixture
+def url_writes(monkeypatch):
+    """The query-string messages sent to the browser, in order (Streamlit 1.67 turns each into a history.pushState;
+    ui/history.py makes those of the same page a replace)."""
+    from streamlit.runtime.state.query_params import QueryParams
+
+    sent = []
+    original = QueryParams._send_query_param_msg
+
+    def counting(self):
+        sent.append(self.to_dict())
+        original(self)
+
+    monkeypatch.setattr(QueryParams, "_send_query_param_msg", counting)
+    return sent

@@ -13,7 +13,6 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from streamlit.runtime.state.query_params import QueryParams
 
 import ndcg_core
 from tests.conftest import chart_specs, copy_links, run_page
@@ -142,20 +141,6 @@ def test_the_playground_opened_after_a_compare_link_shows_its_own_list():
     at.switch_page("pages/playground.py").run()
     assert not at.exception
     assert at.session_state[state.RANKING_KEY].ranking == state.DEFAULT_RANKING
-
-
-@pytest.fixture
-def url_writes(monkeypatch):
-    """The query-string messages sent to the browser (each one a history entry, or a replace: ui/history.py)."""
-    sent = []
-    original = QueryParams._send_query_param_msg
-
-    def counting(self):
-        sent.append(self.to_dict())
-        original(self)
-
-    monkeypatch.setattr(QueryParams, "_send_query_param_msg", counting)
-    return sent
 
 
 def test_one_url_write_per_action_and_none_for_opening_the_link_or_a_plain_rerun(url_writes):

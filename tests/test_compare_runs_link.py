@@ -15,7 +15,6 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from streamlit.runtime.state.query_params import QueryParams
 
 import ndcg_core
 from tests.conftest import chart_specs, chart_values, copy_links, run_page
@@ -251,20 +250,6 @@ def test_the_reader_never_raises_and_returns_only_what_the_page_offers(params):
 
 
 # --- history ---------------------------------------------------------------------------------------------------------
-
-@pytest.fixture
-def url_writes(monkeypatch):
-    """The query-string messages sent to the browser (each one a history entry, or a replace: ui/history.py)."""
-    sent = []
-    original = QueryParams._send_query_param_msg
-
-    def counting(self):
-        sent.append(self.to_dict())
-        original(self)
-
-    monkeypatch.setattr(QueryParams, "_send_query_param_msg", counting)
-    return sent
-
 
 def test_one_url_write_per_action_and_none_for_opening_the_link_or_a_plain_rerun(url_writes):
     params = {"gain": "exponential", "base": "2", "z": "zero", "compare": "runs", **DEFAULT_PARAMS,

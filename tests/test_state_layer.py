@@ -9,7 +9,6 @@ import json
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from streamlit.runtime.state.query_params import QueryParams
 
 import ndcg_core
 from tests.conftest import run_page
@@ -193,20 +192,6 @@ def test_a_hostile_cutoff_in_an_otherwise_valid_why_differ_link_is_named():
 
 
 # --- history: at most one URL write per action, none for a rerun that changes nothing ------------------------
-
-@pytest.fixture
-def url_writes(monkeypatch):
-    """Count the query-string messages sent to the browser (each one is a history.pushState in Streamlit 1.67)."""
-    sent = []
-    original = QueryParams._send_query_param_msg
-
-    def counting(self):
-        sent.append(self.to_dict())
-        original(self)
-
-    monkeypatch.setattr(QueryParams, "_send_query_param_msg", counting)
-    return sent
-
 
 def test_one_url_write_per_action_and_none_for_a_plain_rerun(url_writes):
     at = open_playground({"gain": "linear"})
