@@ -82,13 +82,17 @@ def run_page(page: str | None = None, *, query_params: dict | None = None, timeo
 
 
 def app_page_paths() -> tuple[str, ...]:
-    """Every page's URL path, from the app's own navigation (ui.navigation.app_pages), so a new page is covered."""
+    """Every page's file stem, once, from the app's own navigation (ui.navigation.app_pages), so a new page is covered.
+
+    A file's stem is its url_path ("playground" for the default page, which Streamlit serves at the root).
+    """
     from unittest import mock
 
     from ui import navigation
 
-    with mock.patch.object(navigation.st, "Page", lambda page, **options: options["url_path"]):
-        return tuple(path for group in navigation.app_pages().values() for path in group)
+    with mock.patch.object(navigation.st, "Page", lambda page, **options: Path(page).stem):
+        stems = [path for group in navigation.app_pages().values() for path in group]
+    return tuple(dict.fromkeys(stems))
 
 
 def app_link_params() -> tuple[str, ...]:

@@ -447,3 +447,38 @@ def test_the_projector_shows_the_leaderboard_when_the_teacher_turns_it_on(engine
     projector.run()
     [board] = [frame.value for frame in projector.dataframe if "Nickname" in frame.value.columns]
     assert board["Nickname"].tolist() == ["Al"] and board["Answers"].tolist() == [1]
+
+
+def test_a_second_tab_of_the_same_student_follows_an_answer_sent_from_the_first(engine):
+    """The same student link open on a phone and a laptop: an answer sent from one tab left the other showing
+    "Send my answer" and its own slider position until the teacher changed something (the poll watched the teacher
+    only). Now the poll also watches the student's own answer: the other tab redraws with the stored answer in its
+    widget, while the tab that sent it is not redrawn again."""
+    teacher, code, secret = _teacher(engine)
+    teacher.button(key="live_add").click().run()  # an estimate activity, opened
+    activity = store.current_activity(engine, store.find_session(engine, code).id)
+    first = _student(code, nickname="Al")
+    token = first.query_params["student"]
+    second = run_page("live_class", query_params={"code": code, "student": token})
+    slider = f"live_answer_{activity.id}"
+    assert second.slider(key=slider).value == 0.5 and "Answer received" not in _texts(second)
+    [second_poll] = _polls(second)
+    [first_poll] = _polls(first)
+
+    first.slider(key=slider).set_value(0.7)
+    first.button(key=f"live_send_{activity.id}").click().run()
+    assert r"✓ Answer received: 0\.70" in _texts(first)
+    _tick(second, second_poll)  # the other tab's timer: it redraws the whole page with the stored answer
+    assert r"✓ Answer received: 0\.70" in _texts(second) and second.slider(key=slider).value == 0.7
+    assert [b.label for b in second.button if b.key == f"live_send_{activity.id}"] == ["Change my answer"]
+
+    _tick(first, first_poll)  # the sending tab's own timer: its answer is already drawn, the poll alone runs
+    assert not first.slider and not first.success  # AppTest then holds only what the poll drew: no redraw
+
+    second.slider(key=slider).set_value(0.2)
+    second.button(key=f"live_send_{activity.id}").click().run()
+    assert r"✓ Answer replaced: 0\.20" in _texts(second)
+    first.run()  # a rerun of the first tab (any click): its slider shows the answer sent from the second
+    assert first.slider(key=slider).value == 0.2 and r"✓ Answer replaced: 0\.20" in _texts(first)
+    [row] = store.activity_answers(engine, activity.id)
+    assert row.answer == {"value": 0.2} and row.revision == 2

@@ -79,7 +79,8 @@ CLOSE_ON_PHONE_SCRIPT = """
   };
   // The current page's link says so to assistive technology (Streamlit only colours it), and only it.
   const markCurrent = () => {
-    const here = location.pathname.split("/").pop();
+    // "/playground" is the root's page under its own name (app_pages' hidden alias).
+    const here = location.pathname.split("/").pop().replace(/^playground$/, "");
     for (const link of document.querySelectorAll(".st-key-app_nav a")) {
       // The attribute, not link.href: the default page's link is href="" (the root), which resolves to any page.
       const current = (link.getAttribute("href") || "").split("?")[0].split("/").pop() === here;
@@ -111,13 +112,19 @@ def uses_shared_settings(page: st.Page) -> bool:
 def app_pages() -> dict[str, list[st.Page]]:
     return {
         "Learn": [
-            st.Page("pages/playground.py", title="Playground", icon=":material/tune:", url_path="playground", default=True),
+            # The default page is served at the root; its url_path only names it inside Streamlit.
+            st.Page("pages/playground.py", title="Playground", icon=":material/tune:", url_path="home", default=True),
             st.Page("pages/step_by_step.py", title="Step by step", icon=":material/footprint:", url_path="step_by_step"),
             st.Page("pages/worked_examples.py", title="Worked examples", icon=":material/menu_book:",
                     url_path="worked_examples"),
             st.Page("pages/quiz.py", title="Quiz", icon=":material/quiz:", url_path="quiz"),
             st.Page("pages/live_class.py", title="Live class", icon=":material/co_present:", url_path="live_class"),
             st.Page("pages/for_teachers.py", title="For teachers", icon=":material/school:", url_path="for_teachers"),
+            # "/playground" (typed, or a link from the page's own name) shows the Playground too, instead of
+            # Streamlit's "Page not found". Listed after the default so st.switch_page("pages/playground.py") finds
+            # the root; hidden, so no second link.
+            st.Page("pages/playground.py", title="Playground", icon=":material/tune:", url_path="playground",
+                    visibility="hidden"),
         ],
         "Evaluate": [
             st.Page("pages/dataset.py", title="Dataset", icon=":material/dataset:", url_path="dataset"),
@@ -144,5 +151,7 @@ def sidebar_navigation(pages: dict[str, list[st.Page]]) -> None:
         for group, members in pages.items():
             st.caption(group)
             for member in members:
+                if member.visibility == "hidden":
+                    continue
                 st.page_link(member, label=member.title, icon=member.icon)
         st.divider()

@@ -93,7 +93,7 @@ MAX_TEXT_CHARS = 40_000  # one field of the Why-differ page (its own limit on ty
 APP_PARAMS = ("present",)  # the app's own switches, on every page
 MANAGED = frozenset(SETTINGS_PARAMS + PAGE_PARAMS + tuple(WHY_DIFFER_PARAMS.values()) + APP_PARAMS)
 LIVE_PARAMS = ("join", "code", "student", "teacher", "screen")
-PLAYGROUND_URL = "/"  # the default page is served at the root ("/playground" shows "Page not found" first)
+PLAYGROUND_URL = "/"  # the default page is served at the root (and "/playground" by a hidden alias of it)
 _SESSION_KEY = "url_state"
 
 

@@ -8,10 +8,12 @@ sidebar and its query parameters, never "Page not found".
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser.conftest import serve_app
-from tests.browser.helpers import screenshot, wait_for_app
+from tests.browser.helpers import expect, list_names, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -57,3 +59,20 @@ def test_first_visit_to_a_deep_link_on_a_fresh_server(page, fresh_app_url, path,
     )
     assert page.url.startswith(fresh_app_url + path.split("?")[0])
     screenshot(page, f"deep_link{path.split('?')[0].replace('/', '_')}")
+
+
+def test_the_playground_under_its_own_name_is_the_playground(page, app_url):
+    """``/playground`` (the page's name, as a user types it) shows the Playground with the link's list, as ``/``
+    does: before, Streamlit answered "Page not found" (the default page lives at the root only)."""
+    page.goto(app_url + "/playground?docs=A:3,B:0,C:1")
+    wait_for_app(page)
+    page.locator(".rl-row").first.wait_for(timeout=30_000)
+    wait_for_app(page)
+    assert list_names(page) == ["A", "B", "C"]
+    assert "Page not found" not in page.locator("body").inner_text()
+    assert page.url.startswith(app_url + "/playground")
+    nav = page.locator(".st-key-app_nav")
+    assert nav.get_by_role("link", name="Playground").count() == 1  # the alias draws no second link
+    expect()(nav.locator("a[aria-current='page']")).to_have_text([re.compile(r"Playground$")])
+    assert "Metric settings" in page.locator("[data-testid='stSidebar']").inner_text()
+    screenshot(page, "deep_link_playground_alias")

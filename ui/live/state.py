@@ -40,7 +40,10 @@ class LiveState:
 
     pending: Pending | None = None
     notice: tuple[str, str] | None = None  # ("success"|"error", text) from the last send, shown once
-    stamp: tuple | None = None  # what the student's page was drawn for (store.session_stamp)
+    stamp: tuple | None = None  # what the student's page was drawn for (store.student_stamp)
+    # activity id -> the revision of the student's stored answer that this tab's answer widgets hold (drawn from the
+    # database, or sent from here); another revision was sent from another tab and replaces what the widgets hold
+    shown_revision: dict[int, int] = field(default_factory=dict)
     outage: bool = False  # the last read failed: redraw everything once the database answers again
     teacher_error: str | None = None  # a refused or failed control, shown once at the top of the dashboard
     reorders: dict[int, Reorder] = field(default_factory=dict)  # activity id -> the student's working order
@@ -77,9 +80,10 @@ def answer_value(activity_id: int):
     return session.widget(answer_key(activity_id))
 
 
-def preset_answer(activity_id: int, value) -> None:
-    """Set the answer widget before it is drawn (the stored answer, after a reload), unless it has a value."""
-    if not session.has(answer_key(activity_id)) and value is not None:
+def preset_answer(activity_id: int, value, *, replace: bool = False) -> None:
+    """Set the answer widget before it is drawn: the stored answer after a reload or when ``replace`` (it was sent
+    from another tab), else only when the widget has no value yet."""
+    if (replace or not session.has(answer_key(activity_id))) and value is not None:
         session.set_widget(answer_key(activity_id), value)
 
 

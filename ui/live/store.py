@@ -222,6 +222,21 @@ def session_stamp(engine: Engine, session_id: int) -> tuple:
         return tuple(row) if row is not None else ()
 
 
+def student_stamp(engine: Engine, session_id: int, student_id: int) -> tuple:
+    """What one student's page depends on, in one read: :func:`session_stamp` and the revision of the student's own
+    answer to the current activity (None before they answer), so a second tab on the same student link follows an
+    answer sent from the first."""
+    mine = sa.and_(answers.c.activity_id == sessions.c.current_activity_id, answers.c.student_id == student_id)
+    with engine.connect() as conn:
+        row = conn.execute(
+            sa.select(sessions.c.ended_at, sessions.c.current_activity_id, activities.c.state, sessions.c.leaderboard,
+                      answers.c.revision)
+            .select_from(sessions.outerjoin(activities, activities.c.id == sessions.c.current_activity_id)
+                         .outerjoin(answers, mine))
+            .where(sessions.c.id == session_id)).first()
+        return tuple(row) if row is not None else ()
+
+
 def session_activities(engine: Engine, session_id: int) -> list[Activity]:
     with engine.connect() as conn:
         rows = conn.execute(sa.select(activities).where(activities.c.session_id == session_id)

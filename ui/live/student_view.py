@@ -35,7 +35,7 @@ def student_page(engine: Engine, *, code: str, token: str) -> None:
         return
     name = student.nickname or "anonymous"
     st.caption(f"Class {plain(code.upper())} · you are {plain(name)} · your answers are kept in this page's address")
-    _watch(student.session_id)
+    _watch(student.session_id, student.id)
     _panel(code, token, student.id)
 
 
@@ -47,6 +47,7 @@ def _send(code: str, token: str, activity_id: int, answer: dict) -> None:
         stored = store.submit_answer(connection.live_engine(), code=code, token=token, activity_id=activity_id,
                                      answer=answer, scorer=activities.score)
         state.notice = ("success", "Answer received." if stored.revision == 1 else "Answer replaced.")
+        state.shown_revision[activity_id] = stored.revision  # this tab's widgets hold what was stored
     except store.NotOpen:
         state.notice = ("error", "Too late: the teacher has closed the answers.")
     except (store.LiveError, ValueError) as error:
@@ -74,8 +75,9 @@ def _send_current(code: str, token: str, activity: store.Activity) -> None:
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
-def _watch(session_id: int) -> None:
-    """The cheap poll (one indexed read): redraw the page only when the teacher changed something.
+def _watch(session_id: int, student_id: int) -> None:
+    """The cheap poll (one indexed read): redraw the page only when the teacher changed something, or when the
+    student's answer was sent from another tab (the same student link open on a second device).
 
     Also re-sends an answer kept during an outage, and shows "reconnecting" while the database is away.
     Why a separate fragment: 200 phones polling every 2 s must not each redraw the whole question.
@@ -87,7 +89,7 @@ def _watch(session_id: int) -> None:
             _send(pending.code, pending.token, pending.activity_id, pending.answer)
             if state.pending is None:  # written at last: show the acknowledgement
                 st.rerun(scope="app")
-        stamp = store.session_stamp(connection.live_engine(), session_id)
+        stamp = store.student_stamp(connection.live_engine(), session_id, student_id)
     except sa.exc.DBAPIError:
         state.outage = True
         st.warning(RECONNECTING, icon=":material/sync:")
@@ -98,8 +100,13 @@ def _watch(session_id: int) -> None:
     if state.stamp is None:
         state.stamp = stamp
     if state.outage or state.stamp != stamp:
+        # Only this tab's own answer changed (stamp: session_stamp's four fields, then the answer's revision): the send
+        # already drew it.
+        sent_from_here = (not state.outage and len(stamp) == len(state.stamp) == 5 and state.stamp[:4] == stamp[:4]
+                          and stamp[4] == state.shown_revision.get(stamp[1]))
         state.outage, state.stamp = False, stamp
-        st.rerun(scope="app")
+        if not sent_from_here:
+            st.rerun(scope="app")
 
 
 @st.fragment
@@ -156,15 +163,21 @@ def _answer_text(mine: store.Answer) -> str:
 
 def _answer_form(code: str, token: str, activity: store.Activity, question, mine: store.Answer | None) -> None:
     key = answer_key(activity.id)
+    shown = live().shown_revision
+    # The stored answer replaces what the widgets hold when this tab has not drawn it yet: after a reload, or when it
+    # was sent from another tab on the same student link (an unsent change here would otherwise contradict it).
+    replace = mine is not None and shown.get(activity.id) != mine.revision
+    if mine is not None:
+        shown[activity.id] = mine.revision
     if activity.kind == "estimate":
-        preset_answer(activity.id, float(mine.answer["value"]) if mine else 0.5)
+        preset_answer(activity.id, float(mine.answer["value"]) if mine else 0.5, replace=replace)
         st.slider("Your estimate of NDCG", 0.0, 1.0, step=0.01, key=key)
     elif activity.kind == "compare":
-        preset_answer(activity.id, mine.answer["choice"] if mine else None)
+        preset_answer(activity.id, mine.answer["choice"] if mine else None, replace=replace)
         st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=key,
                  format_func=lambda label: f"Ranking {label}")
     else:
-        _reorder(activity, question, mine)
+        _reorder(activity, question, mine, replace=replace)
     answer = _current_answer(activity)
     notice = take_notice()
     label = "Send my answer" if mine is None else "Change my answer"
@@ -181,11 +194,12 @@ def _answer_form(code: str, token: str, activity: store.Activity, question, mine
                    "You can change it until the teacher closes the answers.", icon=":material/check_circle:")
 
 
-def _reorder(activity: store.Activity, question, mine: store.Answer | None) -> None:
+def _reorder(activity: store.Activity, question, mine: store.Answer | None, *, replace: bool = False) -> None:
     """The drag list (ranked_list's protocol: apply a pending move before drawing)."""
     widget_key = f"live_drag_{activity.id}"
     reorders = live().reorders
-    if activity.id not in reorders:  # first drawing (or a reload): the stored answer, else the starting list
+    if activity.id not in reorders or replace:  # first drawing, a reload, an answer sent from another tab: the stored
+        # answer, else the starting list
         reorders[activity.id] = (Reorder(tuple(mine.answer["order"]), int(mine.answer.get("moves", 0))) if mine
                                  else Reorder(tuple(question.order)))
     working = reorders[activity.id]
