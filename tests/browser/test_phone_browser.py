@@ -272,3 +272,19 @@ def test_a_swipe_that_starts_on_the_grade_table_scrolls_the_page(phone, app_url)
     finally:
         screenshot(phone, "phone_swipe_on_grade_table", full_page=False)
     assert grid.locator(".dvn-scroller").evaluate("(el) => el.scrollTop") == 0
+
+
+def test_the_move_buttons_are_finger_sized_on_a_touch_screen(phone, app_url):
+    """The ▲/▼ buttons were 33x36 px on a phone, under the 44x44 px touch guidelines ask for (WCAG 2.5.5, Apple's
+    and Material's guides): a tap aimed at ▼ could land on ▲ or the row. On a touch screen they are now 44 px squares,
+    and the row keeps its names."""
+    open_playground(phone, app_url)
+    wait_until_settled(phone, list(GRADES), GRADES)
+    sizes = phone.locator(".rl-buttons button").evaluate_all(
+        "(buttons) => buttons.map((b) => { const r = b.getBoundingClientRect(); return [r.width, r.height]; })")
+    assert len(sizes) == 2 * len(GRADES)
+    assert all(width >= 44 and height >= 44 for width, height in sizes), sizes
+    assert _header_problems(phone) == []
+    row(phone, "D3").locator(".rl-up").tap()  # still one tap, one move
+    wait_until_settled(phone, moved(list(GRADES), "D3", 1), GRADES)
+    screenshot(phone, "phone_finger_sized_buttons", full_page=False)
