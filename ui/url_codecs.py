@@ -34,6 +34,26 @@ class RankingLink:
     params: dict[str, str]
     problem: str | None = None
 
+    @classmethod
+    def checked(cls, params: dict[str, str], *, count: int, unlinked_key: str, whose: str) -> RankingLink:
+        """``params``, or ``{unlinked_key: count}`` and the reason when a value is longer than a link holds.
+
+        ``count`` is the number of documents; ``whose`` ("its", "their") words the reason for what is shared."""
+        longest = max(len(value) for value in params.values())
+        if longest > MAX_PARAM_CHARS:
+            return cls({unlinked_key: str(count)}, f"{whose} names and grades need {longest:,} characters (a link "
+                                                   f"holds at most {MAX_PARAM_CHARS:,} per list)")
+        return cls(params)
+
+    @classmethod
+    def too_many(cls, count: int, *, unlinked_key: str, whose: str) -> RankingLink | None:
+        """``{unlinked_key: count}`` and the reason when ``count`` documents are more than a link holds, else None."""
+        if count <= MAX_LINK_DOCUMENTS:
+            return None
+        has = "it has" if whose == "its" else "they have"
+        return cls({unlinked_key: str(count)}, f"{has} {count:,} documents (a link holds at most "
+                                               f"{MAX_LINK_DOCUMENTS:,})")
+
 
 # --- a gain table ----------------------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ui.url_codecs import RankingLink, decode_documents, decode_order, encode_documents, encode_order
-from ui.url_rules import MAX_LINK_DOCUMENTS, MAX_NAME_CHARS, MAX_PARAM_CHARS, LinkError, format_number, parse_int
+from ui.url_rules import MAX_NAME_CHARS, LinkError, format_number, parse_int
 
 # --- the Compare page's two rankings -----------------------------------------------------------------------------
 
@@ -30,9 +30,8 @@ class ComparedLists:
 def compared_lists_link(lists: ComparedLists) -> RankingLink:
     """``judged``/``order_a``/``order_b`` for two rankings; ``lists_unlinked=N`` and the reason when they cannot fit."""
     count = len(lists.names)
-    if count > MAX_LINK_DOCUMENTS:
-        return RankingLink({"lists_unlinked": str(count)}, f"they have {count:,} documents (a link holds at most "
-                                                           f"{MAX_LINK_DOCUMENTS:,})")
+    if too_many := RankingLink.too_many(count, unlinked_key="lists_unlinked", whose="their"):
+        return too_many
     if any(len(name) > MAX_NAME_CHARS for name in lists.names):  # the reader refuses them: never write what it refuses
         return RankingLink({"lists_unlinked": str(count)}, f"a document's name is longer than {MAX_NAME_CHARS} "
                                                            "characters")
@@ -40,11 +39,7 @@ def compared_lists_link(lists: ComparedLists) -> RankingLink:
     params = {"judged": encode_documents(lists.names, lists.grades),
               "order_a": encode_order([row[name] for name in lists.order_a]),
               "order_b": encode_order([row[name] for name in lists.order_b])}
-    longest = max(len(value) for value in params.values())
-    if longest > MAX_PARAM_CHARS:
-        return RankingLink({"lists_unlinked": str(count)}, f"their names and grades need {longest:,} characters (a "
-                                                           f"link holds at most {MAX_PARAM_CHARS:,} per list)")
-    return RankingLink(params)
+    return RankingLink.checked(params, count=count, unlinked_key="lists_unlinked", whose="their")
 
 
 def compared_lists_from_params(params: Mapping[str, str]) -> tuple[ComparedLists | None, str | None]:

@@ -137,9 +137,8 @@ def ranking_link(ranking: Ranking, *, scores: Sequence[float] | None = None, tie
     """``docs``/``extra`` for a ranking (``sc``/``tie`` in score mode); a list too big for a link gets
     ``unlinked=N`` and the real reason."""
     count = len(ranking.names) + len(ranking.extra_names)
-    if count > MAX_LINK_DOCUMENTS:
-        return RankingLink({"unlinked": str(count)}, f"it has {count:,} documents (a link holds at most "
-                                                     f"{MAX_LINK_DOCUMENTS:,})")
+    if too_many := RankingLink.too_many(count, unlinked_key="unlinked", whose="its"):
+        return too_many
     params = {"docs": encode_documents(ranking.names, ranking.grades)}
     if ranking.extra_names:
         params["extra"] = encode_documents(ranking.extra_names, ranking.extra_grades)
@@ -148,11 +147,7 @@ def ranking_link(ranking: Ranking, *, scores: Sequence[float] | None = None, tie
     if scores is not None:
         params["sc"] = ",".join(format_number(score) for score in scores)
         params["tie"] = tie_rule or "average"
-    longest = max(len(value) for value in params.values())
-    if longest > MAX_PARAM_CHARS:
-        return RankingLink({"unlinked": str(count)}, f"its names and grades need {longest:,} characters (a link "
-                                                     f"holds at most {MAX_PARAM_CHARS:,} per list)")
-    return RankingLink(params)
+    return RankingLink.checked(params, count=count, unlinked_key="unlinked", whose="its")
 
 
 def ranking_from_params(params: Mapping[str, str]) -> tuple[Ranking | None, str | None]:
