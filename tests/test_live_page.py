@@ -304,20 +304,6 @@ def test_live_page_draws_no_settings_sidebar_and_keeps_the_settings(engine):
     assert (at.query_params["gain"], at.query_params["k"]) == ("linear", "4")
 
 
-def test_live_views_reach_session_and_url_only_through_the_state_layer():
-    """One typed state object per page (ui/live/state.py, via ui.session) and URL parameters only via
-    ui.url_state: no view module touches st.session_state or st.query_params itself."""
-    from pathlib import Path
-
-    import ui.live
-
-    folder = Path(ui.live.__file__).parent
-    bare = [f"{path.name}:{number}" for path in sorted(folder.glob("*.py"))
-            for number, line in enumerate(path.read_text().splitlines(), 1)
-            if "st.session_state" in line or "st.query_params" in line]
-    assert bare == []
-
-
 def test_estimate_chart_labels_every_fifth_bin_so_they_never_overlap():
     from ui.live import widgets
     from ui.live.store import Activity

@@ -17,6 +17,7 @@ from hypothesis import strategies as st_
 import ndcg_core
 from tests.conftest import run_page
 from ui import ranked_list as rl
+from ui import session as ui_session
 from ui import state
 
 KEY = "playground_list"
@@ -107,7 +108,7 @@ def test_moves_to_builds_the_queue_that_gives_a_permutation(at):
 
 def _fake_session(ids):
     session: dict = {rl._tracker_key(KEY): {"applied": 0, "ids": list(ids)}}
-    return session, mock.patch.object(rl, "st", types.SimpleNamespace(session_state=session))
+    return session, mock.patch.object(ui_session, "st", types.SimpleNamespace(session_state=session))  # its one door
 
 
 @settings(max_examples=150, deadline=None)

@@ -247,3 +247,19 @@ def test_tie_groups_of_a_list_opened_from_a_run_are_in_its_share_link():
     assert next(m.value for m in at.metric if m.label == "NDCG") == f"{expected.ndcg:.4f}"
     broken = open_playground({"docs": "a:3,b:0", "tg": "0,²"})
     assert "tie groups" in texts(broken) and ranking(broken) == state.DEFAULT_RANKING
+
+
+def test_views_reach_session_and_url_only_through_the_state_layer():
+    """One typed state object per page (e.g. ui/live/state.py, via ui.session) and URL parameters only via
+    ui.url_state: no other module of ui/ or pages/ (nor app.py) touches st.session_state or st.query_params itself
+    (ui/score_mode.py and ui/ranked_list.py did)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    doors = {"st.session_state": root / "ui" / "session.py", "st.query_params": root / "ui" / "url_state.py"}
+    files = sorted([*(root / "ui").rglob("*.py"), *(root / "pages").glob("*.py"), root / "app.py"])
+    bare = [f"{path.relative_to(root)}:{number}" for path in files
+            for number, line in enumerate(path.read_text().splitlines(), 1)
+            for name, door in doors.items() if path != door and re.search(re.escape(name) + r"\s*[.\[(]", line)]
+    assert len(files) > 60 and bare == []

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import session
 from ui.charts import grade_colour
 from ui.moves import longest_increasing
 
@@ -106,10 +107,10 @@ def pending_order(
     was at ``perm[i]``), or None when nothing moved. A page calls this at the top of its script, before
     drawing anything, so every element of the run shows the new order; ``ranked_list`` calls it too.
     """
-    tracker = st.session_state.get(_tracker_key(key))
+    tracker = session.widget(_tracker_key(key))
     if tracker is None:
         return None
-    moves = [move for move in _valid_moves(st.session_state.get(key)) if move[0] > tracker["applied"]]
+    moves = [move for move in _valid_moves(session.widget(key)) if move[0] > tracker["applied"]]
     if not moves:
         return None
     tracker["applied"] = moves[-1][0]  # acknowledged, applied or skipped: never looked at again
@@ -129,7 +130,7 @@ def pending_order(
 def moved_documents(key: str) -> list[str]:
     """The ids (:func:`row_ids`) of the documents the last moves applied by :func:`pending_order` moved, one per
     move, in order: a drag is one move, each ▲/▼ click or Alt+↑/↓ press another."""
-    return list(st.session_state.get(_tracker_key(key), {}).get("moved", []))
+    return list(session.widget(_tracker_key(key), {}).get("moved", []))
 
 
 def last_moved(key: str) -> tuple[str, float] | None:
@@ -189,7 +190,7 @@ def ranked_list(
     grades = [float(grade) for grade in grades]
     contributions = [None if value is None else float(value) for value in contributions]  # None: hidden ("…")
     shown = min(n, max(1, limit))
-    tracker = st.session_state.setdefault(_tracker_key(key), {"applied": 0, "ids": []})
+    tracker = session.page_state(_tracker_key(key), lambda: {"applied": 0, "ids": []})
     perm = pending_order(key, n, names=names, grades=grades, limit=shown) or list(range(n))
     if perm != list(range(n)):
         # Not applied by the page before drawing: show the new order; contributions belong to the old one.

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 import ndcg_core
-from ui import playground_view, state, tie_band_section
+from ui import playground_view, session, state, tie_band_section
 from ui.formatting import TIE_RULE_LABELS, fixed
 from ui.messages import user_message
 from ui.ranking import Ranking, make_ranking
@@ -51,7 +51,7 @@ def _position_scores(n: int, tie_groups: Sequence[int] | None = None) -> tuple[f
 def _toggle() -> None:
     playground = state.playground()
     ranking = playground.ranking  # with the editors' edits; the editors restart from it below
-    if not st.session_state.get(TOGGLE_KEY):
+    if not session.widget(TOGGLE_KEY):
         playground.score_mode = False
         playground.score_notice = None
         # The order stays as shown and is taken exactly as shown (no tie averaging); the editors lose the column.
@@ -68,7 +68,7 @@ def _toggle() -> None:
 
 def _rule_changed() -> None:
     playground = state.playground()
-    rule = st.session_state.get(RULE_KEY) or "average"
+    rule = session.widget(RULE_KEY) or "average"
     playground.tie_rule = rule
     if playground.score_mode and playground.scores is not None:
         ranked, scores = rank_by_scores(playground.ranking, playground.scores, rule)
@@ -78,8 +78,8 @@ def _rule_changed() -> None:
 def controls() -> None:
     """The toggle and the tie rule; the widgets follow the typed state (a link or another page may set it)."""
     playground = state.playground()
-    st.session_state[TOGGLE_KEY] = playground.score_mode
-    st.session_state[RULE_KEY] = playground.tie_rule
+    session.set_widget(TOGGLE_KEY, playground.score_mode)
+    session.set_widget(RULE_KEY, playground.tie_rule)
     with st.container(horizontal=True, vertical_alignment="center"):
         st.toggle("Rank by scores", key=TOGGLE_KEY, on_change=_toggle,
                   help="Type a score per document (any numbers, higher ranks first): the ranking becomes the order "
