@@ -18,7 +18,7 @@ Pure computation (numpy and pandas only). Public API:
   keeps) for several evaluations; :func:`ranked_query` gives one query of a
   run as the list :func:`evaluate` takes.
 * :func:`check_grades` - the grade check for a given gain; :func:`ideal_order`
-  - the ideal order of grades.
+  and :func:`worst_order` - the best and the worst order of grades.
 
 ``k=None`` means "no cutoff" everywhere: DCG over the whole ranking, IDCG
 over every judged grade.
@@ -38,7 +38,7 @@ from ._encoded_run import EncodedRun, encode_run
 from ._examples import WORKED_EXAMPLES, WorkedExample
 from ._flips import winner_grid
 from ._gains import check_gain, check_grades, gains_of
-from ._ideal import ideal_order
+from ._ideal import ideal_order, worst_order
 from ._incomplete import IncompleteJudgments, incomplete_judgments
 from ._incomplete_run import incomplete_run, incomplete_summary
 from ._io import read_qrels, read_run, read_table
@@ -95,6 +95,7 @@ __all__ = [
     "ranked_query",
     "check_grades",
     "ideal_order",
+    "worst_order",
     "TIE_RULES",
     "ndcg_curve",
     "read_qrels",

@@ -35,6 +35,19 @@ def ideal_order(grades) -> np.ndarray:
     return np.argsort(-values, kind="stable")
 
 
+def worst_order(grades) -> np.ndarray:
+    """Indices that put ``grades`` in the worst order: grade ascending, ties in input order.
+
+    The mirror of :func:`ideal_order`: as the discounts shrink with the rank, this order has the lowest DCG of all
+    orders of the list (the rearrangement inequality), so NDCG's lowest value for these grades.
+
+    >>> worst_order([1, 3, 0, 3]).tolist()
+    [2, 0, 1, 3]
+    """
+    values = np.asarray(grades, dtype=float).reshape(-1)
+    return np.argsort(values, kind="stable")
+
+
 def ranking_depth(k: int | None, n_ranked):
     """How many ranked positions count: all of them for ``k=None``, else ``min(k, n)`` (works on arrays)."""
     return n_ranked if k is None else np.minimum(k, n_ranked)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ndcg_core import evaluate, evaluate_scores
+from ndcg_core import evaluate, evaluate_scores, worst_order
 
 grades_lists = st.lists(st.integers(min_value=0, max_value=6), min_size=1, max_size=30)
 float_grades = st.lists(
@@ -44,6 +44,19 @@ def test_ideal_order_scores_one(grades, gain, k, base):
     assume(max(grades) > 0)
     ideal = sorted(grades, reverse=True)
     assert evaluate(ideal, gain=gain, k=k, log_base=base).ndcg == pytest.approx(1.0, abs=TOL)
+
+
+@settings(max_examples=150, deadline=None)
+@given(grades=grades_lists, data=st.data(), gain=gains, k=cutoffs, base=bases)
+def test_worst_order_has_the_lowest_dcg_of_every_order(grades, data, gain, k, base):
+    """ndcg_core.worst_order (the Playground's "Worst order" button): grades ascending, ties in input order, and no
+    other order of the same grades has a lower DCG (nor, so, a lower NDCG)."""
+    order = worst_order(grades)
+    assert [grades[i] for i in order] == sorted(grades)
+    assert all(order[i] < order[i + 1] for i in range(len(order) - 1) if grades[order[i]] == grades[order[i + 1]])
+    worst = evaluate([grades[i] for i in order], gain=gain, k=k, log_base=base)
+    other = data.draw(st.permutations(grades))
+    assert worst.dcg <= evaluate(other, gain=gain, k=k, log_base=base).dcg + TOL * max(1.0, abs(worst.dcg))
 
 
 @settings(max_examples=150, deadline=None)

@@ -35,7 +35,7 @@ def _reorder(kind: str) -> None:
     if kind == "ideal":
         perm = ndcg_core.ideal_order(grades)
     elif kind == "worst":
-        perm = np.argsort(grades, kind="stable")
+        perm = ndcg_core.worst_order(grades)
     elif kind == "reverse":
         perm = np.arange(n)[::-1]
     elif kind == "shuffle":
