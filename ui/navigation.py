@@ -22,7 +22,10 @@ NAV_POSITION = "hidden"  # routing by st.navigation, links drawn by sidebar_navi
 # chosen (click, tap or Enter) on a narrow screen presses the sidebar's own close button; the sidebar's scrolling
 # box, and a table's box while it scrolls sideways, get a tab stop.
 CLOSE_ON_PHONE_SCRIPT = """
-<style>.st-key-app_nav a:focus-visible { outline: 3px solid #0B5FA5; outline-offset: 2px; }</style>
+<style>.st-key-app_nav a:focus-visible { outline: 3px solid #0B5FA5; outline-offset: 2px; }
+/* The current page's tint (Streamlit's own, for its page) also on "/playground", which Streamlit counts as another
+   page: markCurrent below marks it. */
+.st-key-app_nav a[aria-current="page"] { background-color: rgba(146, 173, 200, 0.15); }</style>
 <script>
 (() => {
   if (window.__ndcgNavCloses) return;

@@ -74,5 +74,7 @@ def test_the_playground_under_its_own_name_is_the_playground(page, app_url):
     nav = page.locator(".st-key-app_nav")
     assert nav.get_by_role("link", name="Playground").count() == 1  # the alias draws no second link
     expect()(nav.locator("a[aria-current='page']")).to_have_text([re.compile(r"Playground$")])
+    tints = nav.locator("a").evaluate_all("(links) => links.map((a) => getComputedStyle(a).backgroundColor)")
+    assert [tint != "rgba(0, 0, 0, 0)" for tint in tints] == [True] + [False] * (len(tints) - 1)  # as at the root
     assert "Metric settings" in page.locator("[data-testid='stSidebar']").inner_text()
     screenshot(page, "deep_link_playground_alias")
