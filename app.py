@@ -32,6 +32,10 @@ st.html("<style>[data-testid='stMain'] :is(h2, h3, h4) { letter-spacing: normal;
         "[data-testid='stMain'] h2 { font-size: 1.75rem; padding-top: .75rem; }"
         "[data-testid='stMain'] h3 { font-size: 1.5rem; padding-top: .5rem; }"
         "[data-testid='stMain'] h4 { font-size: 1.25rem; }</style>")
+# The metric cards (ui.widgets.metric_cards: one horizontal container) share a row equally, whatever their numbers'
+# widths (NDCG's card was 19 px narrower), and wrap two by two on a phone instead of 1 + 1 + 2.
+st.html("<style>[data-testid='stHorizontalBlock'] > [data-testid='stElementContainer']:has([data-testid='stMetric'])"
+        " { flex: 1 1 8rem !important; min-width: 0; }</style>")
 # A table's or chart's toolbar (add row, download, search, fullscreen) shows on hover only: a keyboard user who
 # tabs onto its buttons must see where the focus is.
 st.html("<style>[data-testid='stElementToolbar']:focus-within { opacity: 1 !important; }</style>")

@@ -258,6 +258,12 @@ def metric(tab, label: str):
     return tab.locator('[data-testid="stMetric"]').filter(has_text=label).first.locator('[data-testid="stMetricValue"]')
 
 
+def card_boxes(tab) -> list[tuple[int, int]]:
+    """(x, width) of every metric card, in CSS px."""
+    return [(round(box["x"]), round(box["width"])) for box in tab.locator('[data-testid="stMetric"]').evaluate_all(
+        "(cards) => cards.map((card) => card.closest('[data-testid=\"stElementContainer\"]').getBoundingClientRect().toJSON())")]
+
+
 def ndcg_card(tab):
     return metric(tab, "NDCG")
 

@@ -14,6 +14,7 @@ import ndcg_core
 from tests.browser.helpers import (
     CUT_LEGEND_ENTRIES_JS,
     SCREENSHOTS,
+    card_boxes,
     expect,
     expect_ndcg,
     list_names,
@@ -285,6 +286,9 @@ def test_the_move_buttons_are_finger_sized_on_a_touch_screen(phone, app_url):
     assert len(sizes) == 2 * len(GRADES)
     assert all(width >= 44 and height >= 44 for width, height in sizes), sizes
     assert _header_problems(phone) == []
+    # The metric cards: two equal cards a row, their edges lined up (they were 170, 170 / 179, 160 px wide).
+    cards = card_boxes(phone)
+    assert len({width for _, width in cards}) == 1 and len({x for x, _ in cards}) == 2, cards
     row(phone, "D3").locator(".rl-up").tap()  # still one tap, one move
     wait_until_settled(phone, moved(list(GRADES), "D3", 1), GRADES)
     screenshot(phone, "phone_finger_sized_buttons", full_page=False)
