@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+import ndcg_core
 from tests.test_live_store import SPEC
 from ui.live import activities
 from ui.live.store import Answer
@@ -95,9 +96,27 @@ def test_most_common_wrong_answer_names_its_misconception():
         return Answer(1, 1, "", {"value": value}, label, points, right, 1, 0.0)
 
     rows = [row(0.83), row(0.84), row(0.70), row(0.61), row(0.60)]
-    assert activities.most_common_wrong("estimate", SPEC, rows) == (
-        "0.85", 2, "answered as if order did not matter: that is CG, not DCG")
-    assert activities.most_common_wrong("estimate", SPEC, rows[3:]) is None
+    assert activities.most_common_wrong("estimate", SPEC, rows) == [
+        ("0.85", 2, "answered as if order did not matter: that is CG, not DCG")]
+    assert activities.most_common_wrong("estimate", SPEC, rows[3:]) == []
+
+
+def test_a_tie_for_the_most_common_wrong_answer_names_every_tied_answer_those_with_a_slip_first():
+    """One student answered 0.30, one 0.70 (the truth 0.531, NDCG@3 of seed 0): the teacher saw "0.30 → no single
+    slip explains it" (the labels' sort broke the tie) while 0.70 is the ignored-cutoff slip."""
+    spec = activities.generate("estimate", seed=0)
+    question = activities.question_of("estimate", spec)
+    assert round(question.result().ndcg, 3) == 0.531
+    whole_list = ndcg_core.evaluate(question.ranked_grades(), gain=question.gain).ndcg  # the cutoff ignored
+    assert abs(whole_list - 0.70) <= activities.BIN
+
+    def row(value):
+        label, points, right = activities.score("estimate", spec, {"value": value})
+        return Answer(1, 1, "", {"value": value}, label, points, right, 1, 0.0)
+
+    assert activities.most_common_wrong("estimate", spec, [row(0.30), row(0.70)]) == [
+        ("0.70", 1, f"ignored the cutoff: NDCG of all {len(question.names)} positions, not @{question.k}"),
+        ("0.30", 1, None)]
 
 
 def test_worked_calculation_uses_ndcg_core_figures():
@@ -113,3 +132,14 @@ def test_generated_activities_are_reproducible_and_scored_by_the_quiz_rules():
         assert spec == activities.generate(kind, seed=42)
         assert len(spec["names"]) == len(spec["grades"]) == len(spec["order"])
     assert [kind for kind, _ in activities.quiz_specs(42)] == ["compare", "estimate", "reorder"] * 2
+
+
+def test_a_reorder_slip_speaks_of_a_cutoff_only_when_the_cutoff_cuts():
+    """k = 6 on a list of 6 documents: "the right documents above the cutoff, but not best first" named a cutoff
+    that cuts nothing."""
+    spec = activities.generate("reorder", seed=0)
+    question = activities.question_of("reorder", spec)
+    assert question.k == len(question.names) == 6
+    order = list(question.order)  # the starting order is not the best: grades 2, 1, 1, 3, 1, 3
+    assert activities.misconception("reorder", spec, {"order": order, "moves": 0}) == (
+        "the right documents, but not best first: the discount rewards the highest grade at rank 1")

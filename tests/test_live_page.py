@@ -468,3 +468,19 @@ def test_a_second_tab_of_the_same_student_follows_an_answer_sent_from_the_first(
     assert first.slider(key=slider).value == 0.2 and r"✓ Answer replaced: 0\.20" in _texts(first)
     [row] = store.activity_answers(engine, activity.id)
     assert row.answer == {"value": 0.2} and row.revision == 2
+
+
+def test_the_teacher_sees_every_answer_tied_for_most_common_wrong(engine):
+    teacher, code, secret = _teacher(engine)
+    teacher.number_input(key="live_seed").set_value(0).run()
+    teacher.button(key="live_add").click().run()  # estimate, seed 0: NDCG@3 = 0.531
+    activity = store.current_activity(engine, store.find_session(engine, code).id)
+    for nickname, value in (("Ann", 0.30), ("Bob", 0.70)):
+        student = _student(code, nickname=nickname)
+        student.slider(key=f"live_answer_{activity.id}").set_value(value)
+        student.button(key=f"live_send_{activity.id}").click().run()
+    teacher.run()
+    teacher.button(key=f"live_closed_{activity.id}").click().run()
+    text = _texts(teacher)
+    assert r"**Most common wrong answers:** 0\.70 · 0\.30 (1 student each)" in text, text
+    assert r"→ 0\.70: ignored the cutoff" in text and r"→ 0\.30: no single slip explains it" in text

@@ -161,7 +161,8 @@ def misconception(kind: str, spec: dict, answer: dict) -> str | None:
         top = sorted(question.ranked_grades(order)[:k])
         ideal_top = sorted(float(g) for g in question.result().ideal_relevances[:k])
         if top == ideal_top:
-            return "the right documents above the cutoff, but not best first: the discount rewards the highest grade at rank 1"
+            where = "" if k >= len(question.names) else " above the cutoff"  # a cutoff past the list cuts nothing
+            return f"the right documents{where}, but not best first: the discount rewards the highest grade at rank 1"
         return f"a higher grade left below the cutoff: only the top k = {k} positions count"
     return None
 
@@ -181,15 +182,18 @@ def _estimate_slips(question: Question) -> list[tuple[float, str]]:
     return slips
 
 
-def most_common_wrong(kind: str, spec: dict, rows: list) -> tuple[str, int, str | None] | None:
-    """(label, how many, misconception) of the most frequent wrong answer among ``rows`` (store.Answer)."""
+def most_common_wrong(kind: str, spec: dict, rows: list) -> list[tuple[str, int, str | None]]:
+    """(label, how many, misconception) of the most frequent wrong answer among ``rows`` (store.Answer): every
+    label tied for the most, those a known slip explains first (a 1-1 tie was settled by the labels' sort, and
+    showed "no single slip" while the other answer fitted one). Empty when no answer is wrong."""
     wrong = [row for row in rows if not row.correct]
     if not wrong:
-        return None
+        return []
     labels, counts = np.unique([row.label for row in wrong], return_counts=True)
-    top = str(labels[int(np.argmax(counts))])
-    example = next(row for row in wrong if row.label == top)
-    return top, int(counts.max()), misconception(kind, spec, example.answer)
+    tied = [str(label) for label, count in zip(labels, counts, strict=True) if count == counts.max()]
+    found = [(label, int(counts.max()), misconception(kind, spec, next(row for row in wrong if row.label == label).answer))
+             for label in tied]
+    return sorted(found, key=lambda entry: entry[2] is None)  # stable: in label order within each group
 
 
 def correct_answer(kind: str, spec: dict) -> str:

@@ -183,10 +183,15 @@ def _live_panel(session_id: int, activity_id: int, stamp: tuple) -> None:
                          key=f"live_chart_{activity_id}", config={"displayModeBar": False}, theme=None)
     if settled:
         wrong = activities.most_common_wrong(activity.kind, activity.spec, rows)
-        if wrong is not None:
-            label, count, slip = wrong
-            st.markdown(f"**Most common wrong answer:** {plain(label)} ({count} student{'s' if count != 1 else ''})")
-            st.markdown(f"→ {plain(slip)}." if slip else "→ no single slip explains it: ask the class how they got it.")
+        if wrong:
+            count = wrong[0][1]
+            students = f"{count} student{'s' if count != 1 else ''}{' each' if len(wrong) > 1 else ''}"
+            heading = "Most common wrong answer" + ("s" if len(wrong) > 1 else "")
+            st.markdown(f"**{heading}:** {plain(' · '.join(label for label, _, _ in wrong))} ({students})")
+            for label, _, slip in wrong:
+                prefix = f"{plain(label)}: " if len(wrong) > 1 else ""
+                st.markdown(f"→ {prefix}{plain(slip)}." if slip
+                            else f"→ {prefix}no single slip explains it: ask the class how they got it.")
         elif rows:
             st.markdown("**Everyone who answered got it right.**")
 
