@@ -28,7 +28,7 @@ STORAGE_NAME = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")  # how the source document
 @pytest.mark.parametrize("page", PAGES)
 def test_no_page_names_a_source_document_by_its_storage_file_name(page, live_db):
     """Step by step's lessons cited "001_7b77f9f41f0adfb3.txt" and "the code of 000_0bdd5abdb117b00b.txt" where the
-    Worked examples page and the worksheet say "Document 001 · …": students cannot map the one to the other."""
+    Worked examples page and the worksheet say "Source 001 · …": students cannot map the one to the other."""
     at = run_page(page)
     shown = [str(getattr(element, "value", "")) for kind in ("markdown", "caption", "text", "info", "warning", "error",
                                                               "success", "subheader", "header", "title")

@@ -87,6 +87,22 @@ def test_ndcg_at_k_goes_down_then_up_for_the_lesson_list():
     assert values[1] == pytest.approx(3 / (3 + 3 / 1.5849625007211563))
 
 
+def test_the_first_lessons_text_gives_the_figures_of_the_sidebars_settings():
+    """Its text said "with linear gain DCG goes from 6.861 to 6.653 while CG stays 11" above cards that say, under
+    the default exponential gain, "CG stays 21, but DCG drops from 13.848 to 13.363"; and "Document 001" read like
+    a document of the ranking (they are D1 … D6): the sources are named "Source 001"."""
+    at = run_page("step_by_step")
+    # By hand, exponential gains 7, 3, 7, 0, 1, 3: DCG = 7 + 3/log2(3) + 7/2 + 0 + 1/log2(6) + 3/log2(7) = 13.848;
+    # D3 and D4 swapped: 7 + 3/log2(3) + 0 + 7/log2(5) + 1/log2(6) + 3/log2(7) = 13.363.
+    intro = next(m.value for m in at.markdown if "adds up the gains" in m.value)
+    assert "DCG goes from 13.848 to 13.363 while CG stays 21" in intro and "Source 001" in intro
+    assert "CG stays 21, but DCG drops from 13.848 to 13.363" in " ".join(s.value for s in at.success)
+    at.radio(key="settings_gain").set_value("linear").run()
+    intro = next(m.value for m in at.markdown if "adds up the gains" in m.value)
+    assert "DCG goes from 6.861 to 6.653 while CG stays 11" in intro
+    assert not [m.value for m in at.markdown if "Document 00" in m.value]
+
+
 def test_lessons_show_ndcg_core_numbers():
     at = run_page("step_by_step")
     at.radio(key="settings_gain").set_value("linear").run()

@@ -56,7 +56,7 @@ DOCUMENT_TITLES = {
 
 
 def document_title(source: str) -> str:
-    """'Document 000 · Intro to NDCG' for a source file name such as '000_0bdd5abdb117b00b.txt'."""
+    """'Source 000 · Intro to NDCG' for a source file name such as '000_0bdd5abdb117b00b.txt'."""
     number = str(source)[:3]
     title = DOCUMENT_TITLES.get(number)
-    return f"Document {number} · {title}" if title else f"Document {number}"
+    return f"Source {number} · {title}" if title else f"Source {number}"

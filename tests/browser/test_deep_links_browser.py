@@ -32,7 +32,7 @@ def fresh_app_url():
     ("path", "expected_text"),
     [
         ("/step_by_step?pos=3", "Position i = 3 of"),
-        ("/worked_examples", "Document 003"),
+        ("/worked_examples", "Source 003"),
         ("/quiz?seed=7", "Seed"),
         ("/conventions", "scikit-learn"),
     ],
