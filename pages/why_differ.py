@@ -5,11 +5,8 @@ import streamlit as st
 import ui
 from ui import battery_view
 from ui import diagnose_view as view
-from ui.settings import show_url_warning
 
 ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
-
-show_url_warning()  # a settings link that could not be read says so here too: the sidebar shows the settings
 
 st.title("Why do my NDCG numbers differ?")
 st.caption(

@@ -195,3 +195,20 @@ def test_numbers_typed_to_three_decimals_are_explained():
     assert f"scikit-learn: {sklearn_value:.3f}" in shown and f"LightGBM: {lightgbm_value:.3f}" in shown
     assert f"every calculation from {float(f'{sklearn_value:.3f}') - 0.0005:.4f} to" in shown
     assert "2^grade − 1" in at.info[0].value and "the grade itself" in at.info[0].value
+
+
+def test_the_page_draws_no_settings_sidebar_and_puts_no_settings_in_its_address():
+    """Its caption said "Sidebar settings do not apply on this page" beside a sidebar of metric settings, and typing
+    two numbers put gain=exponential&base=2&z=zero into the address (not into its share link)."""
+    at = run_page("playground")
+    at.radio(key="settings_gain").set_value("linear").run()
+    at.switch_page("pages/why_differ.py").run()
+    assert not at.exception
+    assert [e.value for e in at.sidebar.get("header")] == []  # no "Metric settings"
+    assert not at.sidebar.radio and not at.sidebar.number_input and not at.sidebar.selectbox
+    at.text_input(key="why_number_1").input("0.985").run()
+    at.text_input(key="why_number_2").input("0.993").run()
+    assert not {"gain", "base", "k", "z", "gt"} & set(at.query_params), dict(at.query_params)
+    assert "Sidebar" not in " ".join(c.value for c in at.caption)
+    at.switch_page("pages/playground.py").run()  # the settings chosen before are still there
+    assert at.radio(key="settings_gain").value == "linear" and at.query_params["gain"] == "linear"

@@ -84,7 +84,8 @@ def show(texts: dict[str, str]) -> None:
         show_tie_band(list(question.grades), list(question.scores), k=question.k,
                       judged=[*question.grades, *question.extra],
                       doc_ids=None if question.ids is None else list(question.ids), key="why_tie_band")
-    st.caption("Sidebar settings do not apply on this page: every convention is searched. NDCG is the same for any "
+    st.caption("Every convention is searched (the metric settings of the other pages do not apply here). NDCG is "
+               "the same for any "
                "log base of log(rank + 1), so log2, ln and log10 are one answer.")
     st.markdown("**Share this diagnosis**")
     copy_link(inputs.share_link(texts), key="why_share_link", label="Share link of this diagnosis")

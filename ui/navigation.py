@@ -102,9 +102,10 @@ CLOSE_ON_PHONE_SCRIPT = """
 
 
 # Pages that state their own convention and never read the shared metric settings (the Live class and the Quiz:
-# each activity or question names its gain and cutoff). app.py draws no settings sidebar on them: it would take a
-# projector's width, offer settings that change nothing there, and put them into the page's links.
-OWN_CONVENTION = frozenset({"live_class", "quiz"})
+# each activity or question names its gain and cutoff; "Why do my numbers differ?" searches every convention).
+# app.py draws no settings sidebar on them: it would take a projector's width, offer settings that change nothing
+# there, and put them into the page's links.
+OWN_CONVENTION = frozenset({"live_class", "quiz", "why_differ"})
 
 
 def uses_shared_settings(page: st.Page) -> bool:
