@@ -38,7 +38,11 @@ st.html("<style>[data-testid='stHorizontalBlock'] > [data-testid='stElementConta
         " { flex: 1 1 8rem !important; min-width: 0; }</style>")
 # A table's or chart's toolbar (add row, download, search, fullscreen) shows on hover only: a keyboard user who
 # tabs onto its buttons must see where the focus is.
-st.html("<style>[data-testid='stElementToolbar']:focus-within { opacity: 1 !important; }</style>")
+st.html("<style>[data-testid='stElementToolbar']:focus-within { opacity: 1 !important; }"
+        # On a touch screen the toolbar is always shown (there is no hover), over the last line of the text above a
+        # table (the Quiz's "… and do not count." lost its end): a table makes room for it there.
+        "@media (hover: none) { [data-testid='stElementContainer']:has([data-testid='stDataFrame']"
+        " > [data-testid='stElementToolbar']) { margin-top: 2rem; } }</style>")
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 st.html("<style>@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }</style>")
 

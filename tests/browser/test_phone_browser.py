@@ -292,3 +292,23 @@ def test_the_move_buttons_are_finger_sized_on_a_touch_screen(phone, app_url):
     row(phone, "D3").locator(".rl-up").tap()  # still one tap, one move
     wait_until_settled(phone, moved(list(GRADES), "D3", 1), GRADES)
     screenshot(phone, "phone_finger_sized_buttons", full_page=False)
+
+
+# Each table toolbar that is drawn: its top and the bottom of the element above its table (the two must not overlap).
+TOOLBARS_JS = """() => [...document.querySelectorAll('[data-testid="stDataFrame"] > [data-testid="stElementToolbar"]')]
+  .map((bar) => [bar, bar.closest('[data-testid="stElementContainer"]').previousElementSibling])
+  .filter(([bar, above]) => above && bar.getBoundingClientRect().height > 0)
+  .map(([bar, above]) => [bar.getBoundingClientRect().top, above.getBoundingClientRect().bottom,
+                          above.innerText.slice(-40)])"""
+
+
+def test_a_tables_toolbar_does_not_cover_the_text_above_it_on_a_touch_screen(phone, app_url):
+    """With no hover, Streamlit shows a table's toolbar (download, search, full screen) all the time, over the last
+    line above the table: the Quiz's "Greyed rows are past the cutoff k = 5 and do not count." lost "t count."."""
+    open_page(phone, f"{app_url}/quiz?seed=5")
+    phone.get_by_text("do not count.", exact=False).first.wait_for()
+    bars = phone.evaluate(TOOLBARS_JS)
+    assert len(bars) >= 4 and any(text.endswith("do not count.") for _, _, text in bars), bars
+    assert [(top, bottom, text) for top, bottom, text in bars if top < bottom - 0.5] == []
+    phone.get_by_text("do not count.", exact=False).first.scroll_into_view_if_needed()
+    screenshot(phone, "phone_quiz_table_toolbar", full_page=False)
