@@ -50,6 +50,16 @@ def test_zero_idcg_rule(at):
     assert at.error  # the edit (or the page) says IDCG is 0
 
 
+def test_the_settings_line_names_the_zero_idcg_rule_as_the_sidebar_does(at):
+    """The Playground's (and Step by step's) "Settings (sidebar): … IDCG = 0 → skip" named ndcg_core's value, not
+    the sidebar's choice "Skip (left out of averages)"."""
+    at.selectbox(key="settings_zero_idcg").set_value("skip").run()
+    line = next(c.value for c in at.caption if "Settings (sidebar)" in c.value)
+    assert line.endswith("IDCG = 0 → Skip (left out of averages).") and "→ skip" not in line
+    assert MetricSettings(zero_idcg="one", k=5).describe() == (
+        "exponential gain · log base 2 · k = 5 · IDCG = 0 → 1 (LightGBM, XGBoost)")
+
+
 def test_settings_are_mirrored_to_the_url(at):
     at.radio(key="settings_gain").set_value("linear").run()
     at.number_input(key="settings_k").set_value(4).run()

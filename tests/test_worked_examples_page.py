@@ -31,7 +31,7 @@ def test_one_card_per_worked_example_with_its_source(page):
     assert len(_figure_tables(page)) == len(EXAMPLES)
     texts = " ".join(md.value for md in page.markdown)
     for example in EXAMPLES:
-        assert f"Source: {plain(document_title(example.source))}" in texts
+        assert f"From {plain(document_title(example.source))}" in texts
         assert example.source not in texts  # the hashed file name is not a title
     metrics = {m.label: m.value for m in page.metric}
     assert metrics["Examples"] == str(len(EXAMPLES))

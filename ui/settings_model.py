@@ -48,9 +48,11 @@ class MetricSettings:
         return {"k": self.k, "gain": self.gain_spec(), "log_base": LOG_BASES[self.log_base], "zero_idcg": self.zero_idcg}
 
     def describe(self) -> str:
-        """A one-line summary such as 'exponential gain, log2, k = 5, IDCG 0 → 0'."""
+        """A one-line summary in the sidebar's words, such as
+        'exponential gain · log base 2 · k = 5 · IDCG = 0 → Skip (left out of averages)'."""
         cutoff = "whole list" if self.k is None else f"k = {self.k}"
-        return f"{self.gain} gain · log base {self.log_base} · {cutoff} · IDCG = 0 → {self.zero_idcg}"
+        zero = ZERO_IDCG_LABELS.get(self.zero_idcg, self.zero_idcg)
+        return f"{self.gain} gain · log base {self.log_base} · {cutoff} · IDCG = 0 → {zero}"
 
 
 def zero_idcg_words(rule: str) -> str:

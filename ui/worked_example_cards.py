@@ -138,7 +138,7 @@ def example_card(example, index: int) -> None:
     with st.container(border=True, key=f"example_card_{index}"):
         label, colour = STATUS_BADGES.get(example.status, (example.status, "gray"))
         st.markdown(f"### {plain(example.title)} &nbsp; :{colour}-badge[{label}]")
-        st.markdown(f"Source: {plain(document_title(example.source))}")
+        st.markdown(f"From {plain(document_title(example.source))}")
         st.markdown(f"**Convention:** {convention_text(example)}")
         left, right = st.columns([1, 1.7])
         with left:
