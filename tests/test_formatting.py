@@ -285,3 +285,19 @@ def test_every_page_names_the_tie_rules_alike():
     assert dataset_report.TIE_RULES is TIE_RULE_LABELS and score_mode.TIE_RULE_LABELS is TIE_RULE_LABELS
     assert set(TIE_RULE_LABELS) == set(ndcg_core.TIE_RULES)
     assert max(map(len, TIE_RULE_LABELS.values())) <= 37  # fits the Dataset's third of a 1440-px page
+
+
+def test_count_axes_tick_whole_numbers_only():
+    """The Dataset histogram of two queries ticked its "number of queries" axis 0, 0.2, 0.4, … 1 (plotly's automatic
+    ticks under a largest bar of 1); the Compare histogram and the Live class answers chart count too."""
+    import ndcg_core
+    from ui import compare_charts, dataset_charts
+
+    small = dataset_charts.histogram_chart(pd.Series([0.2, 0.9]), mean=0.55, label="NDCG").layout.yaxis
+    assert (small.dtick, small.tickformat, small.rangemode) == (1, "d", "tozero")
+    many = dataset_charts.histogram_chart(pd.Series([0.5] * 40), mean=0.5, label="NDCG").layout.yaxis
+    assert many.dtick == 5  # 40 queries in one bin: ticks 0, 5, 10, …
+    comparison = ndcg_core.compare_runs(pd.Series([0.5, 0.7], index=["a", "b"]), pd.Series([0.6, 0.7], index=["a", "b"]),
+                                        n_boot=100, seed=0)
+    axis = compare_charts.differences_histogram(comparison, name_a="A", name_b="B", metric="NDCG").layout.yaxis
+    assert (axis.dtick, axis.tickformat) == (1, "d")

@@ -109,6 +109,12 @@ def base_layout(
     }
 
 
+def count_axis(largest: int) -> dict:
+    """A y axis of counts (queries, answers): from 0, ticks on whole numbers only (plotly put ticks at 0.2, 0.4, …
+    under a largest bar of 1), about eight of them."""
+    return {"rangemode": "tozero", "tickformat": "d", "dtick": max(1, int(largest) // 8)}
+
+
 def is_axis(name: str) -> bool:
     """Whether a layout key names a cartesian axis ("xaxis", "yaxis2", ...)."""
     return re.fullmatch(r"[xy]axis\d*", name) is not None

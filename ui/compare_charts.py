@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import ndcg_core
-from ui.chart_style import PALETTE, apply_style
+from ui.chart_style import PALETTE, apply_style, count_axis
 from ui.formatting import percent, signed
 
 MARGIN = {"l": 70, "r": 30, "t": 60, "b": 60}  # room for the signed tick labels
@@ -84,8 +84,9 @@ def differences_histogram(comparison: ndcg_core.Comparison, *, name_a: str, name
     fig.add_vline(x=comparison.mean_difference, line={"color": PALETTE["actual"], "dash": "dash", "width": 3})
     fig.add_annotation(x=comparison.mean_difference, y=1.0, yref="paper", showarrow=False, yanchor="bottom",
                        text=f"mean {signed(comparison.mean_difference, 3)}", font={"color": PALETTE["actual"]})
-    return _layout(fig, title=f"Per-query {metric} difference ({name_b} − {name_a})",
-                   x_title=f"{metric} of {name_b} − {metric} of {name_a}", y_title="number of queries")
+    _layout(fig, title=f"Per-query {metric} difference ({name_b} − {name_a})",
+            x_title=f"{metric} of {name_b} − {metric} of {name_a}", y_title="number of queries")
+    return fig.update_yaxes(count_axis(counts.max() if counts.size else 0))
 
 
 def bootstrap_chart(comparison: ndcg_core.Comparison) -> go.Figure:

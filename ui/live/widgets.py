@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import segno
 import streamlit as st
 
-from ui.chart_style import LEGEND_ABOVE, PALETTE, base_layout
+from ui.chart_style import LEGEND_ABOVE, PALETTE, base_layout, count_axis
 from ui.live import activities
 from ui.live.store import Activity, Answer
 from ui.quiz_model import Question
@@ -117,7 +117,7 @@ def distribution_chart(activity: Activity, rows: list[Answer], *, revealed: bool
     layout = base_layout(title="How the class answered", x_title=x_title, y_title="Students", height=height,
                          margin={"l": 50, "r": 20, "t": 80 if revealed else 50, "b": 60}, xaxis=xaxis,
                          legend={**LEGEND_ABOVE, "traceorder": "normal"},
-                         yaxis={"rangemode": "tozero", "dtick": max(1, max(totals, default=1) // 8)})
+                         yaxis=count_axis(max(totals, default=1)))
     layout["title"] |= {"y": 0.98, "yanchor": "top"}
     figure = go.Figure(
         {"data": data, "layout": {**layout, "bargap": 0.15, "barmode": "stack", "showlegend": revealed}},
