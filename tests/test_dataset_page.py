@@ -285,6 +285,24 @@ def test_per_query_notes_flag_zero_idcg_and_missing_queries():
     assert (table.drop(index=["417", "452", "433"])["note"] == "").all()
 
 
+def test_a_whole_query_id_searched_while_a_rule_leaves_it_out_is_picked_when_the_rule_brings_it_in():
+    """433 is judged but not in the run. Searched under "Leave them out", the page said only "No query id contains
+    '433'"; then, with "Count them as NDCG 0", the table showed only 433 while the picker, its figures and the
+    Playground button stayed on 401."""
+    at = run_page("dataset")
+    at.text_input(key="dataset_search").input("433").run()
+    note = " ".join(i.value for i in at.info)
+    assert "No query id contains '433'. A judged query's id does, but the run retrieved nothing for it" in note
+    assert "“Count them as NDCG 0 (trec_eval -c)” lists them" in note
+    at.selectbox(key="dataset_missing").set_value("zero").run()
+    assert per_query_table(at)["query"].tolist() == ["433"]
+    assert at.selectbox(key="dataset_query").value == "433"
+    assert any(t.value.startswith("Query 433: NDCG = 0.0000") for t in at.text)
+    assert [b.label for b in at.button if b.key == "dataset_open"] == ["Open query 433 in the Playground"]
+    at.text_input(key="dataset_search").input("zz").run()  # part of no id, judged or not
+    assert [i.value for i in at.info if "zz" in i.value] == ["No query id contains 'zz'."]
+
+
 # --- issue 16 item 2, issue 12: what the cards count, and no raw nan ----------------------------------------
 
 ALL_ZERO_QRELS = b"q1 0 A 0\nq1 0 B 0\nq2 0 C 0\n"

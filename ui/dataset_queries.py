@@ -15,7 +15,7 @@ import streamlit as st
 import ndcg_core
 from ui import dataset_state, url_state
 from ui import dataset_view as view
-from ui.dataset_report import figure, query_notes
+from ui.dataset_report import MISSING_RULES, figure, query_notes
 from ui.dataset_upload import LoadedDataset
 from ui.formatting import fixed, grouped
 from ui.messages import user_message
@@ -86,7 +86,8 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
     page = right.number_input("Page", min_value=1, max_value=pages, step=1, key=dataset_state.PAGE_KEY, persist_state="session")
     shown = table.iloc[rows[(page - 1) * PAGE_ROWS: page * PAGE_ROWS]]
     if len(rows) == 0:
-        st.info(f"No query id contains {plain(search)!r}.", icon=":material/search_off:")
+        st.info(f"No query id contains {plain(search)!r}.{_left_out_note(dataset, search.strip(), options)}",
+                icon=":material/search_off:")
     else:
         first = (page - 1) * PAGE_ROWS
         st.caption(f"Rows {grouped(first + 1)}–{grouped(first + len(shown))} of {grouped(len(rows))} "
@@ -131,6 +132,18 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
     )
 
 
+def _left_out_note(dataset: LoadedDataset, search: str, options: dict) -> str:
+    """Why a judged query the search names is not in the table: the run has none of its documents, and the
+    missing-query rule leaves such queries out ("" when no judged query id contains ``search``)."""
+    if dataset.qrels is None or not search or options.get("missing") != "ignore":
+        return ""
+    judged = pd.Index(dataset.qrels["query"].astype(str).unique())
+    if not judged.str.contains(search, case=False, regex=False).any():
+        return ""
+    return (f" A judged query's id does, but the run retrieved nothing for it: the rule “{MISSING_RULES['ignore']}” "
+            f"leaves such queries out, “{MISSING_RULES['zero']}” lists them.")
+
+
 def _picked_query(dataset, run_name: str, options: dict, table: pd.DataFrame, shown: pd.DataFrame, selection,
                   search: str) -> str | None:
     """The query to open: a clicked row, a share link's query, the picker; only this page's queries are offered."""
@@ -146,7 +159,9 @@ def _picked_query(dataset, run_name: str, options: dict, table: pd.DataFrame, sh
     exact = search.strip()
     if exact and exact in index and page.search != exact:
         dataset_state.pick_query(exact)  # typing a whole query id picks that query
-    page.search = exact
+    # Acted on only once it is a query of the table: a whole id typed while a rule leaves that query out is picked
+    # when a rule change brings it in (the picker stayed on another query while the table showed only that one).
+    page.search = exact if exact in index else ""
     current = dataset_state.picked_query()
     options_shown = shown["query"].tolist()
     if current is not None and current not in index:
