@@ -95,7 +95,7 @@ def test_the_first_lessons_text_gives_the_figures_of_the_sidebars_settings():
     # By hand, exponential gains 7, 3, 7, 0, 1, 3: DCG = 7 + 3/log2(3) + 7/2 + 0 + 1/log2(6) + 3/log2(7) = 13.848;
     # D3 and D4 swapped: 7 + 3/log2(3) + 0 + 7/log2(5) + 1/log2(6) + 3/log2(7) = 13.363.
     intro = next(m.value for m in at.markdown if "adds up the gains" in m.value)
-    assert "DCG goes from 13.848 to 13.363 while CG stays 21" in intro and "Source 001" in intro
+    assert "DCG goes from 13.848 to 13.363 while CG stays 21" in intro and "Source document 001" in intro
     assert "CG stays 21, but DCG drops from 13.848 to 13.363" in " ".join(s.value for s in at.success)
     at.radio(key="settings_gain").set_value("linear").run()
     intro = next(m.value for m in at.markdown if "adds up the gains" in m.value)

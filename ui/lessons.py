@@ -58,12 +58,12 @@ def lessons(settings: MetricSettings) -> None:
 
 def lesson_cg_ignores_order(settings: MetricSettings) -> None:
     grades = list(DOCUMENT_003_GRADES)
-    swapped = grades[:2] + [grades[3], grades[2]] + grades[4:]  # Source 003's own swap: D3 and D4
+    swapped = grades[:2] + [grades[3], grades[2]] + grades[4:]  # Source document 003's own swap: D3 and D4
     source, changed = (ndcg_core.evaluate(g, **lesson_kwargs(settings)) for g in (grades, swapped))
     st.markdown(
         "**Cumulative gain** adds up the gains of the list and ignores where they sit: swap two documents and "
         "CG stays put, while **DCG**, which divides each gain by log(rank + 1), moves. "
-        f"*(Source 001 says so; the list is Source 003's, which swaps D3 and D4: under the sidebar's settings DCG "
+        f"*(Source document 001 says so; the list is source document 003's, which swaps D3 and D4: under the sidebar's settings DCG "
         f"goes from {num(source.dcg)} to {num(changed.dcg)} while CG stays {num(source.cg)}.)*"
     )
     size = len(DOCUMENT_003_GRADES)
@@ -77,7 +77,7 @@ def lesson_cg_ignores_order(settings: MetricSettings) -> None:
     after = ndcg_core.evaluate([DOCUMENT_003_GRADES[j] for j in order], **lesson_kwargs(settings))
     left, right = st.columns(2)
     with left:
-        st.markdown("**Before** (Source 003's order)")
+        st.markdown("**Before** (Source document 003's order)")
         st.dataframe(list_frame(DOCUMENT_003_NAMES, before), hide_index=True)
     with right:
         st.markdown(f"**After** swapping positions {a} and {b}")
@@ -100,8 +100,8 @@ def lesson_normalise(settings: MetricSettings) -> None:
     st.markdown(
         "DCG keeps growing as a list gets longer, so a long, mediocre list can out-score a short, perfect one. "
         "Dividing by the **ideal DCG** of the same documents puts every query on a 0-to-1 scale. "
-        "*(Source 001: 'DCG at 10 can be higher than DCG at 3 simply due to the length of the list'; "
-        "Source 003.)*"
+        "*(Source document 001: 'DCG at 10 can be higher than DCG at 3 simply due to the length of the list'; "
+        "Source document 003.)*"
     )
     short = (2.0, 1.0, 0.0)
     pattern = (1.0, 0.0, 2.0, 0.0, 3.0, 1.0, 0.0, 2.0, 1.0, 3.0)
@@ -137,7 +137,7 @@ def lesson_ideal_binary_graded(settings: MetricSettings) -> None:
     st.markdown(
         "The ideal ranking sorts the judged documents by grade. With **binary** relevance (0 or 1) that just means "
         "'every relevant document first'; with **graded** relevance the order among relevant documents matters too: "
-        "highest grade first. *(Source 001, 'What exactly is ideal?')*"
+        "highest grade first. *(Source document 001, 'What exactly is ideal?')*"
     )
     kind = st.segmented_control(
         "Relevance", ["Binary (0 / 1)", "Graded (0–3)"], default="Graded (0–3)", key="lesson_relevance_kind", persist_state="session",
@@ -186,7 +186,7 @@ def lesson_cutoff(settings: MetricSettings) -> None:
     st.markdown(
         "NDCG@k looks only at the top k positions, of the ranking **and** of the ideal. Growing k adds a term to "
         "both DCG and IDCG, so NDCG@k can go **down and then up again**: it is not monotonic in k. "
-        "*(Source 000 and Source 004 use NDCG@p / NDCG@k.)*"
+        "*(Source document 000 and source document 004 use NDCG@p / NDCG@k.)*"
     )
     grades = grades_field("Grades in ranked order", DOWN_THEN_UP_GRADES, key="lesson_cutoff_grades")
     if grades is None:

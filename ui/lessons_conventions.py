@@ -26,7 +26,7 @@ def lesson_gain(settings: MetricSettings) -> None:
         "The same list gets different DCG, IDCG and NDCG."
     )
     grades = grades_field("Grades in ranked order", (3.0, 2.0, 3.0, 0.0, 1.0), key="lesson_gain_grades",
-                          help="Default: the list of Source 004.")
+                          help="Default: the list of Source document 004.")
     if grades is None:
         return
     base = {**lesson_kwargs(settings)}
@@ -54,7 +54,7 @@ def lesson_gain(settings: MetricSettings) -> None:
 def lesson_ideal_all_judged(settings: MetricSettings) -> None:
     st.markdown(
         "Where does the ideal list come from? From the **ranking alone** (sort what was retrieved), or from **all "
-        "judged documents** for the query, including relevant ones the system never retrieved. Source 003 "
+        "judged documents** for the query, including relevant ones the system never retrieved. Source document 003 "
         "knows two more judged documents, D7 (grade 3) and D8 (grade 2): the ideal top 6 becomes 3, 3, 3, 2, 2, 2, "
         "IDCG grows and NDCG drops (with linear gain, to 0.785). trec_eval does this; scikit-learn cannot, since it "
         "only sees the ranked list."
@@ -93,8 +93,8 @@ def lesson_ideal_all_judged(settings: MetricSettings) -> None:
 def lesson_all_zero(settings: MetricSettings) -> None:
     st.markdown(
         "If no document is relevant, IDCG = 0 and NDCG = DCG / IDCG = 0 / 0 is undefined. Libraries disagree: "
-        "scikit-learn and trec_eval report 0, LightGBM and XGBoost 1; the code of Source 000 skips "
-        "such lists when averaging, and Source 002's code returns 0.0."
+        "scikit-learn and trec_eval report 0, LightGBM and XGBoost 1; the code of source document 000 skips "
+        "such lists when averaging, and source document 002's code returns 0.0."
     )
     size = st.slider("Documents, all graded 0", 1, 8, 4, key="lesson_zero_size", persist_state="session")
     rescue = st.toggle("Give the last document grade 1", key="lesson_zero_rescue", persist_state="session")
@@ -120,7 +120,7 @@ def lesson_all_zero(settings: MetricSettings) -> None:
 
 def lesson_dataset(settings: MetricSettings) -> None:
     st.markdown(
-        "A data set has many queries. Source 000 gives two ways to combine them: the **mean of the "
+        "A data set has many queries. Source document 000 gives two ways to combine them: the **mean of the "
         "per-query NDCGs** (usual: every query counts the same) or **ΣDCG / ΣIDCG** (queries with a large IDCG, "
         "i.e. many highly relevant documents, weigh more)."
     )
