@@ -266,24 +266,3 @@ def test_one_url_write_per_action_and_none_for_opening_the_link_or_a_plain_rerun
     assert len(url_writes) == 1
     assert percent(0.9) in verdict_text(at)
 
-
-def test_opening_a_runs_link_sets_the_pickers_without_a_default_value_warning():
-    """A runs link set the pickers' values through the session state while the widgets were also given a default
-    (index 0 / 1, the bootstrap defaults): Streamlit logged 'The widget with key "compare_run_b" was created with a
-    default value but also had its value set via the Session State API'. AppTest runs without a runtime, where
-    Streamlit skips that check, so the check is run here as in a served app."""
-    from unittest import mock
-
-    from streamlit.elements.lib import policies
-
-    logged = []
-    with mock.patch.object(policies.runtime, "exists", return_value=True), \
-            mock.patch.object(policies, "_shown_default_value_warning", False), \
-            mock.patch.object(policies._LOGGER, "warning", side_effect=lambda text, *args, **_: logged.append(str(text) % args)):
-        opened = run_page("compare", query_params={"compare": "runs", "run_a": "Neural", "run_b": "BM25",
-                                                   "resamples": "2500", "boot_seed": "7", "confidence": "0.99"})
-    assert not opened.exception
-    assert (opened.selectbox(key="compare_run_a").value, opened.selectbox(key="compare_run_b").value) == ("Neural", "BM25")
-    assert (opened.number_input(key="compare_n_boot").value, opened.number_input(key="compare_seed").value) == (2500, 7)
-    assert opened.selectbox(key="compare_confidence").value == 0.99
-    assert [text for text in logged if "default value" in text] == []

@@ -75,22 +75,14 @@ def verdict(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metri
 def run_choices(run_names: list[str]) -> tuple[str, str, int, int, float]:
     """The run pickers and bootstrap options (drawn only outside the slide view; their keys persist)."""
     pick = st.columns([2, 2, 1, 1, 1])
-
-    def default(key: str, value):
-        # A value a share link (or an earlier visit) put under the key is the widget's value: a default given as well
-        # makes Streamlit warn that the widget was "created with a default value but also had its value set".
-        return None if session.has(key) else value
-
-    name_a = pick[0].selectbox("System A (baseline)", run_names, index=default(RUN_A_KEY, 0), key=RUN_A_KEY,
-                               persist_state="session")
-    name_b = pick[1].selectbox("System B (challenger)", run_names, index=default(RUN_B_KEY, 1), key=RUN_B_KEY,
-                               persist_state="session")
-    n_boot = pick[2].number_input("Resamples", *RESAMPLES, default(N_BOOT_KEY, BOOTSTRAP_KEYS[N_BOOT_KEY]), step=1_000,
-                                  key=N_BOOT_KEY, persist_state="session", help="Bootstrap resamples of the queries.")
-    seed = pick[3].number_input("Seed", *SEEDS, default(SEED_KEY, BOOTSTRAP_KEYS[SEED_KEY]), key=SEED_KEY,
-                                persist_state="session", help="Seed of the bootstrap (numpy).")
-    confidence = pick[4].selectbox("Confidence", list(CONFIDENCES), index=default(CONFIDENCE_KEY, 1),
-                                   format_func=percent, key=CONFIDENCE_KEY, persist_state="session")
+    name_a = pick[0].selectbox("System A (baseline)", run_names, index=0, key=RUN_A_KEY, persist_state="session")
+    name_b = pick[1].selectbox("System B (challenger)", run_names, index=1, key=RUN_B_KEY, persist_state="session")
+    n_boot = pick[2].number_input("Resamples", *RESAMPLES, BOOTSTRAP_KEYS[N_BOOT_KEY], step=1_000, key=N_BOOT_KEY,
+                                  persist_state="session", help="Bootstrap resamples of the queries.")
+    seed = pick[3].number_input("Seed", *SEEDS, BOOTSTRAP_KEYS[SEED_KEY], key=SEED_KEY, persist_state="session",
+                                help="Seed of the bootstrap (numpy).")
+    confidence = pick[4].selectbox("Confidence", list(CONFIDENCES), index=1, format_func=percent,
+                                   key=CONFIDENCE_KEY, persist_state="session")
     return name_a, name_b, int(n_boot), int(seed), float(confidence)
 
 
