@@ -86,7 +86,7 @@ def differences_histogram(comparison: ndcg_core.Comparison, *, name_a: str, name
                        text=f"mean {signed(comparison.mean_difference, 3)}", font={"color": PALETTE["actual"]})
     _layout(fig, title=f"Per-query {metric} difference ({name_b} − {name_a})",
             x_title=f"{metric} of {name_b} − {metric} of {name_a}", y_title="number of queries")
-    return fig.update_yaxes(count_axis(counts.max() if counts.size else 0))
+    return fig.update_yaxes(count_axis(counts.max()))  # fixed bins: never empty
 
 
 def bootstrap_chart(comparison: ndcg_core.Comparison) -> go.Figure:

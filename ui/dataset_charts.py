@@ -37,7 +37,7 @@ def histogram_chart(ndcg: pd.Series, *, mean: float, label: str) -> go.Figure:
     _layout(fig, title=f"Per-query {label} ({count(values.size, 'query', 'queries')})", x_title=label, y_title="number of queries", height=400)
     fig.update_layout(showlegend=False, margin={"b": 90})
     fig.update_xaxes(range=[0, 1.0], dtick=0.1)
-    fig.update_yaxes(count_axis(counts.max() if counts.size else 0))
+    fig.update_yaxes(count_axis(counts.max()))  # fixed bins: never empty
     return fig
 
 

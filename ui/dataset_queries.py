@@ -86,7 +86,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
     page = right.number_input("Page", min_value=1, max_value=pages, step=1, key=dataset_state.PAGE_KEY, persist_state="session")
     shown = table.iloc[rows[(page - 1) * PAGE_ROWS: page * PAGE_ROWS]]
     if len(rows) == 0:
-        st.info(f"No query id contains {plain(search)!r}.{_left_out_note(dataset, search.strip(), options)}",
+        st.info(f"No query id contains {plain(search)!r}.{_left_out_note(result, search.strip(), options)}",
                 icon=":material/search_off:")
     else:
         first = (page - 1) * PAGE_ROWS
@@ -132,13 +132,12 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
     )
 
 
-def _left_out_note(dataset: LoadedDataset, search: str, options: dict) -> str:
+def _left_out_note(result: ndcg_core.RunResult, search: str, options: dict) -> str:
     """Why a judged query the search names is not in the table: the run has none of its documents, and the
-    missing-query rule leaves such queries out ("" when no judged query id contains ``search``)."""
-    if dataset.qrels is None or not search or options.get("missing") != "ignore":
+    missing-query rule leaves such queries out ("" when no such query's id contains ``search``)."""
+    if not search or options.get("missing") != "ignore":
         return ""
-    judged = pd.Index(dataset.qrels["query"].astype(str).unique())
-    if not judged.str.contains(search, case=False, regex=False).any():
+    if not pd.Index(result.missing_queries, dtype=str).str.contains(search, case=False, regex=False).any():
         return ""
     return (f" A judged query's id does, but the run retrieved nothing for it: the rule “{MISSING_RULES['ignore']}” "
             f"leaves such queries out, “{MISSING_RULES['zero']}” lists them.")
