@@ -27,6 +27,17 @@ class NotOpen(LiveError):
 
 
 @dataclass(frozen=True)
+class Stamp:
+    """What a live page was drawn for, in one read (``store.session_stamp``): a poll redraws when it changes."""
+
+    ended_at: float | None
+    activity_id: int | None  # the current activity
+    activity_state: str | None
+    leaderboard: bool
+    own_revision: int | None = None  # a student's page only: their answer to the current activity (None: none yet)
+
+
+@dataclass(frozen=True)
 class Session:
     id: int
     code: str

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ui import session
-from ui.live.model import Activity, Answer, Session
+from ui.live.model import Activity, Answer, Session, Stamp
 
 STATE_KEY = "live"
 
@@ -40,7 +40,7 @@ class LiveState:
 
     pending: Pending | None = None
     notice: tuple[str, str] | None = None  # ("success"|"error", text) from the last send, shown once
-    stamp: tuple | None = None  # what the student's page was drawn for (store.student_stamp)
+    stamp: Stamp | None = None  # what the student's page was drawn for (store.session_stamp)
     # activity id -> the revision of the student's stored answer that this tab's answer widgets hold (drawn from the
     # database, or sent from here); another revision was sent from another tab and replaces what the widgets hold
     shown_revision: dict[int, int] = field(default_factory=dict)

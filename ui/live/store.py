@@ -26,6 +26,7 @@ from ui.live.model import (  # noqa: F401  (the records and refusals are part of
     RateLimited,
     Scorer,
     Session,
+    Stamp,
     Student,
 )
 from ui.live.schema import WRITE, activities, answers, join_failures, sessions, students
@@ -212,29 +213,19 @@ def set_state(engine: Engine, *, code: str, secret: str, activity_id: int, state
         conn.execute(activities.update().where(target).values(state=state, **{stamp: now}))
 
 
-def session_stamp(engine: Engine, session_id: int) -> tuple:
-    """What a student's page depends on, in one read: (ended, current activity, its state, leaderboard)."""
+def session_stamp(engine: Engine, session_id: int, *, student_id: int | None = None) -> Stamp | None:
+    """What a live page depends on, in one read: the session's end, current activity, its state and the
+    leaderboard switch; with ``student_id`` also the revision of that student's own answer to the current activity,
+    so a second tab on the same student link follows an answer sent from the first. None: no such session."""
+    columns = [sessions.c.ended_at, sessions.c.current_activity_id, activities.c.state, sessions.c.leaderboard]
+    joined = sessions.outerjoin(activities, activities.c.id == sessions.c.current_activity_id)
+    if student_id is not None:
+        columns.append(answers.c.revision)
+        joined = joined.outerjoin(answers, sa.and_(answers.c.activity_id == sessions.c.current_activity_id,
+                                                   answers.c.student_id == student_id))
     with engine.connect() as conn:
-        row = conn.execute(
-            sa.select(sessions.c.ended_at, sessions.c.current_activity_id, activities.c.state, sessions.c.leaderboard)
-            .select_from(sessions.outerjoin(activities, activities.c.id == sessions.c.current_activity_id))
-            .where(sessions.c.id == session_id)).first()
-        return tuple(row) if row is not None else ()
-
-
-def student_stamp(engine: Engine, session_id: int, student_id: int) -> tuple:
-    """What one student's page depends on, in one read: :func:`session_stamp` and the revision of the student's own
-    answer to the current activity (None before they answer), so a second tab on the same student link follows an
-    answer sent from the first."""
-    mine = sa.and_(answers.c.activity_id == sessions.c.current_activity_id, answers.c.student_id == student_id)
-    with engine.connect() as conn:
-        row = conn.execute(
-            sa.select(sessions.c.ended_at, sessions.c.current_activity_id, activities.c.state, sessions.c.leaderboard,
-                      answers.c.revision)
-            .select_from(sessions.outerjoin(activities, activities.c.id == sessions.c.current_activity_id)
-                         .outerjoin(answers, mine))
-            .where(sessions.c.id == session_id)).first()
-        return tuple(row) if row is not None else ()
+        row = conn.execute(sa.select(*columns).select_from(joined).where(sessions.c.id == session_id)).first()
+        return None if row is None else Stamp(*row)
 
 
 def session_activities(engine: Engine, session_id: int) -> list[Activity]:

@@ -11,6 +11,8 @@ teacher turns it on.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import sqlalchemy as sa
 import streamlit as st
@@ -89,7 +91,7 @@ def _watch(session_id: int, student_id: int) -> None:
             _send(pending.code, pending.token, pending.activity_id, pending.answer)
             if state.pending is None:  # written at last: show the acknowledgement
                 st.rerun(scope="app")
-        stamp = store.student_stamp(connection.live_engine(), session_id, student_id)
+        stamp = store.session_stamp(connection.live_engine(), session_id, student_id=student_id)
     except sa.exc.DBAPIError:
         state.outage = True
         st.warning(RECONNECTING, icon=":material/sync:")
@@ -100,10 +102,10 @@ def _watch(session_id: int, student_id: int) -> None:
     if state.stamp is None:
         state.stamp = stamp
     if state.outage or state.stamp != stamp:
-        # Only this tab's own answer changed (stamp: session_stamp's four fields, then the answer's revision): the send
-        # already drew it.
-        sent_from_here = (not state.outage and len(stamp) == len(state.stamp) == 5 and state.stamp[:4] == stamp[:4]
-                          and stamp[4] == state.shown_revision.get(stamp[1]))
+        # Only this tab's own answer changed, to the revision this tab sent: the send already drew it.
+        sent_from_here = (not state.outage and stamp is not None and state.stamp is not None
+                          and replace(state.stamp, own_revision=stamp.own_revision) == stamp
+                          and stamp.own_revision == state.shown_revision.get(stamp.activity_id))
         state.outage, state.stamp = False, stamp
         if not sent_from_here:
             st.rerun(scope="app")

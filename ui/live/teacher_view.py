@@ -138,7 +138,7 @@ def _activity_buttons(activity: store.Activity) -> None:
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
-def _watch(session_id: int, stamp: tuple) -> None:
+def _watch(session_id: int, stamp: store.Stamp | None) -> None:
     """Before the first activity there is no live panel to poll: this cheap read (the session's stamp, as on a
     student's phone) redraws the page once an activity is opened elsewhere or the session ends.
 
@@ -155,7 +155,7 @@ def _watch(session_id: int, stamp: tuple) -> None:
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
-def _live_panel(session_id: int, activity_id: int, stamp: tuple) -> None:
+def _live_panel(session_id: int, activity_id: int, stamp: store.Stamp | None) -> None:
     """Answers arriving live: this fragment alone reruns every REFRESH_SECONDS, not the page.
 
     When the session changed elsewhere (the teacher link open on a second device drives the projector link),
