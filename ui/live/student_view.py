@@ -168,18 +168,18 @@ def _answer_form(code: str, token: str, activity: store.Activity, question, mine
     shown = live().shown_revision
     # The stored answer replaces what the widgets hold when this tab has not drawn it yet: after a reload, or when it
     # was sent from another tab on the same student link (an unsent change here would otherwise contradict it).
-    replace = mine is not None and shown.get(activity.id) != mine.revision
+    adopt_stored = mine is not None and shown.get(activity.id) != mine.revision
     if mine is not None:
         shown[activity.id] = mine.revision
     if activity.kind == "estimate":
-        preset_answer(activity.id, float(mine.answer["value"]) if mine else 0.5, replace=replace)
+        preset_answer(activity.id, float(mine.answer["value"]) if mine else 0.5, replace=adopt_stored)
         st.slider("Your estimate of NDCG", 0.0, 1.0, step=0.01, key=key)
     elif activity.kind == "compare":
-        preset_answer(activity.id, mine.answer["choice"] if mine else None, replace=replace)
+        preset_answer(activity.id, mine.answer["choice"] if mine else None, replace=adopt_stored)
         st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=key,
                  format_func=lambda label: f"Ranking {label}")
     else:
-        _reorder(activity, question, mine, replace=replace)
+        _reorder(activity, question, mine, replace=adopt_stored)
     answer = _current_answer(activity)
     notice = take_notice()
     label = "Send my answer" if mine is None else "Change my answer"
