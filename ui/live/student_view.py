@@ -179,7 +179,7 @@ def _answer_form(code: str, token: str, activity: store.Activity, question, mine
         st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=key,
                  format_func=lambda label: f"Ranking {label}")
     else:
-        _reorder(activity, question, mine, replace=adopt_stored)
+        _reorder(activity, question, mine, adopt_stored=adopt_stored)
     answer = _current_answer(activity)
     notice = take_notice()
     label = "Send my answer" if mine is None else "Change my answer"
@@ -196,11 +196,11 @@ def _answer_form(code: str, token: str, activity: store.Activity, question, mine
                    "You can change it until the teacher closes the answers.", icon=":material/check_circle:")
 
 
-def _reorder(activity: store.Activity, question, mine: store.Answer | None, *, replace: bool = False) -> None:
+def _reorder(activity: store.Activity, question, mine: store.Answer | None, *, adopt_stored: bool = False) -> None:
     """The drag list (ranked_list's protocol: apply a pending move before drawing)."""
     widget_key = f"live_drag_{activity.id}"
     reorders = live().reorders
-    if activity.id not in reorders or replace:  # first drawing, a reload, an answer sent from another tab: the stored
+    if activity.id not in reorders or adopt_stored:  # first drawing, a reload, an answer sent from another tab: the stored
         # answer, else the starting list
         reorders[activity.id] = (Reorder(tuple(mine.answer["order"]), int(mine.answer.get("moves", 0))) if mine
                                  else Reorder(tuple(question.order)))
