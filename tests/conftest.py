@@ -12,6 +12,13 @@ from pathlib import Path
 # the app servers the browser tests start inherit it.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
+# ranx's kernels run as the Python they are written in: the same code and the same figures (bit for bit on the
+# conformance battery's lists, compiled against interpreted), without numba compiling them first. In a fresh
+# environment (CI's new virtual environment, where numba's cache is empty) that compilation cost ~30 CPU-seconds in
+# one worker, more than every other oracle test together; the oracle's lists are small, and the interpreter runs
+# them in milliseconds. ranx's compiled path is still compared with ndcg_core on a million run lines in
+# bench/bench_files.py.
+os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
 
 import pytest  # noqa: E402 (after the thread settings above)
 from streamlit.testing.v1 import AppTest  # noqa: E402
