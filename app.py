@@ -35,7 +35,12 @@ st.html("<style>[data-testid='stMain'] :is(h2, h3, h4) { letter-spacing: normal;
 # The metric cards (ui.widgets.metric_cards: one horizontal container) share a row equally, whatever their numbers'
 # widths (NDCG's card was 19 px narrower), and wrap two by two on a phone instead of 1 + 1 + 2.
 st.html("<style>[data-testid='stHorizontalBlock'] > [data-testid='stElementContainer']:has([data-testid='stMetric'])"
-        " { flex: 1 1 8rem !important; min-width: 0; }</style>")
+        " { flex: 1 1 8rem !important; min-width: 0; }"
+        # A card's value shrinks with a narrow card instead of being cut to "14.0…" (a phone held sideways with the
+        # sidebar open left the Playground's and Compare's cards ~150 px wide). 3.6 em is the width of "14.0000" and its
+        # like; the card's own padding is 2 rem. Cards wide enough keep the usual 2.25 rem.
+        "[data-testid='stMetric'] { container-type: inline-size; }"
+        "[data-testid='stMetric'] [data-testid='stMetricValue'] { font-size: min(2.25rem, calc((100cqi - 2rem) / 3.6)); }</style>")
 # A table's or chart's toolbar (add row, download, search, fullscreen) shows on hover only: a keyboard user who
 # tabs onto its buttons must see where the focus is.
 st.html("<style>[data-testid='stElementToolbar']:focus-within { opacity: 1 !important; }"

@@ -264,6 +264,14 @@ def card_boxes(tab) -> list[tuple[int, int]]:
         "(cards) => cards.map((card) => card.closest('[data-testid=\"stElementContainer\"]').getBoundingClientRect().toJSON())")]
 
 
+# The shown metric cards whose value is cut short ("14.0…": the value's box, which ends in an ellipsis, is narrower than
+# its text): [label, value] of each.
+CUT_CARD_VALUES_JS = """() => [...document.querySelectorAll('[data-testid="stMetric"]')].filter((card) => card.checkVisibility())
+  .map((card) => [card.querySelector('[data-testid="stMetricLabel"]'), card.querySelector('[data-testid="stMetricValue"] [data-testid="stMarkdownContainer"]')])
+  .filter(([, value]) => value && value.scrollWidth > value.clientWidth + 1)
+  .map(([label, value]) => [label ? label.innerText.trim() : '', value.textContent])"""
+
+
 def ndcg_card(tab):
     return metric(tab, "NDCG")
 

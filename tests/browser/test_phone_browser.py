@@ -12,11 +12,13 @@ import pytest
 
 import ndcg_core
 from tests.browser.helpers import (
+    CUT_CARD_VALUES_JS,
     CUT_LEGEND_ENTRIES_JS,
     SCREENSHOTS,
     card_boxes,
     expect,
     expect_ndcg,
+    go_to_page,
     list_names,
     moved,
     next_frame,
@@ -154,6 +156,11 @@ def test_a_phone_held_sideways_shows_names_and_reachable_buttons(phone, app_url)
     row(phone, "D2").locator(".rl-down").tap()
     wait_until_settled(phone, moved(names, "D2", 2), GRADES)
     screenshot(phone, "phone_sideways_playground", full_page=False)
+    # The sidebar is open at this width: the cards share ~490 px. Their values were cut to "14.0…", "10.2…".
+    assert phone.evaluate(CUT_CARD_VALUES_JS) == []
+    go_to_page(phone, "compare")  # two rankings side by side, four cards each
+    assert phone.evaluate(CUT_CARD_VALUES_JS) == []
+    screenshot(phone, "phone_sideways_compare", full_page=False)
 
 
 def test_a_long_press_on_a_row_then_a_move_reorders(phone, app_url):
