@@ -25,14 +25,25 @@ CLOSE_ON_PHONE_SCRIPT = """
 <style>.st-key-app_nav a:focus-visible { outline: 3px solid #0B5FA5; outline-offset: 2px; }
 /* The current page's tint (Streamlit's own, for its page) also on "/playground", which Streamlit counts as another
    page: markCurrent below marks it. */
-.st-key-app_nav a[aria-current="page"] { background-color: rgba(146, 173, 200, 0.15); }</style>
+.st-key-app_nav a[aria-current="page"] { background-color: rgba(146, 173, 200, 0.15); }
+/* The sidebar's close button shows on hover only: a touch screen has none, so it is always shown there. */
+@media (hover: none) { [data-testid="stSidebarCollapseButton"] { visibility: visible !important; } }</style>
 <script>
 (() => {
   if (window.__ndcgNavCloses) return;
   window.__ndcgNavCloses = true;
+  // A phone held sideways is wider than Streamlit's 768 px for a phone, so the sidebar opened there and took 319 of
+  // 844 px: it starts closed, as on a phone held upright (once per page load; the user may open it again).
+  const SIDEWAYS_PHONE = "(hover: none) and (pointer: coarse) and (max-height: 500px)";
+  let closedOnce = false;
+  const closeOnSidewaysPhone = () => {
+    if (closedOnce || !window.matchMedia(SIDEWAYS_PHONE).matches) return;
+    const close = document.querySelector("[data-testid='stSidebarCollapseButton'] button");
+    if (close) { closedOnce = true; close.click(); }
+  };
   document.addEventListener("click", (event) => {
     const link = event.target.closest ? event.target.closest(".st-key-app_nav a") : null;
-    if (!link || !window.matchMedia("(max-width: 768px)").matches) return;
+    if (!link || !window.matchMedia(`(max-width: 768px), ${SIDEWAYS_PHONE}`).matches) return;
     const close = document.querySelector("[data-testid='stSidebarCollapseButton'] button");
     if (close) setTimeout(() => close.click(), 0);
   }, true);
@@ -91,7 +102,7 @@ CLOSE_ON_PHONE_SCRIPT = """
       if (!current && link.hasAttribute("aria-current")) link.removeAttribute("aria-current");
     }
   };
-  const onFrame = () => { pending = false; focusableScroll(); stillGrids(); markCurrent(); };
+  const onFrame = () => { pending = false; closeOnSidewaysPhone(); focusableScroll(); stillGrids(); markCurrent(); };
   new MutationObserver(() => { if (!pending) { pending = true; requestAnimationFrame(onFrame); } })
     .observe(document.body, { childList: true, subtree: true });
   window.addEventListener("resize", () => { if (!pending) { pending = true; requestAnimationFrame(onFrame); } });

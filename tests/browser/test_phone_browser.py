@@ -147,6 +147,13 @@ def test_a_phone_held_sideways_shows_names_and_reachable_buttons(phone, app_url)
     0 px wide and the ▼ buttons slid under the chart (a tap on them did nothing). The page's columns now stack."""
     phone.set_viewport_size({"width": 844, "height": 390})
     open_playground(phone, app_url)
+    # The sidebar starts closed, as on a phone held upright (it took 319 of the 844 px) ...
+    sidebar = phone.get_by_test_id("stSidebar")
+    expect()(sidebar).to_have_attribute("data-collapsed", "true")
+    # ... and a student who opens it can close it again: its close button is shown without a hover.
+    phone.get_by_test_id("stExpandSidebarButton").tap()
+    expect()(sidebar).to_have_attribute("data-collapsed", "false")
+    expect()(phone.get_by_test_id("stSidebarCollapseButton")).to_be_visible()
     names = list(GRADES)
     wait_until_settled(phone, names, GRADES)
     rows = phone.evaluate(ROWS_USABLE_JS)
