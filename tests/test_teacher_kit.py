@@ -223,3 +223,18 @@ def test_exercise_links_carry_the_examples_convention():
                                                                            else str(item.example.k))
         assert MetricSettings().log_base == params["base"] == "2"
         assert dict(parse_qsl(urlsplit(playground.url).query))["docs"].startswith(item.example.documents[0])
+
+
+def test_the_page_draws_no_settings_sidebar_and_puts_no_settings_in_its_address():
+    """Its text said "The sidebar's settings do not change this page" beside a sidebar of metric settings, whose
+    gain, log base and zero-IDCG rule went into the page's address (found by an exploratory pass)."""
+    at = run_page("playground")
+    at.radio(key="settings_gain").set_value("linear").run()
+    at.switch_page("pages/for_teachers.py").run()
+    assert not at.exception
+    assert [e.value for e in at.sidebar.get("header")] == []  # no "Metric settings"
+    assert not at.sidebar.radio and not at.sidebar.number_input and not at.sidebar.selectbox
+    assert not {"gain", "base", "k", "z", "gt"} & set(at.query_params), dict(at.query_params)
+    assert "sidebar" not in at.markdown[0].value.lower()
+    at.switch_page("pages/playground.py").run()  # the settings chosen before are still there
+    assert at.radio(key="settings_gain").value == "linear" and at.query_params["gain"] == "linear"

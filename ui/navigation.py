@@ -113,10 +113,11 @@ CLOSE_ON_PHONE_SCRIPT = """
 
 
 # Pages that state their own convention and never read the shared metric settings (the Live class and the Quiz:
-# each activity or question names its gain and cutoff; "Why do my numbers differ?" searches every convention).
+# each activity or question names its gain and cutoff; "Why do my numbers differ?" searches every convention; For
+# teachers: each exercise states its convention, and its links open the app with it).
 # app.py draws no settings sidebar on them: it would take a projector's width, offer settings that change nothing
 # there, and put them into the page's links.
-OWN_CONVENTION = frozenset({"live_class", "quiz", "why_differ"})
+OWN_CONVENTION = frozenset({"live_class", "quiz", "why_differ", "for_teachers"})
 
 
 def uses_shared_settings(page: st.Page) -> bool:
