@@ -126,6 +126,21 @@ def test_reorder_by_dragging_to_the_best_order_in_fewest_moves():
     assert ndcg_of(question, final) == pytest.approx(1.0)
 
 
+def test_checking_an_order_that_is_not_the_best_does_not_invite_another_try():
+    """Checked without a move, the list locks (no "Start over"): the verdict said "Not the best NDCG yet.", inviting
+    a retry the page does not offer (found by an exploratory pass)."""
+    at = run_page("quiz", query_params={"seed": "42"})
+    question = next(q for q in quiz_model.generate_quiz(42) if q.kind == "reorder")
+    at.button(key=f"quiz_42_{question.number}_check").click().run()
+    assert not at.exception
+    assert _score(at) == "0 / 1"
+    (verdict,) = [e.value for e in at.error]
+    start = ndcg_of(question, question.order)
+    assert verdict.startswith("Not the best NDCG.") and "yet" not in verdict, verdict
+    assert f"NDCG@{question.k} = {start:.3f} in 0 moves" in verdict
+    assert not [b for b in at.button if b.key == f"quiz_42_{question.number}_reset"]  # no retry offered
+
+
 def test_carried_moves_by_hand():
     assert moves.carried_moves([], None) == (0, None)
     assert moves.carried_moves(["D4", "D4", "D4"], None) == (1, "D4")  # three ▲ on one document: one move

@@ -359,5 +359,5 @@ def _answer_reorder(question: Question, seed: int) -> None:
     order = current_order(seed, question)
     moves = session.widget(_moves_key(seed, question), 0)
     points = reorder_points(is_best(question, order), moves, question.fewest_moves())
-    verdict = {1.0: "Perfect!", 0.5: "Best NDCG reached, but in more moves than needed.", 0.0: "Not the best NDCG yet."}[points]
+    verdict = {1.0: "Perfect!", 0.5: "Best NDCG reached, but in more moves than needed.", 0.0: "Not the best NDCG."}[points]
     record_answer(seed, question.number, Answer(points, verdict, ", ".join(question.ranked_names(order))))
