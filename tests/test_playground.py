@@ -15,7 +15,7 @@ import pytest
 import ndcg_core
 from tests.conftest import chart_values, run_page
 from ui import state
-from ui.ranked_list import moves_to
+from ui.ranked_list import last_applied, moves_to, row_ids
 from ui.settings import MetricSettings
 from ui.widgets import plain
 
@@ -128,6 +128,51 @@ def test_deltas_show_the_change_since_the_previous_ordering(at):
     deltas = {metric.label: metric.delta for metric in at.metric}
     assert deltas["NDCG"] == f"{after.ndcg - before.ndcg:+.4f}"
     assert deltas["DCG"] == f"{after.dcg - before.dcg:+.4f}"
+
+
+def _press(at, queue: list, name: str, grade: float, start: int, to: int, *, continues: bool) -> None:
+    """One ▲/▼ press on ``name`` as the browser queues it (``continues``: made while earlier presses were still
+    unanswered), the whole unacknowledged queue sent, then the run the browser's message starts."""
+    (doc,) = [d for d in row_ids(ranking(at).names, ranking(at).grades) if d.startswith(f"{name}\x1f{float(grade)!r}")]
+    seq = (queue[-1]["seq"] if queue else last_applied(at.session_state, "playground_list")) + 1
+    queue.append({"seq": seq, "id": doc,
+                  "from": start, "to": to, "continues": continues})
+    at.session_state["playground_list"] = {"moves": list(queue)}
+
+
+def deltas(at) -> dict[str, str]:
+    return {metric.label: metric.delta for metric in at.metric}
+
+
+def test_a_double_press_shows_its_change_since_the_figures_shown_before_it(at):
+    """Two ▼ presses 0.1 s apart reach the server in two runs; the second, made before the first one's answer
+    arrived, continues it. The cards said −0.0484 (the change since the in-between order, which the person never
+    saw settle) instead of −0.2530, and a press down and back up showed −0.0682 beside an unchanged NDCG."""
+    start = ndcg_core.evaluate(G)
+    _press(at, queue := [], "D1", 3, 0, 1, continues=False)
+    at.run()
+    middle = ndcg_core.evaluate([1, 3, 2, 0, 2])
+    assert deltas(at)["NDCG"] == f"{middle.ndcg - start.ndcg:+.4f}"
+    _press(at, queue, "D1", 3, 1, 2, continues=True)  # the first is still queued in the browser
+    at.run()
+    end = ndcg_core.evaluate([1, 2, 3, 0, 2])
+    assert ranking(at).names == ("D2", "D3", "D1", "D4", "D5")
+    assert deltas(at)["NDCG"] == f"{end.ndcg - start.ndcg:+.4f}" == "-0.2530"  # by hand: 0.6979 - 0.9508
+    assert deltas(at)["DCG"] == f"{end.dcg - start.dcg:+.4f}"
+    # The next press, made after that answer arrived, is a change of its own: since the figures now shown.
+    _press(at, [], "D1", 3, 2, 3, continues=False)
+    at.run()
+    assert deltas(at)["NDCG"] == f"{ndcg_core.evaluate([1, 2, 0, 3, 2]).ndcg - end.ndcg:+.4f}"
+
+
+def test_a_double_press_down_and_back_up_shows_no_change(at):
+    _press(at, queue := [], "D1", 3, 0, 1, continues=False)
+    at.run()
+    _press(at, queue, "D1", 3, 1, 0, continues=True)
+    at.run()
+    assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5")
+    assert shown_metrics(at) == expected_metrics(G)
+    assert deltas(at)["NDCG"] == "±0"  # the NDCG the person saw before the presses, unchanged
 
 
 def test_adding_and_deleting_rows(at):

@@ -17,7 +17,7 @@ import streamlit as st
 import ndcg_core
 from ui import session, state, url_state
 from ui.messages import user_message
-from ui.ranked_list import pending_order
+from ui.ranked_list import continues_earlier_moves, pending_order
 from ui.ranking import Ranking, evaluate
 from ui.settings_model import MetricSettings
 from ui.widgets import plain
@@ -191,6 +191,7 @@ def apply_pending_changes(settings: MetricSettings) -> None:
     """
     ranking = state.current_ranking()
     perm = pending_order(LIST_KEY, len(ranking.names), names=ranking.names, grades=ranking.grades)  # the newest list
+    state.playground().continued_from = ranking if perm is not None and continues_earlier_moves(LIST_KEY) else None
     if perm is not None:
         state.set_ranking(ranking.reordered(perm))
         return

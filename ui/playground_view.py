@@ -72,12 +72,15 @@ def order_buttons(after: Callable[[], None] | None = None) -> None:
 def previous_metrics(ranking: Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> dict | None:
     """The metrics shown before the latest change (of order, grades or settings), for the cards' deltas.
 
-    They include each position's contribution, for the chart's ghost bars (ui.ghost).
+    They include each position's contribution, for the chart's ghost bars (ui.ghost). A reorder that continues the
+    one before it (a second press before the first one's answer arrived) keeps the figures from before the first,
+    unless the first one's run was cut short before it drew anything (its figures are then the ones to keep).
     """
     playground = state.playground()
     now = {"cg": result.cg, "dcg": result.dcg, "idcg": result.idcg, "ndcg": result.ndcg, **ghost.snapshot(result)}
     last = playground.last
-    if last is not None and (last[0] is not ranking or last[1] != settings):
+    continued = last is not None and playground.continued_from is not None and last[0] is playground.continued_from
+    if last is not None and (last[0] is not ranking or last[1] != settings) and not continued:
         playground.previous = last[2]
     playground.last = (ranking, settings, now)
     return playground.previous

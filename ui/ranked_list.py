@@ -20,6 +20,11 @@ server's order with the still-queued moves re-applied on top (optimistic display
 A document's id is its name, grade and occurrence (:func:`row_ids`): moves survive any rerun that
 keeps the document, and a move of a document that no longer exists is skipped.
 
+A move the browser makes while earlier ones are still queued, or less than 0.4 s after their answer arrived,
+carries ``"continues": true`` (a double press: too soon for the person to have taken in the figures between):
+:func:`continues_earlier_moves` tells the page, which then shows the change since the figures the person last
+saw settle (the Playground's deltas), not since the in-between state only the server saw.
+
 Tests drive it the same way: ``at.session_state[key] = moves_to(at.session_state, key, perm)``.
 """
 
@@ -114,6 +119,7 @@ def pending_order(
     if not moves:
         return None
     tracker["applied"] = moves[-1][0]  # acknowledged, applied or skipped: never looked at again
+    tracker["continues"] = _continues(session.widget(key), moves[0][0])
     if names is not None and grades is not None:
         drawn = row_ids(names[: min(n, limit)], grades[: min(n, limit)])
     else:
@@ -125,6 +131,20 @@ def pending_order(
     tracker["moved"] = [doc for _, doc, _ in moves if doc in where]
     perm = [where[doc] for doc in _apply(base, moves)]
     return None if perm == list(range(n)) else perm
+
+
+def _continues(value: object, seq: int) -> bool:
+    """Whether the browser marked move ``seq`` as made while its earlier moves still waited for an answer."""
+    moves = value.get("moves") if isinstance(value, Mapping) else None
+    return any(isinstance(move, Mapping) and move.get("seq") == seq and move.get("continues") is True
+               for move in (moves if isinstance(moves, list) else [])[-MAX_MOVES:])
+
+
+def continues_earlier_moves(key: str) -> bool:
+    """True when the moves the last :func:`pending_order` applied were made before the browser had the server's
+    answer to the moves before them, or just after it (two presses 0.1 s apart): with those, they are one change
+    for the person."""
+    return bool(session.widget(_tracker_key(key), {}).get("continues", False))
 
 
 def moved_documents(key: str) -> list[str]:

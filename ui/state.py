@@ -48,6 +48,9 @@ class PlaygroundState:
     edit_error: str | None = None
     last: tuple | None = None  # (ranking, settings, metrics) last shown, for the cards' deltas
     previous: dict | None = None  # metrics shown before the latest change
+    # The list a reorder that continued the one before it (a double press) was applied to: if that list's figures
+    # were the last shown, both reorders are one change for the deltas (ui.playground_view.previous_metrics).
+    continued_from: Ranking | None = None
     rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(2024))  # Shuffle's sequence
     # Score mode (ui.score_mode): the ranking is the order of typed scores under ``tie_rule``.
     score_mode: bool = False

@@ -13,9 +13,11 @@ import random
 
 import pytest
 
+import ndcg_core
 from tests.browser.helpers import (
     USER_PAUSE_MS,
     drag_row,
+    expect,
     list_names,
     moved,
     open_playground,
@@ -93,3 +95,49 @@ def test_rapid_moves_are_never_lost(page, app_url):
             order = list_names(page)
     screenshot(page, "rapid_moves_final", full_page=False)
     assert lost == [], f"{len(lost)} of {TRIALS} trials lost a move:\n" + "\n".join(lost)
+
+
+# A second ▼ on the same document as soon as the first one's answer has arrived (the in-between order drawn, no
+# move waiting): as a person's double press 0.1 s apart, when the server answers in less than that.
+DOUBLE_PRESS_JS = """async (name) => {
+  const root = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+    .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean);
+  const down = () => [...root.querySelectorAll('.rl-row')]
+    .find((row) => row.querySelector('.rl-name').textContent === name).querySelector('.rl-down');
+  const applied = Number(root.dataset.applied);
+  down().click();
+  await new Promise((resolve) => {
+    const tick = () => (Number(root.dataset.applied) > applied && root.dataset.pending === '0'
+      ? resolve() : requestAnimationFrame(tick));
+    tick();
+  });
+  down().click();
+}"""
+
+
+DOWN_JS = """(name) => [...[...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+  .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean).querySelectorAll('.rl-row')]
+  .find((row) => row.querySelector('.rl-name').textContent === name).querySelector('.rl-down')"""
+
+
+def test_a_double_press_shows_one_change_since_the_figures_shown_before_it(page, app_url):
+    """Two ▼ presses on D1, the second just after the first one's answer arrived: the NDCG card's change and the
+    chart's note are since 0.9508, the NDCG shown before the presses. They said −0.0484: the change since the
+    in-between order, on screen for a moment too short to be read."""
+    grades = {"D1": 3.0, "D2": 1.0, "D3": 2.0, "D4": 0.0, "D5": 2.0}  # the Playground's list (source document 000)
+    open_playground(page, app_url)
+    wait_until_settled(page, list(grades), grades)
+    page.evaluate(DOUBLE_PRESS_JS, "D1")
+    wait_until_settled(page, ["D2", "D3", "D1", "D4", "D5"], grades)
+    card = page.get_by_test_id("stMetric").filter(has=page.get_by_test_id("stMetricLabel").get_by_text("NDCG"))
+    expect()(card.get_by_test_id("stMetricDelta")).to_have_text("-0.2530")  # by hand: 0.6979 - 0.9508
+    note = page.locator('[data-testid="stPlotlyChart"] .annotation-text').filter(has_text="NDCG")
+    expect()(note).to_have_text("NDCG 0.9508 → 0.6979 (−0.2530)")
+    screenshot(page, "playground_double_press")
+    # A press made after reading those figures (a second's pause: a person's, not a wait for the app) is a change
+    # of its own, since them.
+    page.wait_for_timeout(1_000)
+    page.evaluate_handle(DOWN_JS, "D1").as_element().click()
+    wait_until_settled(page, ["D2", "D3", "D4", "D1", "D5"], grades)
+    change = ndcg_core.evaluate([1, 2, 0, 3, 2]).ndcg - ndcg_core.evaluate([1, 2, 3, 0, 2]).ndcg
+    expect()(card.get_by_test_id("stMetricDelta")).to_have_text(f"{change:+.4f}")
