@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -44,6 +45,25 @@ def test_dataset_row_and_opened_playground_agree(ties):
     assert (ranking.tie_groups is not None) == (ties == "average")
     if ties == "average":
         assert any("Tied scores in the run: a, b" in info.value for info in at.info)
+
+
+def test_the_opened_lists_formula_shows_the_shared_gains_it_adds_up():
+    """Under "Average of the tie" the formula's DCG line showed each document's own gain, 0 + 3/log2(3) + 1/2
+    (2.3928), and ended "= 2.9464", the total of the averaged gains 1.5, 1.5 and 1 (found by an exploratory pass)."""
+    at = run_page("dataset", query_params={"gain": "linear"})
+    at.radio(key="dataset_source").set_value("csv").run()
+    at.file_uploader(key="dataset_csv_files").set_value(("tiny.csv", TABLE, "text/csv"))
+    at.run()
+    at.selectbox(key="dataset_ties").set_value("average").run()
+    at.button(key="dataset_open").click().run()
+    at.switch_page("pages/playground.py").run()
+    dcg = 1.5 + 1.5 / LOG2(3) + 1 / 2  # by hand: a and b share (0 + 3) / 2
+    (line,) = [f.value.strip("$\n") for f in at.latex if f.value.strip("$\n").startswith("DCG@3 =")]
+    assert line.endswith(f"= {dcg:.4f}"), line
+    numerators = re.findall(r"\\frac\{([^{}]*)\}", line)
+    assert numerators == ["1.5000", "1.5000", "1"], line  # a, b: the shared gain; c, not tied: its own grade
+    assert sum(n / LOG2(i + 2) for i, n in enumerate([1.5, 1.5, 1.0])) == pytest.approx(dcg)
+    assert any("share the mean of their gains" in caption.value for caption in at.caption)
 
 
 def test_playground_drops_the_averaging_after_a_move():

@@ -17,7 +17,7 @@ from ui import dataset_state, url_state
 from ui import dataset_view as view
 from ui.dataset_report import MISSING_RULES, figure, query_notes
 from ui.dataset_upload import LoadedDataset
-from ui.formatting import fixed, grouped
+from ui.formatting import TIE_RULE_LABELS, fixed, grouped
 from ui.messages import user_message
 from ui.settings import MetricSettings
 from ui.state import open_in_playground
@@ -127,8 +127,8 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
     st.caption(
         f"The Playground gets the run's top {view.PLAYGROUND_MAX_DOCS:,} documents at most, in the order of the tie "
         "rule; unjudged documents get grade 0 and judged documents not shown become extra judged documents, so IDCG "
-        "is the same. Under the tie rule “average” the tied documents' gains stay averaged there, so the figure is "
-        "the same."
+        f"is the same. Under “{TIE_RULE_LABELS['average']}” the tied documents' gains stay averaged there, so the "
+        "figure is the same."
     )
 
 

@@ -43,7 +43,7 @@ def show() -> None:
         _editors(ranking, settings, result, hidden=hidden)
     if not hidden:
         st.header("The formula, with these numbers")
-        widgets.formula(result, settings, colours=colours, highlight=highlight)
+        widgets.formula(result, settings, colours=colours, highlight=highlight, tie_groups=ranking.tie_groups)
         st.header("Per-position table")
         widgets.show_table(result, names=ranking.names, key="playground_table",
                            height=min(46 + 35 * len(ranking.names), 420), highlight=highlight,

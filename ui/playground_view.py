@@ -14,6 +14,7 @@ import streamlit as st
 import ndcg_core
 from ui import ghost, state, url_state
 from ui.copy_link import copy_link
+from ui.formatting import TIE_RULE_LABELS
 from ui.formatting import fixed as figure
 from ui.messages import user_message, zero_idcg_refused
 from ui.playground_edits import (  # noqa: F401 - the page calls the editors through this module
@@ -100,7 +101,8 @@ def tie_note(ranking: Ranking) -> None:
         return
     shown = "; ".join(", ".join(names[:6]) + (" …" if len(names) > 6 else "") for names in tied[:5])
     st.info(
-        f"Tied scores in the run: {shown}. As on the Dataset page (tie rule “average”), each tied document gets "
+        f"Tied scores in the run: {shown}. As on the Dataset page (Tied scores: “{TIE_RULE_LABELS['average']}”), "
+        "each tied document gets "
         "the mean gain of its group, the expected DCG over every order of the tie. Moving or editing a document "
         "ends the averaging: the list is then taken exactly as shown.",
         icon=":material/balance:",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -15,7 +16,7 @@ import pyarrow as pa
 import streamlit as st
 
 import ndcg_core
-from ui.formatting import fixed, gain_formula_latex, gain_term_latex, log_latex, signed
+from ui.formatting import TIE_RULE_LABELS, fixed, gain_formula_latex, gain_term_latex, log_latex, signed
 from ui.settings_model import MetricSettings, zero_idcg_words
 
 METRICS = (
@@ -188,16 +189,19 @@ def _elided(grades: Sequence[float], keep: int | None = None) -> list[tuple[int,
 
 def _render_terms(
     pairs: list[tuple[int, float]], settings: MetricSettings, colours: Sequence[str] | None = None,
-    highlight: int | None = None,
+    highlight: int | None = None, shared: Mapping[int, float] | None = None,
 ) -> str:
-    """The sum's terms; ``colours[i - 1]`` colours term i (the linked views' colours), ``highlight`` boxes one."""
+    """The sum's terms; ``colours[i - 1]`` colours term i (the linked views' colours), ``highlight`` boxes one;
+    ``shared`` gives the positions whose gain is their tie's mean gain, as the number it is."""
     log = log_latex(settings.log_base)
     parts = []
     for position, grade in pairs:
         if position == -1:
             parts.append(r"\cdots")
             continue
-        term = rf"\frac{{{gain_term_latex(grade, settings.gain, dict(settings.gain_table))}}}{{{log}({position}+1)}}"
+        numerator = (fixed(shared[position]) if shared and position in shared
+                     else gain_term_latex(grade, settings.gain, dict(settings.gain_table)))
+        term = rf"\frac{{{numerator}}}{{{log}({position}+1)}}"
         if colours is not None and position <= len(colours):
             term = rf"{{\color{{{colours[position - 1]}}}{term}}}"
         if position == highlight:
@@ -206,14 +210,25 @@ def _render_terms(
     return " + ".join(parts) if parts else "0"
 
 
+def _shared_gains(result: ndcg_core.ListResult, tie_groups: Sequence[int] | None) -> dict[int, float]:
+    """{position: the gain ``result`` gave it} for the positions in a tie group of more than one document."""
+    if tie_groups is None:
+        return {}
+    sizes = Counter(tie_groups)
+    gains = result.table["gain"].to_numpy()
+    return {position: float(gains[position - 1]) for position, group in enumerate(tie_groups, start=1)
+            if sizes[group] > 1 and position <= len(gains)}
+
+
 def formula(
     result: ndcg_core.ListResult, settings: MetricSettings, *, colours: Sequence[str] | None = None,
-    highlight: int | None = None,
+    highlight: int | None = None, tie_groups: Sequence[int] | None = None,
 ) -> None:
     """DCG, IDCG and NDCG as formulas, then with this list's grades and totals substituted.
 
     ``colours`` (one per rank) writes each DCG term in its position's colour and ``highlight`` boxes rank
-    ``highlight``'s terms in both sums (ui/linked.py).
+    ``highlight``'s terms in both sums (ui/linked.py). ``tie_groups`` (the list's, when ``result`` averaged the
+    gains of tied documents): a tied document's term shows the mean gain it was given, not its own grade's gain.
     """
     table = result.table
     n = len(table)
@@ -240,10 +255,14 @@ def formula(
         + ("." if not longer_ideal
            else f", all m = {ideal_value} of them: without a cutoff IDCG counts every judged document.")
     )
+    shared = _shared_gains(result, tie_groups)
     st.latex(
-        rf"DCG@{k_value} = {_render_terms(_elided(list(counted), highlight), settings, colours, highlight)} = "
+        rf"DCG@{k_value} = {_render_terms(_elided(list(counted), highlight), settings, colours, highlight, shared)} = "
         rf"{fixed(result.dcg)}"
     )
+    if shared:
+        st.caption("Documents whose scores tied in the run share the mean of their gains (the Dataset page's "
+                   f"“{TIE_RULE_LABELS['average']}”): their terms show that shared gain.")
     st.latex(
         rf"IDCG@{ideal_value} = {_render_terms(_elided(list(ideal), highlight), settings, None, highlight)} = "
         rf"{fixed(result.idcg)}"
