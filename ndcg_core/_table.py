@@ -62,8 +62,10 @@ def read_table_content(content: Content) -> tuple[pd.DataFrame, LineNumbers]:
         result[column] = values
     for column in NUMERIC:
         if column in names:
+            # A rank is a whole number, as in a TREC run: 1.5 or 1e23 (past float's whole numbers, where
+            # neighbouring ranks collapse into a tie) is refused, not read as a float.
             result[column] = numbers(_cells(table[column]), what="table", column=column, lines=lines,
-                                     non_negative=column == "relevance", allow_empty=True)
+                                     non_negative=column == "relevance", allow_empty=True, whole=column == "rank")
     _check_retrieval_cells(result, lines)
     extras = {name: text(table[name], ids="text") for name in names if name not in result}
     return pd.DataFrame({**result, **extras}), lines

@@ -345,6 +345,20 @@ def test_a_rank_too_large_is_refused_not_overflowed():
         read_run(b"q1 Q0 A 9007199254740993 0.5 r\n")
 
 
+@pytest.mark.parametrize(("cell", "message"), [
+    ("100000000000000000000001", r"table, line 3: the rank 1e\+23 is too large: ranks must lie between"),
+    ("1.5", r"table, line 3: the rank 1.5 is not a whole number"),
+])
+def test_a_csv_rank_is_a_whole_number_as_in_a_trec_run(cell, message):
+    """The CSV reader took ranks 1e23 + 1, 1e23 and 1e23 + 2 as one float, a three-way tie (NDCG 1.0000 on the
+    Dataset page instead of 0.9639), and a rank of 1.5 as it was, both without a word."""
+    table = f"query,doc,relevance,rank\nq1,d2,2,1\nq1,d1,0,{cell}\n".encode()
+    with pytest.raises(InvalidInput, match=message):
+        read_table(table)
+    kept = read_table(b"query,doc,relevance,rank\nq1,d1,0,9007199254740992\nq1,d2,2,\nq1,d3,1,2.0\n")
+    assert kept["rank"].tolist()[::2] == [2.0**53, 2.0] and np.isnan(kept["rank"][1])  # empty: not retrieved
+
+
 @pytest.mark.parametrize("length", [131_073, 5 * 2**20])
 def test_long_csv_fields_are_read(length):
     long_id = "x" * length  # Python's csv module stops at 131,072; pyarrow blocks at 4 MB
