@@ -278,3 +278,14 @@ def test_renaming_a_document_keeps_its_place_in_both_rankings(lists_page):
     grades = {name: GRADES.get(name, 0) for name in order_b} | {"X": 0, "N": 2}
     ideal = exponential_dcg(sorted(grades.values(), reverse=True))
     assert dict(metric_values(at)[4:8])["NDCG"] == f"{exponential_dcg([grades[d] for d in order_b]) / ideal:.4f}"
+
+
+def test_the_flip_grid_names_the_idcg_rule_it_uses_in_the_sidebars_words():
+    """Under "Skip" the runs grid said "(In this grid the IDCG = 0 rule “skip” by 0.)": the raw value, a verb
+    missing, and no word on why its means differ from the cards above (found by an exploratory pass)."""
+    at = run_page("compare", query_params={"compare": "runs", "z": "skip"})
+    assert not at.exception
+    (intro,) = [c.value for c in at.caption if "In this grid" in c.value]
+    assert ("(In this grid NDCG when IDCG = 0 is “0 (scikit-learn, trec_eval)” instead of the sidebar's “Skip (left "
+            "out of averages)”, so its means count those queries as 0.)") in intro
+    assert "“skip”" not in intro

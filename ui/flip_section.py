@@ -19,6 +19,7 @@ from ui import dataset_view
 from ui.flip_grid_view import show_winner_grid
 from ui.messages import user_message
 from ui.settings import MetricSettings
+from ui.settings_model import ZERO_IDCG_LABELS
 from ui.widgets import plain
 
 
@@ -30,7 +31,9 @@ def baseline(settings: MetricSettings) -> tuple[dict, str]:
     if gain != settings.gain:
         notes.append("the custom gain table is replaced by 2^grade − 1")
     if zero != settings.zero_idcg:
-        notes.append(f"the IDCG = 0 rule “{settings.zero_idcg}” by 0")
+        # The grid's means then count queries the sidebar's rule leaves out (or refuses): they differ from the cards.
+        notes.append(f"NDCG when IDCG = 0 is “{ZERO_IDCG_LABELS['zero']}” instead of the sidebar's "
+                     f"“{ZERO_IDCG_LABELS[settings.zero_idcg]}”, so its means count those queries as 0")
     if settings.log_base != "2":
         notes.append("the discount uses log base 2")
     note = f" (In this grid {', '.join(notes)}.)" if notes else ""
