@@ -142,14 +142,14 @@ def test_compare_page_grid_with_250_queries_and_the_tie_rule_table():
     assert not at.exception, at.exception
     assert any(m.value.startswith("**Overall**: mean NDCG over the 250 queries") for m in at.markdown)
     ties = next(df.value.set_index("tie rule") for df in at.dataframe if "tie rule" in df.value.columns)
-    assert list(ties.index)[0] == "document id descending (trec_eval)"  # the Dataset page's default rule first
-    assert ties.loc["document id descending (trec_eval)", "linear"] == f"B ({0.5:.3f} vs {B_VALUE:.3f})"
-    assert ties.loc["input order (LightGBM, XGBoost, ranx)", "linear"] == f"A ({1:.3f} vs {B_VALUE:.3f}) ⚠"
-    assert ties.loc["average over the tie (scikit-learn)", "linear"] == \
+    assert list(ties.index)[0] == "Doc id, Z to A (trec_eval)"  # the Dataset page's default rule first, in its words
+    assert ties.loc["Doc id, Z to A (trec_eval)", "linear"] == f"B ({0.5:.3f} vs {B_VALUE:.3f})"
+    assert ties.loc["Input order (LightGBM, XGBoost, ranx)", "linear"] == f"A ({1:.3f} vs {B_VALUE:.3f}) ⚠"
+    assert ties.loc["Average of the tie (scikit-learn)", "linear"] == \
         f"A ({A_BY_RULE['average']:.3f} vs {B_VALUE:.3f}) ⚠"
-    assert ties.loc["worse grades first (pessimistic)", "linear"] == f"B ({0.5:.3f} vs {B_VALUE:.3f})"
+    assert ties.loc["Worse grades first (worst case)", "linear"] == f"B ({0.5:.3f} vs {B_VALUE:.3f})"
     text = " ".join(m.value.replace("\\", "") for m in at.markdown)
-    assert "- tie rule → better grades first (optimistic): A wins (1.0000 vs 0.6309)" in text
+    assert "- tie rule → Better grades first (best case): A wins (1.0000 vs 0.6309)" in text
     assert "A = tied, B = distinct" in " ".join(c.value for c in at.caption)
 
 

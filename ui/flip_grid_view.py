@@ -10,14 +10,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from ui.formatting import TIE_RULE_LABELS
 from ui.widgets import plain
 
 CHOICE_WORDS = {"gain": "gain", "k": "cutoff", "ideal": "ideal list", "zero_idcg": "IDCG = 0 rule", "ties": "tie rule"}
 VALUE_WORDS = {"linear": "gain = grade", "exponential": "2^grade − 1", "ranking": "ranked documents only",
                "all_judged": "every judged document", "zero": "NDCG 0", "one": "NDCG 1"}
-TIE_WORDS = {"trec_eval": "document id descending (trec_eval)", "average": "average over the tie (scikit-learn)",
-             "optimistic": "better grades first (optimistic)", "pessimistic": "worse grades first (pessimistic)",
-             "stable": "input order (LightGBM, XGBoost, ranx)"}
+TIE_WORDS = TIE_RULE_LABELS  # the Dataset page's "Tied scores" choices, in the same words
 
 
 def _cell(row, label: dict) -> str:
