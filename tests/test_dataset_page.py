@@ -367,6 +367,18 @@ def test_trec_eval_reading_is_named_with_its_figure():
     assert not plain_files.warning  # both readings agree: nothing to say
 
 
+def test_ids_that_are_not_utf8_are_counted_in_each_file():
+    """café and naïve, judged in a Latin-1 qrels and retrieved in a Latin-1 run: the note said "4 ids are not valid
+    UTF-8" (each id once per file, added up). trec_eval matches the bytes of both files: the figures agree."""
+    qrels = "q1 0 café 2\nq1 0 naïve 1\nq1 0 plain 0\n".encode("latin-1")
+    run = "q1 Q0 naïve 1 3 r\nq1 Q0 café 2 2 r\nq1 Q0 plain 3 1 r\n".encode("latin-1")
+    at = upload_trec(run_page("dataset", query_params={"gain": "linear"}), qrels, ("latin1.txt", run))
+    note = unescaped(at.warning[0].value)
+    assert note.startswith("2 ids in the qrels and 2 ids in the run are not valid UTF-8: "), note
+    ndcg = (1 + 2 / np.log2(3)) / (2 + 1 / np.log2(3))  # by hand: naïve (1) first, café (2) second
+    assert f"would report {ndcg:.4f}" in note and f"gives {ndcg:.4f}" in note
+
+
 def test_a_qrels_file_with_negative_grades_is_read_as_trec_eval_reads_it():
     """A ClueWeb-style qrels file (spam graded -2) was refused: "the relevance '-2' is negative"."""
     at = run_page("dataset", query_params={"k": "10", "gain": "linear"})

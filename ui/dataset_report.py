@@ -146,7 +146,9 @@ def show_trec_eval_reading(dataset: LoadedDataset, run_name: str, options: dict,
     frames = [dataset.qrels, dataset.runs[run_name]]
     differences = {name: value for frame in frames for name, value in frame.attrs.get("trec_eval_differences", {}).items()
                    if name != "ids"}
-    ids = sum(frame.attrs.get("trec_eval_differences", {}).get("ids", 0) for frame in frames)
+    # Counted in each file: the same id is usually in both (café judged in the qrels, retrieved in the run).
+    ids = {what: frame.attrs.get("trec_eval_differences", {}).get("ids", 0)
+           for what, frame in zip(("the qrels", "the run"), frames, strict=True)}
     if "relevance" in differences:
         lines, text, ours, theirs = differences["relevance"]
         parts.append(
@@ -154,9 +156,11 @@ def show_trec_eval_reading(dataset: LoadedDataset, run_name: str, options: dict,
             f"digit: {count(lines, 'judgment reads', 'judgments read')} differently there (e.g. {text!r} is {ours:g} "
             f"here, {theirs:g} in trec_eval)."
         )
-    if ids:
+    if any(ids.values()):
+        where = " and ".join(f"{count(n, 'id', 'ids')} in {what}" for what, n in ids.items() if n)
+        verb = "is" if sum(ids.values()) == 1 else "are"
         parts.append(
-            f"{count(ids, 'id is', 'ids are')} not valid UTF-8: ndcg_core reads such ids as Latin-1 text, trec_eval "
+            f"{where} {verb} not valid UTF-8: ndcg_core reads such ids as Latin-1 text, trec_eval "
             "compares raw bytes, so the same name written in UTF-8 in one file and in Latin-1 in the other matches "
             "here but not in trec_eval."
         )
