@@ -339,13 +339,11 @@ def _cumulative_by_position(query, position, gain, n_queries: int, depth: int,
 # --------------------------------------------------------------------------- results
 
 
-
-
 def _zero_idcg_message(queries) -> str:
     shown = ", ".join(repr(str(q)) for q in list(queries)[:5])
     more = "" if len(queries) <= 5 else f" and {len(queries) - 5} more"
     return (
-        f"IDCG is 0 for query {shown}{more}: no judged document has a positive gain, so NDCG is undefined (0/0). "
+        f"IDCG is 0 for {'query' if len(queries) == 1 else 'queries'} {shown}{more}: no judged document has a positive gain, so NDCG is undefined (0/0). "
         "Choose another zero_idcg rule ('zero', 'one' or 'skip')."
     )
 

@@ -209,8 +209,12 @@ def test_zero_idcg_rules(rule, q5, mean):
 
 
 def test_zero_idcg_error_names_the_query():
-    with pytest.raises(InvalidInput, match="q5"):
+    with pytest.raises(InvalidInput, match="IDCG is 0 for query 'q5': "):
         evaluate_run(MULTI_RUN, MULTI_QRELS, k=3, zero_idcg="error")
+    two = pd.DataFrame({"query": ["a", "b"], "doc": ["x", "y"], "score": [1.0, 1.0]})
+    judged = pd.DataFrame({"query": ["a", "b"], "doc": ["x", "y"], "relevance": [0, 0]})
+    with pytest.raises(InvalidInput, match="IDCG is 0 for queries 'a', 'b': "):  # said "for query 'a', 'b'"
+        evaluate_run(two, judged, zero_idcg="error")
 
 
 def test_all_skipped_gives_nan():
