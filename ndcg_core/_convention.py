@@ -90,6 +90,9 @@ class Convention:
         does it change NDCG.
     source : str
         Where the settings were read, and the version ("as of ...").
+    whole_list_label : str or None
+        The label of the library's measure without a cutoff, when it has another
+        name (trec_eval's ``ndcg``, not ``ndcg_cut``); see :meth:`label_for`.
     """
 
     key: str
@@ -110,6 +113,18 @@ class Convention:
     source: str = ""
     discount: str = "log"
     log_base: float = 2.0
+    whole_list_label: str | None = None
+
+    def label_for(self, *, whole_list: bool) -> str:
+        """The label of the measure used with a cutoff, or without one (``whole_list``).
+
+        >>> from ndcg_core import CONVENTIONS
+        >>> CONVENTIONS["trec_eval"].label_for(whole_list=True)
+        'trec_eval ndcg'
+        >>> CONVENTIONS["sklearn"].label_for(whole_list=True)
+        'scikit-learn ndcg_score'
+        """
+        return self.whole_list_label if whole_list and self.whole_list_label else self.label
 
     def evaluate(self, relevances, scores=None, *, k=None, ideal_relevances=None, doc_ids=None) -> ListResult:
         """NDCG of one list as this library computes it.

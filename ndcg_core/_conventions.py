@@ -28,6 +28,7 @@ _LIST = [
     Convention(
         key="trec_eval",
         label="trec_eval ndcg_cut",
+        whole_list_label="trec_eval ndcg",
         library="pytrec-eval-terrier",
         gain="linear",
         ties="trec_eval",
@@ -47,6 +48,7 @@ _LIST = [
     Convention(
         key="pytrec_eval",
         label="pytrec_eval ndcg_cut",
+        whole_list_label="pytrec_eval ndcg",
         library="pytrec-eval-terrier",
         gain="linear",
         ties="trec_eval",

@@ -296,7 +296,7 @@ def _mattering(space, setting, alternatives) -> list[str]:
 def _sentence(space, setting, alternatives, exact, nearest, departures, exact_settings) -> str:
     words = describe(space, setting)
     if exact:
-        who = " = ".join(CONVENTIONS[key].label for key in exact)
+        who = " = ".join(CONVENTIONS[key].label_for(whole_list=setting["k"] == "whole") for key in exact)
         said = [_shared(space, name, words[name], [preset[name] for preset in exact_settings])
                 for name in _mattering(space, setting, alternatives)]
         return f"{who}: " + ("; ".join(said) if said else "every choice gives the same figure here") + "."
@@ -331,8 +331,10 @@ def _summary(label, shown: str, matches, named, preset_values, value: float) -> 
     text = []
     if exact:
         found = {key for m in exact for key in m.presets}
-        libraries = [CONVENTIONS[key].label for key in sorted(found, key=lambda key: (key not in named,
-                                                                                     list(CONVENTIONS).index(key)))]
+        # Each library's measure as its first match uses it: trec_eval's is ndcg without a cutoff, ndcg_cut with one.
+        whole = {key: next(m.setting["k"] == "whole" for m in exact if key in m.presets) for key in found}
+        libraries = [CONVENTIONS[key].label_for(whole_list=whole[key])
+                     for key in sorted(found, key=lambda key: (key not in named, list(CONVENTIONS).index(key)))]
         text.append(f"{head} is what {_listing(libraries)} compute{'s' if len(libraries) == 1 else ''}.")
     else:
         text.append(f"{head} is no library preset's figure; the nearest reading: {matches[0].sentence}")

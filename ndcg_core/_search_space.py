@@ -63,7 +63,7 @@ ZERO_RULES = ("zero", "one", "skip")
 DIMENSIONS = ("ties", "precision", "gain", "discount", "k", "ideal", "ideal_depth", "zero_idcg")
 
 WORDS = {
-    "ties": {"average": "tied scores share their mean gain", "stable": "tied scores kept in input order",
+    "ties": {"average": "tied scores sharing their mean gain", "stable": "tied scores kept in input order",
              "trec_eval": "tied scores ordered by document id, Z to A",
              "optimistic": "tied scores with the better grades first",
              "pessimistic": "tied scores with the worse grades first"},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ndcg_core import CONVENTIONS
@@ -94,7 +96,7 @@ def test_share_link_round_trip():
     assert not at.exception
     assert at.text_area(key="why_grades").value == "2 1 0"
     assert at.text_input(key="why_extra").value == "3"
-    assert "trec_eval ndcg_cut" in texts(at)
+    assert re.search(r"\btrec_eval ndcg\b(?!_cut)", texts(at))  # no k: trec_eval's whole-list measure, ndcg
     link = copy_links(at)["Share link of this diagnosis"]
     assert "g=2+1+0" in link and "rb=1" in link and link.split("?")[0].endswith("why_differ")
 
@@ -173,6 +175,18 @@ def test_tie_band_shown_for_tied_scores():
     assert not at.exception
     assert "The tie band" in texts(at)
     assert_ties_example_linear_band(band_rows(band_chart(at))["gain = grade, ideal from the ranked list"])
+
+
+def test_the_tie_examples_explanation_names_the_measures_it_used():
+    """Without a cutoff trec_eval's measure is ndcg, not ndcg_cut (which always cuts at a k): the match said
+    "trec_eval ndcg_cut = pytrec_eval ndcg_cut …: … no cutoff (the whole list)". And "scikit-learn's number used
+    tied scores share their mean gain" was not a sentence (found by an exploratory pass)."""
+    at = run_page(PAGE)
+    at.button(key="why_example_ties").click().run()
+    shown = texts(at).replace("\\", "")
+    assert "- trec_eval ndcg = pytrec_eval ndcg = ir_measures nDCG: tied scores ordered by document id, Z to A;" in shown
+    assert "ndcg_cut" not in shown
+    assert "scikit-learn's number used tied scores sharing their mean gain." in shown
 
 
 def test_no_tie_band_without_ties():
