@@ -353,6 +353,15 @@ def test_queries_card_counts_what_the_mean_is_over(rule):
         assert len(in_mean) == 59 and "the mean is over" not in captions
 
 
+def test_the_why_sentence_names_the_metric_as_the_cards_do():
+    """With k = 5 the cards said "Mean of per-query NDCG@5" and the sentence under them "the mean of per-query
+    NDCG" (found by an exploratory pass)."""
+    at = run_page("dataset", query_params={"k": "5"})
+    why = next(m.value for m in at.markdown if m.value.startswith("**Why the two figures differ here.**"))
+    assert "than the mean of per-query NDCG@5." in why and "average NDCG@5 " in why, why
+    assert "Mean of per-query NDCG@5" in headline(at)
+
+
 # --- issue 11 item 4: the page says where trec_eval reads the files otherwise ----------------------------------
 
 def test_trec_eval_reading_is_named_with_its_figure():

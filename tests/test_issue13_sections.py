@@ -183,7 +183,7 @@ def test_dataset_page_shows_unjudged_figures_overall_and_per_query():
     assert cards["Mean NDCG, unjudged = 0"] == f"{standard:.4f}" == cards["Mean of per-query NDCG"]
     assert cards["Condensed list"] == f"{table['condensed'].mean():.4f}"
     assert cards["Unjudged at top grade"] == f"{table['upper'].mean():.4f}"
-    assert cards["Judged@k"] == f"{table['judged_at_k'].mean():.0%}"
+    assert cards["Judged"] == f"{table['judged_at_k'].mean():.0%}"  # no cutoff: not "Judged@k"
     affected = int((table["n_unjudged_in_cutoff"] > 0).sum())
     assert affected > 0
     sentence = next(t.value for t in at.text if t.value.startswith(f"{affected} of {len(table)} queries have "
@@ -197,7 +197,7 @@ def test_dataset_page_shows_unjudged_figures_overall_and_per_query():
     picked = at.session_state["dataset_query"]
     row = table.loc[picked]
     assert any(t.value == f"Query {picked}: usual {row['standard']:.4f}, condensed {row['condensed']:.4f}, unjudged "
-               f"at top grade {row['upper']:.4f}, judged@k {row['judged_at_k']:.0%}." for t in at.text)
+               f"at top grade {row['upper']:.4f}, judged {row['judged_at_k']:.0%}." for t in at.text)
 
 
 def test_dataset_page_fully_judged_run_says_condensed_equals_usual():
@@ -213,7 +213,7 @@ def test_dataset_page_fully_judged_run_says_condensed_equals_usual():
     assert any(t.value.startswith(f"Every retrieved document in the top 10 is judged, so the condensed list is the "
                                   f"usual list: both give {expected:.4f}. Judging more documents could not change "
                                   "it.") for t in at.text)
-    assert {m.label: m.value for m in at.metric}["Judged@k"] == "100%"
+    assert {m.label: m.value for m in at.metric}["Judged@10"] == "100%"
 
 
 def test_dataset_page_judged_top_k_but_unjudged_below_says_so():

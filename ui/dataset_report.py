@@ -100,7 +100,8 @@ def show_headline(dataset: LoadedDataset, run_name: str, options: dict, result: 
     show_negative_grades(dataset)
     show_trec_eval_reading(dataset, run_name, options, settings=settings)
     gap = _gap(dataset.digest, run_name, options, result)
-    st.markdown("**Why the two figures differ here.** " + why_aggregates_differ(gap, zero_rule=settings.zero_idcg))
+    st.markdown("**Why the two figures differ here.** "
+                + why_aggregates_differ(gap, zero_rule=settings.zero_idcg, label=label))
 
 
 def show_rule_notes(result: ndcg_core.RunResult, *, settings: MetricSettings, missing: str) -> None:
@@ -175,8 +176,9 @@ def show_trec_eval_reading(dataset: LoadedDataset, run_name: str, options: dict,
     st.warning(plain(" ".join(parts)), icon=":material/difference:")
 
 
-def why_aggregates_differ(gap: ndcg_core.AggregateGap, *, zero_rule: str) -> str:
-    """One or two sentences explaining, for this data, why the two dataset figures differ."""
+def why_aggregates_differ(gap: ndcg_core.AggregateGap, *, zero_rule: str, label: str = "NDCG") -> str:
+    """One or two sentences explaining, for this data, why the two dataset figures differ (``label``: the cards'
+    name of the metric, e.g. "NDCG@5")."""
     difference = gap.ratio_of_sums - gap.mean_ndcg
     if not np.isfinite(gap.mean_ndcg) and not np.isfinite(gap.ratio_of_sums):
         return ("Neither figure is defined: no query has a relevant judged document, so every IDCG is 0. The ratio "
@@ -191,13 +193,13 @@ def why_aggregates_differ(gap: ndcg_core.AggregateGap, *, zero_rule: str) -> str
         lead = f"The two figures agree to three decimals ({fixed(gap.mean_ndcg, 3)})."
     else:
         higher = "higher" if difference > 0 else "lower"
-        lead = f"The ratio of sums is {fixed(abs(difference), 3)} {higher} than the mean of per-query NDCG."
+        lead = f"The ratio of sums is {fixed(abs(difference), 3)} {higher} than the mean of per-query {label}."
     parts = [lead]
     if np.isfinite(gap.mean_high_idcg) and abs(gap.weighting_effect) >= 0.0005:
         leaning = "above" if gap.weighting_effect > 0 else "below"
         parts.append(
             f"The ratio of sums weights each query by its IDCG, so queries with many highly relevant documents count "
-            f"more: here those (IDCG ≥ the median {fixed(gap.median_idcg, 2)}) average NDCG {fixed(gap.mean_high_idcg, 3)} and the "
+            f"more: here those (IDCG ≥ the median {fixed(gap.median_idcg, 2)}) average {label} {fixed(gap.mean_high_idcg, 3)} and the "
             f"others {fixed(gap.mean_low_idcg, 3)}, which pulls the ratio {fixed(abs(gap.weighting_effect), 3)} {leaning} the "
             f"plain mean over the same {gap.n_positive} queries."
         )

@@ -27,7 +27,6 @@ COLUMNS = {
                                                help="Unjudged documents removed before ranking (Sakai 2007)."),
     "upper": st.column_config.NumberColumn("Unjudged at top grade", format="%.4f",
                                            help="Every unjudged document judged at the query's highest grade."),
-    "judged_at_k": st.column_config.NumberColumn("Judged@k", format="percent"),
     "n_unjudged_in_cutoff": st.column_config.NumberColumn("Unjudged in cutoff"),
 }
 
@@ -70,7 +69,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
     cards[2].metric("Unjudged at top grade", fixed(summary["upper"]),
                     help="Every unjudged document judged at its query's highest grade; those judgments also join "
                          "the ideal list, so this can come out below the usual figure.")
-    cards[3].metric("Judged@k", percent(summary["judged_at_k"]),
+    cards[3].metric("Judged" if options.get("k") is None else f"Judged@{options['k']}", percent(summary["judged_at_k"]),
                     help=f"Mean share of judged documents in {depth} of each query.")
     affected = summary["queries_with_unjudged"]
     if affected == 0:
@@ -99,9 +98,11 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
     else:
         st.caption(f"The {grouped(len(shown))} queries whose figure moves most (of {grouped(affected)} with unjudged "
                    "documents).")
-    st.dataframe(shown, hide_index=True, key="dataset_unjudged_table", column_config=COLUMNS)
+    judged = "Judged" if options.get("k") is None else f"Judged@{options['k']}"  # as the card above
+    st.dataframe(shown, hide_index=True, key="dataset_unjudged_table",
+                 column_config={**COLUMNS, "judged_at_k": st.column_config.NumberColumn(judged, format="percent")})
     query = dataset_state.picked_query()
     if query is not None and str(query) in per_query.index.astype(str):
         row = per_query.loc[per_query.index.astype(str) == str(query)].iloc[0]
         st.text(f"Query {query}: usual {fixed(row['standard'])}, condensed {fixed(row['condensed'])}, unjudged at "
-                f"top grade {fixed(row['upper'])}, judged@k {percent(row['judged_at_k'])}.")
+                f"top grade {fixed(row['upper'])}, {judged.lower()} {percent(row['judged_at_k'])}.")
