@@ -266,3 +266,16 @@ def test_one_url_write_per_action_and_none_for_opening_the_link_or_a_plain_rerun
     assert len(url_writes) == 1
     assert percent(0.9) in verdict_text(at)
 
+
+
+def test_opening_a_runs_link_logs_no_widget_warning(caplog):
+    """Opening a runs link put "The widget with key "compare_run_b" was created with a default value but also had
+    its value set via the Session State API" into the server's log (the state layer sets the pickers from the link
+    before they are drawn, on purpose: .streamlit/config.toml turns that warning off)."""
+    params = {"compare": "runs", "run_a": "Neural", "run_b": "BM25", "resamples": "2000", "boot_seed": "3",
+              "confidence": "0.9"}
+    with caplog.at_level("WARNING"):
+        at = run_page("compare", query_params=params)
+    assert not at.exception
+    assert (at.selectbox(key="compare_run_a").value, at.selectbox(key="compare_run_b").value) == ("Neural", "BM25")
+    assert not [r.getMessage() for r in caplog.records if "Session State API" in r.getMessage()]
