@@ -25,14 +25,14 @@ PARAM = "present"  # its URL parameter (ui.url_state.APP_PARAMS)
 SCOPE = "present"  # its link warning's scope
 CHART_FONT = 20  # px: a chart's tick labels, legend and annotations in Present mode
 CHART_TITLE_FONT = 22
-PLAYGROUND_CHART_HEIGHT = 320  # px: beside the list, under the cards, inside a 1280 x 720 screen
-PRESENT_CHART_HEIGHT = 350  # px: Present mode's shorter caption leaves a little more room (and its text is larger)
+PLAYGROUND_CHART_HEIGHT = 300  # px: beside the list, under the cards, with its view picker inside a 1280 x 720 screen
+PRESENT_CHART_HEIGHT = 330  # px: Present mode's shorter caption and top space leave a little more room (larger text)
 
 CSS = """<style>
 html { font-size: clamp(16px, 1.2vw, 28px); }
 [data-testid="stApp"] { --ndcg-small-text: .875rem; }
 [data-testid="stApp"] :is([data-testid="stMarkdownContainer"], [data-testid="stCaptionContainer"]) code { font-size: max(.875rem, .9em); }
-[data-testid="stApp"] [data-testid="stMainBlockContainer"] { padding-top: 2rem; }
+[data-testid="stApp"] [data-testid="stMainBlockContainer"] { padding-top: 1rem; }
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] span:has(> [data-testid="stMarkdownContainer"]),
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] :is([data-testid="stMarkdownContainer"], p) { white-space: normal; }
 </style>"""
