@@ -48,6 +48,9 @@ st.html("<style>[data-testid='stElementToolbar']:focus-within { opacity: 1 !impo
         # table (the Quiz's "… and do not count." lost its end): a table makes room for it there.
         "@media (hover: none) { [data-testid='stElementContainer']:has([data-testid='stDataFrame']"
         " > [data-testid='stElementToolbar']) { margin-top: 2rem; } }</style>")
+# Pills (the Worked examples' filters) wrap onto a second line when their row is too narrow: Streamlit scrolls them
+# sideways, and on a phone the last one ("○ no figure stated") was cut at the edge with nothing to say it scrolls.
+st.html("<style>[data-testid='stButtonGroup'] > div:has(> button[data-variant='pills']) { flex-wrap: wrap; }</style>")
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 st.html("<style>@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }</style>")
 

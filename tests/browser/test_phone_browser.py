@@ -168,6 +168,11 @@ def test_a_phone_held_sideways_shows_names_and_reachable_buttons(phone, app_url)
     go_to_page(phone, "compare")  # two rankings side by side, four cards each
     assert phone.evaluate(CUT_CARD_VALUES_JS) == []
     screenshot(phone, "phone_sideways_compare", full_page=False)
+    # The Worked examples' Verdict filters wrap: the last one was cut at the edge of a row that scrolled sideways.
+    go_to_page(phone, "worked_examples")
+    widths = phone.evaluate("""() => [...document.querySelectorAll('[data-testid="stButtonGroup"] > div')]
+      .map((row) => [row.scrollWidth, row.clientWidth])""")
+    assert len(widths) == 2 and all(scrolled <= shown + 1 for scrolled, shown in widths), widths
 
 
 def test_a_long_press_on_a_row_then_a_move_reorders(phone, app_url):
