@@ -40,7 +40,9 @@ st.html("<style>[data-testid='stHorizontalBlock'] > [data-testid='stElementConta
         # sidebar open left the Playground's and Compare's cards ~150 px wide). 3.6 em is the width of "14.0000" and its
         # like; the card's own padding is 2 rem. Cards wide enough keep the usual 2.25 rem.
         "[data-testid='stMetric'] { container-type: inline-size; }"
-        "[data-testid='stMetric'] [data-testid='stMetricValue'] { font-size: min(2.25rem, calc((100cqi - 2rem) / 3.6)); }</style>")
+        "[data-testid='stMetric'] [data-testid='stMetricValue'] { font-size: min(2.25rem, calc((100cqi - 2rem) / 3.6)); }"
+        # A card's label wraps instead of ending in "…" ("≈ matches after roun…" on a phone held sideways).
+        "[data-testid='stMetricLabel'] [data-testid='stMarkdownContainer'] :is(p, span) { white-space: normal; }</style>")
 # A table's or chart's toolbar (add row, download, search, fullscreen) shows on hover only: a keyboard user who
 # tabs onto its buttons must see where the focus is.
 st.html("<style>[data-testid='stElementToolbar']:focus-within { opacity: 1 !important; }"

@@ -173,6 +173,11 @@ def test_a_phone_held_sideways_shows_names_and_reachable_buttons(phone, app_url)
     widths = phone.evaluate("""() => [...document.querySelectorAll('[data-testid="stButtonGroup"] > div')]
       .map((row) => [row.scrollWidth, row.clientWidth])""")
     assert len(widths) == 2 and all(scrolled <= shown + 1 for scrolled, shown in widths), widths
+    # and the counts' labels wrap: "≈ matches after rounding" ended "roun…"
+    cut = phone.evaluate("""() => [...document.querySelectorAll('[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"]')]
+      .filter((label) => label.scrollWidth > label.clientWidth + 1).map((label) => label.textContent)""")
+    assert cut == []
+    screenshot(phone, "phone_sideways_worked_examples", full_page=False)
 
 
 def test_a_long_press_on_a_row_then_a_move_reorders(phone, app_url):
