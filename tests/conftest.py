@@ -152,6 +152,22 @@ def ranx_evaluate(qrels: dict, run: dict, metric: str, *, return_mean: bool = Tr
     return ranx.evaluate(ranx_qrels, ranx_run, metric, return_mean=return_mean)
 
 
+def assert_no_settings_sidebar(page: str, use_page=lambda at: None) -> None:
+    """``page`` (a page that states its own convention) draws no metric settings and puts none in its address,
+    also after ``use_page(at)`` (which may check the page too); the settings chosen on the Playground before are
+    still there afterwards."""
+    at = run_page("playground")
+    at.radio(key="settings_gain").set_value("linear").run()
+    at.switch_page(f"pages/{page}.py").run()
+    assert not at.exception
+    assert [e.value for e in at.sidebar.get("header")] == []  # no "Metric settings"
+    assert not at.sidebar.radio and not at.sidebar.number_input and not at.sidebar.selectbox
+    use_page(at)
+    assert not {"gain", "base", "k", "z", "gt"} & set(at.query_params), dict(at.query_params)
+    at.switch_page("pages/playground.py").run()
+    assert at.radio(key="settings_gain").value == "linear" and at.query_params["gain"] == "linear"
+
+
 def chart_specs(at: AppTest) -> list[dict]:
     """The page's plotly figures as the browser receives them (JSON specs), in page order."""
     import json

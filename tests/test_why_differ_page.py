@@ -7,7 +7,14 @@ import re
 import pytest
 
 from ndcg_core import CONVENTIONS
-from tests.conftest import assert_ties_example_linear_band, band_chart, band_rows, copy_links, run_page
+from tests.conftest import (
+    assert_no_settings_sidebar,
+    assert_ties_example_linear_band,
+    band_chart,
+    band_rows,
+    copy_links,
+    run_page,
+)
 
 PAGE = "why_differ"
 
@@ -214,15 +221,9 @@ def test_numbers_typed_to_three_decimals_are_explained():
 def test_the_page_draws_no_settings_sidebar_and_puts_no_settings_in_its_address():
     """Its caption said "Sidebar settings do not apply on this page" beside a sidebar of metric settings, and typing
     two numbers put gain=exponential&base=2&z=zero into the address (not into its share link)."""
-    at = run_page("playground")
-    at.radio(key="settings_gain").set_value("linear").run()
-    at.switch_page("pages/why_differ.py").run()
-    assert not at.exception
-    assert [e.value for e in at.sidebar.get("header")] == []  # no "Metric settings"
-    assert not at.sidebar.radio and not at.sidebar.number_input and not at.sidebar.selectbox
-    at.text_input(key="why_number_1").input("0.985").run()
-    at.text_input(key="why_number_2").input("0.993").run()
-    assert not {"gain", "base", "k", "z", "gt"} & set(at.query_params), dict(at.query_params)
-    assert "Sidebar" not in " ".join(c.value for c in at.caption)
-    at.switch_page("pages/playground.py").run()  # the settings chosen before are still there
-    assert at.radio(key="settings_gain").value == "linear" and at.query_params["gain"] == "linear"
+    def type_two_numbers(at):
+        at.text_input(key="why_number_1").input("0.985").run()
+        at.text_input(key="why_number_2").input("0.993").run()
+        assert "Sidebar" not in " ".join(c.value for c in at.caption)
+
+    assert_no_settings_sidebar("why_differ", type_two_numbers)

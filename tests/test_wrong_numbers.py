@@ -47,16 +47,22 @@ def test_dataset_row_and_opened_playground_agree(ties):
         assert any("Tied scores in the run: a, b" in info.value for info in at.info)
 
 
-def test_the_opened_lists_formula_shows_the_shared_gains_it_adds_up():
-    """Under "Average of the tie" the formula's DCG line showed each document's own gain, 0 + 3/log2(3) + 1/2
-    (2.3928), and ended "= 2.9464", the total of the averaged gains 1.5, 1.5 and 1 (found by an exploratory pass)."""
+def _opened_averaged():
+    """The run a, b, c opened in the Playground from the Dataset page under "Average of the tie" (linear gain)."""
     at = run_page("dataset", query_params={"gain": "linear"})
     at.radio(key="dataset_source").set_value("csv").run()
     at.file_uploader(key="dataset_csv_files").set_value(("tiny.csv", TABLE, "text/csv"))
     at.run()
     at.selectbox(key="dataset_ties").set_value("average").run()
     at.button(key="dataset_open").click().run()
-    at.switch_page("pages/playground.py").run()
+    at.switch_page("pages/playground.py").run()  # AppTest's next run would go back to the Dataset page
+    return at
+
+
+def test_the_opened_lists_formula_shows_the_shared_gains_it_adds_up():
+    """Under "Average of the tie" the formula's DCG line showed each document's own gain, 0 + 3/log2(3) + 1/2
+    (2.3928), and ended "= 2.9464", the total of the averaged gains 1.5, 1.5 and 1 (found by an exploratory pass)."""
+    at = _opened_averaged()
     dcg = 1.5 + 1.5 / LOG2(3) + 1 / 2  # by hand: a and b share (0 + 3) / 2
     (line,) = [f.value.strip("$\n") for f in at.latex if f.value.strip("$\n").startswith("DCG@3 =")]
     assert line.endswith(f"= {dcg:.4f}"), line
@@ -67,13 +73,7 @@ def test_the_opened_lists_formula_shows_the_shared_gains_it_adds_up():
 
 
 def test_playground_drops_the_averaging_after_a_move():
-    at = run_page("dataset", query_params={"gain": "linear"})
-    at.radio(key="dataset_source").set_value("csv").run()
-    at.file_uploader(key="dataset_csv_files").set_value(("tiny.csv", TABLE, "text/csv"))
-    at.run()
-    at.selectbox(key="dataset_ties").set_value("average").run()
-    at.button(key="dataset_open").click().run()
-    at.switch_page("pages/playground.py").run()  # AppTest's next run would go back to the Dataset page
+    at = _opened_averaged()
     assert {m.label: m.value for m in at.metric}["NDCG"] == f"{BY_RULE['average']:.4f}"  # still averaged
     at.button(key="playground_reverse").click().run()  # c, b, a: a plain list now
     assert not at.exception, at.exception

@@ -35,11 +35,13 @@ CLOSE_ON_PHONE_SCRIPT = """
   // A phone held sideways is wider than Streamlit's 768 px for a phone, so the sidebar opened there and took 319 of
   // 844 px: it starts closed, as on a phone held upright (once per page load; the user may open it again).
   const SIDEWAYS_PHONE = "(hover: none) and (pointer: coarse) and (max-height: 500px)";
-  let closedOnce = false;
+  let decided = false;
   const closeOnSidewaysPhone = () => {
-    if (closedOnce || !window.matchMedia(SIDEWAYS_PHONE).matches) return;
+    const sidebar = document.querySelector("[data-testid='stSidebar']");
+    if (decided || !sidebar) return;
+    decided = true;  // once, on the sidebar's first frame: a sidebar the user opens afterwards stays open
     const close = document.querySelector("[data-testid='stSidebarCollapseButton'] button");
-    if (close) { closedOnce = true; close.click(); }
+    if (close && sidebar.dataset.collapsed !== "true" && window.matchMedia(SIDEWAYS_PHONE).matches) close.click();
   };
   document.addEventListener("click", (event) => {
     const link = event.target.closest ? event.target.closest(".st-key-app_nav a") : null;

@@ -178,6 +178,15 @@ def test_a_phone_held_sideways_shows_names_and_reachable_buttons(phone, app_url)
       .filter((label) => label.scrollWidth > label.clientWidth + 1).map((label) => label.textContent)""")
     assert cut == []
     screenshot(phone, "phone_sideways_worked_examples", full_page=False)
+    # The Quiz starts with its sidebar closed (no settings there). Opened first in the tab and then opened by the
+    # student, it stays open: the script that closes it on a sideways phone closed it again as soon as it opened.
+    open_page(phone, f"{app_url}/quiz")
+    expect()(sidebar).to_have_attribute("data-collapsed", "true")
+    phone.get_by_test_id("stExpandSidebarButton").tap()
+    expect()(sidebar).to_have_attribute("data-collapsed", "false")
+    for _ in range(3):
+        next_frame(phone)
+    assert sidebar.get_attribute("data-collapsed") == "false"
 
 
 def test_a_long_press_on_a_row_then_a_move_reorders(phone, app_url):
