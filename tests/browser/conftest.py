@@ -155,9 +155,11 @@ class TabPool:
     same time (a teacher and their students) need windows of their own. New windows are opened from a blank page
     the pool keeps (``window.open`` with ``popup``, no opener), as Playwright has no call for a new window.
 
-    Each tab is a Streamlit session of its own, and the app keeps nothing in cookies or browser storage, so two
-    tabs are two users. A tab given back is reset to what a new one is: a blank page (which ends its Streamlit
-    session), the context's viewport, screen media and the pointer in the corner. The tabs of a test that failed
+    Each tab is a Streamlit session of its own, and the app keeps nothing in cookies, so two tabs are two users.
+    Streamlit itself keeps a little in the origin's browser storage (whether the user last opened or closed the
+    sidebar; the tabs of a context share it), so a tab given back clears it. A tab given back is reset to what a
+    new one is: storage cleared, a blank page (which ends its Streamlit session), the context's viewport, screen
+    media and the pointer in the corner. The tabs of a test that failed
     are closed instead. (A test that listens to a tab's events removes its listener: see the ``dialogs`` fixture in
     test_security_browser.py.)
     """
@@ -184,6 +186,8 @@ class TabPool:
             return
         if reusable:
             try:
+                if tab.url.startswith("http"):  # the app's origin: what Streamlit stored there goes
+                    tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
                 tab.goto("about:blank")
                 tab.set_viewport_size(self.viewport)
                 tab.emulate_media(media="null")
