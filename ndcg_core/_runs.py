@@ -342,8 +342,9 @@ def _cumulative_by_position(query, position, gain, n_queries: int, depth: int,
 def _zero_idcg_message(queries) -> str:
     shown = ", ".join(repr(str(q)) for q in list(queries)[:5])
     more = "" if len(queries) <= 5 else f" and {len(queries) - 5} more"
+    which = "query" if len(queries) == 1 else "queries"
     return (
-        f"IDCG is 0 for {'query' if len(queries) == 1 else 'queries'} {shown}{more}: no judged document has a positive gain, so NDCG is undefined (0/0). "
+        f"IDCG is 0 for {which} {shown}{more}: no judged document has a positive gain, so NDCG is undefined (0/0). "
         "Choose another zero_idcg rule ('zero', 'one' or 'skip')."
     )
 

@@ -16,7 +16,6 @@ from ui.widgets import plain
 CHOICE_WORDS = {"gain": "gain", "k": "cutoff", "ideal": "ideal list", "zero_idcg": "IDCG = 0 rule", "ties": "tie rule"}
 VALUE_WORDS = {"linear": "gain = grade", "exponential": "2^grade − 1", "ranking": "ranked documents only",
                "all_judged": "every judged document", "zero": "NDCG 0", "one": "NDCG 1"}
-TIE_WORDS = TIE_RULE_LABELS  # the Dataset page's "Tied scores" choices, in the same words
 
 
 def _cell(row, label: dict) -> str:
@@ -53,9 +52,9 @@ def tie_table(grid: pd.DataFrame, names: tuple[str, str]) -> pd.DataFrame | None
     label = {"A": names[0], "B": names[1], "tie": "tie"}
     table: dict[str, dict[str, str]] = {}
     for _, row in rows.iterrows():
-        table.setdefault(TIE_WORDS[row["ties"]], {})[row["gain"]] = _cell(row, label)
-    order = [TIE_WORDS[grid.iloc[0]["ties"]]] + [words for words in TIE_WORDS.values()
-                                                 if words != TIE_WORDS[grid.iloc[0]["ties"]]]
+        table.setdefault(TIE_RULE_LABELS[row["ties"]], {})[row["gain"]] = _cell(row, label)
+    first = TIE_RULE_LABELS[grid.iloc[0]["ties"]]  # the baseline's rule heads the table
+    order = [first] + [words for words in TIE_RULE_LABELS.values() if words != first]
     return pd.DataFrame(table).T.reindex(order).rename_axis("tie rule").reset_index()
 
 
@@ -81,6 +80,6 @@ def show_winner_grid(grid: pd.DataFrame, names: tuple[str, str] = ("Ranker 1", "
         value = row[row["changed"]]
         if row["changed"] == "k":  # the k column is float (None = no cutoff): show a whole number
             value = "no cutoff" if pd.isna(value) else int(value)
-        value = TIE_WORDS[value] if row["changed"] == "ties" else VALUE_WORDS.get(value, value)
+        value = TIE_RULE_LABELS[value] if row["changed"] == "ties" else VALUE_WORDS.get(value, value)
         lines.append(f"- {choice} → {value}: {label[row['winner']]} wins ({row['mean_a']:.4f} vs {row['mean_b']:.4f})")
     st.markdown("Single changes that reverse the winner (⚠ in the table):\n" + plain("\n".join(lines)).replace("\\-", "-"))

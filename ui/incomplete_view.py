@@ -60,6 +60,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
         return
     summary = _summary(dataset.digest, run_name, options, dataset)
     depth = "the whole ranking" if options.get("k") is None else f"the top {options['k']}"
+    judged = "Judged" if options.get("k") is None else f"Judged@{options['k']}"  # the card, the table, the query line
     cards = st.columns(4)
     cards[0].metric(f"Mean {label}, unjudged = 0", fixed(summary["standard"]),
                     help="The usual figure (trec_eval, scikit-learn): an unjudged document counts as not relevant.")
@@ -69,7 +70,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
     cards[2].metric("Unjudged at top grade", fixed(summary["upper"]),
                     help="Every unjudged document judged at its query's highest grade; those judgments also join "
                          "the ideal list, so this can come out below the usual figure.")
-    cards[3].metric("Judged" if options.get("k") is None else f"Judged@{options['k']}", percent(summary["judged_at_k"]),
+    cards[3].metric(judged, percent(summary["judged_at_k"]),
                     help=f"Mean share of judged documents in {depth} of each query.")
     affected = summary["queries_with_unjudged"]
     if affected == 0:
@@ -98,7 +99,6 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
     else:
         st.caption(f"The {grouped(len(shown))} queries whose figure moves most (of {grouped(affected)} with unjudged "
                    "documents).")
-    judged = "Judged" if options.get("k") is None else f"Judged@{options['k']}"  # as the card above
     st.dataframe(shown, hide_index=True, key="dataset_unjudged_table",
                  column_config={**COLUMNS, "judged_at_k": st.column_config.NumberColumn(judged, format="percent")})
     query = dataset_state.picked_query()

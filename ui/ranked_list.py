@@ -76,19 +76,22 @@ def last_applied(session_state: Mapping, key: str) -> int:
     return session_state.get(_tracker_key(key), {}).get("applied", 0)
 
 
-def _valid_moves(value: object) -> list[tuple[int, str, int]]:
-    """(seq, id, to) of the well-formed moves in a state value, by seq; anything else is ignored."""
+def _valid_moves(value: object) -> tuple[list[tuple[int, str, int]], set[int]]:
+    """(seq, id, to) of the well-formed moves in a state value, by seq, and the seqs of those the browser marked
+    ``continues``; anything else is ignored."""
     moves = value.get("moves") if isinstance(value, Mapping) else None
     if not isinstance(moves, list):
-        return []
-    found = {}
+        return [], set()
+    found, continuing = {}, set()
     for move in moves[-MAX_MOVES:]:
         if not isinstance(move, Mapping):
             continue
         seq, doc, to = move.get("seq"), move.get("id"), move.get("to")
         if all(isinstance(x, int) and not isinstance(x, bool) for x in (seq, to)) and isinstance(doc, str):
             found.setdefault(seq, (seq, doc, to))
-    return [found[seq] for seq in sorted(found)]
+            if move.get("continues") is True:
+                continuing.add(seq)
+    return [found[seq] for seq in sorted(found)], continuing
 
 
 def _apply(ids: list, moves: Sequence[tuple[int, str, int]]) -> list:
@@ -115,11 +118,12 @@ def pending_order(
     tracker = session.widget(_tracker_key(key))
     if tracker is None:
         return None
-    moves = [move for move in _valid_moves(session.widget(key)) if move[0] > tracker["applied"]]
+    received, continuing = _valid_moves(session.widget(key))
+    moves = [move for move in received if move[0] > tracker["applied"]]
     if not moves:
         return None
     tracker["applied"] = moves[-1][0]  # acknowledged, applied or skipped: never looked at again
-    tracker["continues"] = _continues(session.widget(key), moves[0][0])
+    tracker["continues"] = moves[0][0] in continuing
     if names is not None and grades is not None:
         drawn = row_ids(names[: min(n, limit)], grades[: min(n, limit)])
     else:
@@ -131,13 +135,6 @@ def pending_order(
     tracker["moved"] = [doc for _, doc, _ in moves if doc in where]
     perm = [where[doc] for doc in _apply(base, moves)]
     return None if perm == list(range(n)) else perm
-
-
-def _continues(value: object, seq: int) -> bool:
-    """Whether the browser marked move ``seq`` as made while its earlier moves still waited for an answer."""
-    moves = value.get("moves") if isinstance(value, Mapping) else None
-    return any(isinstance(move, Mapping) and move.get("seq") == seq and move.get("continues") is True
-               for move in (moves if isinstance(moves, list) else [])[-MAX_MOVES:])
 
 
 def continues_earlier_moves(key: str) -> bool:
