@@ -159,7 +159,7 @@ class TabPool:
     Streamlit itself keeps a little in the origin's browser storage (whether the user last opened or closed the
     sidebar; the tabs of a context share it), so a tab given back clears it. A tab given back is reset to what a
     new one is: storage cleared, a blank page (which ends its Streamlit session), the context's viewport, screen
-    media and the pointer in the corner. The tabs of a test that failed
+    media, the pointer in the corner and a history of one entry. The tabs of a test that failed
     are closed instead. (A test that listens to a tab's events removes its listener: see the ``dialogs`` fixture in
     test_security_browser.py.)
     """
@@ -181,6 +181,15 @@ class TabPool:
         tab.set_viewport_size(self.viewport)
         return tab
 
+    def _forget_history(self, tab) -> None:
+        # Chromium keeps at most 50 history entries a tab; a reused tab reaching that cap makes history.length stop
+        # growing, and a test of "one entry per action" could not fail there. A new tab's history is one entry.
+        session = self.context.new_cdp_session(tab)
+        try:
+            session.send("Page.resetNavigationHistory")
+        finally:
+            session.detach()
+
     def give_back(self, tab, *, reusable: bool) -> None:
         if tab.is_closed():
             return
@@ -189,6 +198,7 @@ class TabPool:
                 if tab.url.startswith("http"):  # the app's origin: what Streamlit stored there goes
                     tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
                 tab.goto("about:blank")
+                self._forget_history(tab)
                 tab.set_viewport_size(self.viewport)
                 tab.emulate_media(media="null")
                 tab.mouse.move(0, 0)
