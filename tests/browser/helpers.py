@@ -394,3 +394,43 @@ CUT_LEGEND_ENTRIES_JS = """() => [...document.querySelectorAll('[data-testid="st
   return [...legend.querySelectorAll('.legendtext')]
     .filter((text) => text.getBoundingClientRect().right > box.right + 1).map((text) => text.textContent);
 })"""
+
+
+# --- accessibility audit (axe-core, bundled by axe-playwright-python) ---------------------------------------------
+
+AXE_RUN_JS = """async () => {
+  // One audit of the whole document; each failing node says whether it is in the app's content (stMain, shadow
+  // roots inside it included) or in Streamlit's chrome (sidebar, header, toolbar).
+  const inMain = (el) => {
+    for (let node = el; node; node = node.parentNode || node.host) {
+      if (node.dataset && node.dataset.testid === 'stMain') return true;
+    }
+    return false;
+  };
+  const result = await axe.run(document, { resultTypes: ['violations'], elementRef: true });
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => ({ target: n.target, summary: (n.failureSummary || '').slice(0, 160),
+                                 main: !!n.element && inMain(n.element) })),
+  }));
+}"""
+
+
+def axe_audit(tab) -> dict[str, list[dict]]:
+    """axe-core's violations on the page, split into the app's ``content`` (stMain) and Streamlit's ``chrome``:
+    [{id, impact, help, nodes: [target, ...]}] each. axe is injected once per page load (a page change inside the
+    app keeps it) and run once over the whole document, as a screen reader meets it (heading order across the
+    sidebar and the page, for example)."""
+    from axe_playwright_python.base import AXE_SCRIPT
+
+    if not tab.evaluate("() => typeof axe !== 'undefined'"):
+        tab.evaluate(AXE_SCRIPT)
+    found: dict[str, list[dict]] = {"content": [], "chrome": []}
+    for violation in tab.evaluate(AXE_RUN_JS):
+        for part, in_main in (("content", True), ("chrome", False)):
+            nodes = [node for node in violation["nodes"] if node["main"] == in_main]
+            if nodes:
+                found[part].append({**{key: violation[key] for key in ("id", "impact", "help")},
+                                    "nodes": [node["target"] for node in nodes],
+                                    "summaries": [node["summary"] for node in nodes]})
+    return found

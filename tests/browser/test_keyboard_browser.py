@@ -13,6 +13,7 @@ import pytest
 
 import ndcg_core
 from tests.browser.helpers import (
+    axe_audit,
     expect,
     expect_ndcg,
     focused_row,
@@ -51,11 +52,8 @@ def tab_to(tab, test: str, arg=None, *, key: str = "Tab") -> None:
 
 
 def _content_is_clean(tab) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
-    result = Axe().run(tab, context={"include": [["[data-testid='stMain']"]]}, options={"resultTypes": ["violations"]})
-    blocking = [(v["id"], v["impact"], [(n["target"], n.get("failureSummary", "")[:160]) for n in v["nodes"][:3]])
-                for v in result.response["violations"] if v["impact"] in ("serious", "critical")]
+    blocking = [(v["id"], v["impact"], list(zip(v["nodes"][:3], v["summaries"][:3], strict=True)))
+                for v in axe_audit(tab)["content"] if v["impact"] in ("serious", "critical")]
     assert blocking == []
 
 
