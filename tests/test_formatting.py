@@ -296,8 +296,30 @@ def test_count_axes_tick_whole_numbers_only():
     small = dataset_charts.histogram_chart(pd.Series([0.2, 0.9]), mean=0.55, label="NDCG").layout.yaxis
     assert (small.dtick, small.tickformat, small.rangemode) == (1, "d", "tozero")
     many = dataset_charts.histogram_chart(pd.Series([0.5] * 40), mean=0.5, label="NDCG").layout.yaxis
-    assert many.dtick == 5  # 40 queries in one bin: ticks 0, 5, 10, …
+    assert many.dtick == 10  # 40 queries in one bin: ticks 0, 10, 20, 30, 40 (a step of 5 is nine ticks)
     comparison = ndcg_core.compare_runs(pd.Series([0.5, 0.7], index=["a", "b"]), pd.Series([0.6, 0.7], index=["a", "b"]),
                                         n_boot=100, seed=0)
     axis = compare_charts.differences_histogram(comparison, name_a="A", name_b="B", metric="NDCG").layout.yaxis
     assert (axis.dtick, axis.tickformat) == (1, "d")
+
+
+def test_a_count_axis_has_at_most_eight_ticks_on_round_whole_steps():
+    """Compare's per-query histogram in Present mode at 1280x720 labelled 0, 1, …, 13 (a step of 1 for a largest
+    bar of 13: 14 ticks) and its 20-px labels sat on each other."""
+    import doctest
+
+    import ui.chart_style
+    from ui.chart_style import count_axis
+
+    assert doctest.testmod(ui.chart_style).failed == 0
+    for largest in range(0, 5001):
+        step = count_axis(largest)["dtick"]
+        assert largest // step + 1 <= 8, largest
+        assert step == 1 or largest // smaller_step(step) + 1 > 8, largest  # the smallest such step
+        assert step / 10 ** (len(str(step)) - 1) in (1, 2, 5)
+
+
+def smaller_step(step: int) -> int:
+    """The round step just below ``step`` (1, 2, 5, 10, 20, 50, …)."""
+    lead, scale = step // 10 ** (len(str(step)) - 1), 10 ** (len(str(step)) - 1)
+    return {1: scale // 2, 2: scale, 5: 2 * scale}[lead]

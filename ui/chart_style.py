@@ -111,8 +111,23 @@ def base_layout(
 
 def count_axis(largest: int) -> dict:
     """A y axis of counts (queries, answers): from 0, ticks on whole numbers only (plotly put ticks at 0.2, 0.4, …
-    under a largest bar of 1), about eight of them."""
-    return {"rangemode": "tozero", "tickformat": "d", "dtick": max(1, int(largest) // 8)}
+    under a largest bar of 1), at most eight of them, a step of 1, 2 or 5 times a power of ten.
+
+    >>> [count_axis(n)["dtick"] for n in (1, 7, 13, 40, 59, 1000)]
+    [1, 1, 2, 10, 10, 200]
+    """
+    return {"rangemode": "tozero", "tickformat": "d", "dtick": count_step(largest, ticks=8)}
+
+
+def count_step(largest: int, *, ticks: int) -> int:
+    """The smallest step of 1, 2 or 5 times a power of ten that labels 0 to ``largest`` with at most ``ticks``
+    ticks (a step of 1 under 14 ticks put 13's labels on top of each other in Present mode's 20-px text)."""
+    scale = 1
+    while True:
+        for step in (scale, 2 * scale, 5 * scale):
+            if int(largest) // step + 1 <= ticks:
+                return step
+        scale *= 10
 
 
 def is_axis(name: str) -> bool:

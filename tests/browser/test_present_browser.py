@@ -189,15 +189,16 @@ CUT_NAV_LABELS_JS = """() => [...document.querySelectorAll('[data-testid="stSide
   .map(link => link.innerText.trim())"""
 
 
-def test_every_page_in_present_mode_screenshots(sized, app_url):
-    """Screenshots to look at (a page that raises fails the test); Present mode stays on from page to page.
-
-    At 1920x1080 no text on any page (sidebar, page, ranked lists) is under 20 px.
-    """
+def test_every_page_and_chart_in_present_mode(sized, app_url):
+    """A teacher's tour in Present mode, page to page through the sidebar (Present mode must stay on): no page
+    raises, no sidebar label is cut, and at 1920x1080 no text on any page (sidebar, page, ranked lists) is under
+    20 px. Every chart (the Playground's three views, Step by step, Dataset, Compare's two modes) has Present mode's
+    larger text with nothing cut (the cumulative chart's y title was), and the Playground's plot is not squeezed by
+    its legend (it had a third of the chart's height at 1280x720). Screenshots of every page and chart to look at."""
     tab, (width, height) = sized
-    open_page(tab, f"{app_url}/?present=1")
+    open_playground(tab, app_url, present=True)
     for path in PAGES:
-        if path:  # from page to page through the sidebar, as a teacher does: Present mode must stay on
+        if path:
             go_to_page(tab, path)
         assert "present=1" in tab.url, path
         wait_for_charts(tab)
@@ -209,6 +210,15 @@ def test_every_page_in_present_mode_screenshots(sized, app_url):
             assert tab.evaluate(SMALL_TEXT_JS) == [], path
         assert tab.evaluate(CUT_NAV_LABELS_JS) == [], path  # the larger text wraps in the sidebar, never "Why do my…"
         screenshot(tab, f"present_page_{path or 'playground'}_{width}x{height}", full_page=False)
+        if path == "":
+            _playground_charts_fit(tab, width, height)
+        elif path in ("step_by_step", "dataset", "compare"):
+            _page_charts_fit(tab, path, width, height)
+        if path == "compare":  # Compare's second mode: two runs on the data set
+            tab.get_by_text("Two runs on the data set", exact=True).click()
+            tab.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .gtitle')]"
+                                  ".some((t) => t.textContent.startsWith('Bootstrap'))", timeout=30_000)
+            _page_charts_fit(tab, "compare runs", width, height)
 
 
 def test_a_row_moved_past_the_screens_edge_is_scrolled_into_view(page, app_url):
@@ -250,11 +260,26 @@ CHART_TEXT_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyCh
   })"""
 
 
+# Tick labels of one axis that sit on each other: [axis, first label, second label] for each such pair.
+TICKS_ON_EACH_OTHER_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .main-svg')].flatMap((svg) =>
+  [...svg.querySelectorAll('.xaxislayer-above, .yaxislayer-above')].flatMap((axis) => {
+    const labels = [...axis.querySelectorAll('.xtick text, .ytick text')].filter((el) => el.textContent.trim())
+      .map((el) => [el.textContent, el.getBoundingClientRect()]);
+    const pairs = [];
+    labels.forEach(([a, ra], i) => labels.slice(i + 1).forEach(([b, rb]) => {
+      if (Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 1
+          && Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 1) pairs.push([a, b]);
+    }));
+    return pairs;
+  }))"""
+
+
 def assert_charts_fit(tab, where: str) -> list[dict]:
     """Every chart's text is inside the chart (nothing cut) and at least Present mode's 20 px (labels on the plot,
-    such as "k = 5" or "mean 0.745", 18 px: ui/present.py)."""
+    such as "k = 5" or "mean 0.745", 18 px: ui/present.py); no two tick labels of an axis overlap."""
     charts = tab.evaluate(CHART_TEXT_JS)
     assert charts, where
+    assert tab.evaluate(TICKS_ON_EACH_OTHER_JS) == [], where  # Compare's 0, 1, …, 13 did at 1280x720
     for chart in charts:
         svg = chart["svg"]
         for text, box, size, on_plot in chart["texts"]:
@@ -276,11 +301,7 @@ def _overlap(a: dict, b: dict) -> bool:
         a["top"], b["top"]) > 1
 
 
-def test_every_chart_fits_in_present_mode(sized, app_url):
-    """Present mode's larger chart text on every chart, nothing cut (the cumulative chart's y title was), and the
-    Playground's plot is not squeezed by its legend (it had a third of the chart's height at 1280x720)."""
-    tab, (width, height) = sized
-    open_playground(tab, app_url, present=True)
+def _playground_charts_fit(tab, width: int, height: int) -> None:
     for choice in ("Contribution", "Cumulative", "Gain ÷ discount"):
         if choice != "Contribution":
             title = tab.locator('[data-testid="stPlotlyChart"] .gtitle').first.text_content()
@@ -294,17 +315,12 @@ def test_every_chart_fits_in_present_mode(sized, app_url):
         # picker to fit the screen too, gives the "Gain ÷ discount" plot 0.39 of it under its two-row legend)
         assert plot["bottom"] - plot["top"] >= 0.38 * (svg["bottom"] - svg["top"]), (choice, plot, svg)
         screenshot(tab, f"present_chart_playground_{choice.split()[0].lower()}_{width}x{height}", full_page=False)
-    for path in ("step_by_step", "dataset", "compare", "compare runs"):
-        if path == "compare runs":  # Compare's second mode: two runs on the data set
-            tab.get_by_text("Two runs on the data set", exact=True).click()
-            tab.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .gtitle')]"
-                                  ".some((t) => t.textContent.startsWith('Bootstrap'))", timeout=30_000)
-        else:
-            go_to_page(tab, path)
-        assert "present=1" in tab.url, path
-        wait_for_charts(tab)
-        tab.wait_for_function("() => document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .main-svg').length >= 2",
-                              timeout=30_000)
-        assert_charts_fit(tab, path)
-        tab.locator('[data-testid="stPlotlyChart"]').first.scroll_into_view_if_needed()
-        screenshot(tab, f"present_chart_{path.replace(' ', '_')}_{width}x{height}", full_page=False)
+
+
+def _page_charts_fit(tab, name: str, width: int, height: int) -> None:
+    wait_for_charts(tab)
+    tab.wait_for_function("() => document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .main-svg').length >= 2",
+                          timeout=30_000)
+    assert_charts_fit(tab, name)
+    tab.locator('[data-testid="stPlotlyChart"]').first.scroll_into_view_if_needed()
+    screenshot(tab, f"present_chart_{name.replace(' ', '_')}_{width}x{height}", full_page=False)
