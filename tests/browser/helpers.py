@@ -282,6 +282,18 @@ def expect_ndcg(tab, value: float, timeout: float = 15_000) -> None:
 
 # --- the ranked list (ui/ranked_list.py) ----------------------------------------------------------------------
 
+# The ranked list's root element, inside the shadow root of its component (a JS expression; null until drawn).
+LIST_ROOT_JS = """[...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+    .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean)"""
+
+# Whether the list shows the names in ``names`` (the argument), in order, with no move waiting for the server.
+LIST_SETTLED_JS = """(names) => {
+  const root = """ + LIST_ROOT_JS + """;
+  if (!root || root.dataset.pending !== '0') return false;
+  const shown = [...root.querySelectorAll('.rl-row .rl-name')].map((el) => el.textContent);
+  return JSON.stringify(shown) === JSON.stringify(names);
+}"""
+
 def list_names(tab) -> list[str]:
     return tab.locator(".rl-row .rl-name").all_inner_texts()
 
@@ -295,9 +307,8 @@ def focused_row(tab) -> str | None:
     """The name on the ranked-list row that has the keyboard focus (None if no row has it)."""
     return tab.evaluate(
         """() => {
-          const host = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
-            .find((el) => el.shadowRoot && el.shadowRoot.querySelector('.rl-root'));
-          const el = host && host.shadowRoot.activeElement;
+          const root = """ + LIST_ROOT_JS + """;
+          const el = root && root.getRootNode().activeElement;
           return el && el.classList.contains('rl-row') ? el.querySelector('.rl-name').textContent : null;
         }"""
     )
@@ -308,17 +319,7 @@ def wait_until_settled(tab, names: list[str], grades: dict[str, float], *, timeo
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        tab.wait_for_function(
-            """(names) => {
-              const root = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
-                .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean);
-              if (!root || root.dataset.pending !== '0') return false;
-              const shown = [...root.querySelectorAll('.rl-row .rl-name')].map((el) => el.textContent);
-              return JSON.stringify(shown) === JSON.stringify(names);
-            }""",
-            arg=names,
-            timeout=timeout,
-        )
+        tab.wait_for_function(LIST_SETTLED_JS, arg=names, timeout=timeout)
     except PlaywrightTimeout:
         pending = tab.locator(".rl-root").first.get_attribute("data-pending")
         raise AssertionError(f"the list shows {list_names(tab)} ({pending} moves pending), expected {names}") from None

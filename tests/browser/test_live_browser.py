@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.browser.conftest import _require_browser, free_port, screenshot, start_app, stop_app, wait_for_app
-from tests.browser.helpers import drag_row, expect, next_frame, row
+from tests.browser.helpers import LIST_SETTLED_JS, drag_row, expect, next_frame, row
 from tests.live_databases import fresh_database, postgres_cluster
 from ui.live import activities, schema, security, store
 
@@ -195,14 +195,6 @@ def test_live_class_teacher_and_three_students(borrow, live_app):
 
 # --- "Fix the ranking": students reorder with the ranked list (mouse drags, keyboard), the teacher scores --------
 
-SETTLED_LIST = """(names) => {
-  const root = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
-    .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean);
-  if (!root || root.dataset.pending !== '0') return false;
-  const shown = [...root.querySelectorAll('.rl-row .rl-name')].map((el) => el.textContent);
-  return JSON.stringify(shown) === JSON.stringify(names);
-}"""
-
 # Every table of the main area shows all its columns (none scrolled away or cut by a sidebar).
 TABLES_FIT = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stTable"]')]
   .filter((table) => table.offsetParent !== null)
@@ -212,7 +204,7 @@ TABLES_FIT = """() => [...document.querySelectorAll('[data-testid="stMain"] [dat
 
 def _settled(tab, names: list[str]) -> None:
     """Wait until the ranked list shows ``names`` with no move waiting for the server."""
-    tab.wait_for_function(SETTLED_LIST, arg=names, timeout=WAIT)
+    tab.wait_for_function(LIST_SETTLED_JS, arg=names, timeout=WAIT)
 
 
 def _chart_bars(tab) -> dict[str, int]:

@@ -14,6 +14,7 @@ import ndcg_core
 from tests.browser.helpers import (
     CUT_CARD_VALUES_JS,
     CUT_LEGEND_ENTRIES_JS,
+    LIST_ROOT_JS,
     SCREENSHOTS,
     card_boxes,
     expect,
@@ -131,8 +132,7 @@ def test_a_drag_from_the_grip_reorders(phone, app_url):
 
 # Each row's name width, and whether its ▼ button is the element under its own centre (nothing drawn over it).
 ROWS_USABLE_JS = """() => {
-  const root = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
-    .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean);
+  const root = """ + LIST_ROOT_JS + """;
   return [...root.querySelectorAll('.rl-row')].map((row) => {
     const down = row.querySelector('.rl-down').getBoundingClientRect();
     const x = down.left + down.width / 2, y = down.top + down.height / 2;

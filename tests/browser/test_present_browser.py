@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import go_to_page, open_page, screenshot, wait_for_charts, wait_until_settled
+from tests.browser.helpers import LIST_ROOT_JS, go_to_page, open_page, screenshot, wait_for_charts, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -22,11 +22,10 @@ PAGES = ["", "step_by_step", "worked_examples", "quiz", "live_class", "dataset",
 
 BOXES_JS = """() => {
   const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
-  const host = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
-    .find((el) => el.shadowRoot && el.shadowRoot.querySelector('.rl-root'));
+  const root = """ + LIST_ROOT_JS + """;
   return {
     cards: [...document.querySelectorAll('[data-testid="stMetric"]')].map(box),
-    list: box(host.shadowRoot.querySelector('.rl-root')),
+    list: box(root),
     chart: box(document.querySelector('[data-testid="stPlotlyChart"]')),
     picker: box(document.querySelector('[data-testid="stMain"] [data-testid="stButtonGroup"]')),
     scrolled: document.querySelector('[data-testid="stMain"]').scrollTop,
@@ -100,8 +99,7 @@ def test_cards_list_and_chart_fit_one_screen(sized, app_url, present):
 SIZES_JS = """() => {
   const size = (el) => parseFloat(getComputedStyle(el).fontSize);
   const all = (selector) => [...document.querySelectorAll(selector)].filter((el) => el.textContent.trim());
-  const root = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
-    .map((el) => el.shadowRoot && el.shadowRoot.querySelector('.rl-root')).find(Boolean);
+  const root = """ + LIST_ROOT_JS + """;
   return {
     captions: all('[data-testid="stCaptionContainer"]').map(size),
     metric_labels: all('[data-testid="stMetricLabel"] p').map(size),

@@ -15,6 +15,7 @@ import pytest
 
 import ndcg_core
 from tests.browser.helpers import (
+    LIST_ROOT_JS,
     USER_PAUSE_MS,
     drag_row,
     expect,
@@ -100,8 +101,7 @@ def test_rapid_moves_are_never_lost(page, app_url):
 # A second ▼ on the same document as soon as the first one's answer has arrived (the in-between order drawn, no
 # move waiting): as a person's double press 0.1 s apart, when the server answers in less than that.
 DOUBLE_PRESS_JS = """async (name) => {
-  const root = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
-    .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.rl-root')).find(Boolean);
+  const root = """ + LIST_ROOT_JS + """;
   const down = () => [...root.querySelectorAll('.rl-row')]
     .find((row) => row.querySelector('.rl-name').textContent === name).querySelector('.rl-down');
   const applied = Number(root.dataset.applied);
