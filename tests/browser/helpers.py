@@ -435,3 +435,10 @@ def axe_audit(tab) -> dict[str, list[dict]]:
                                     "nodes": [node["target"] for node in nodes],
                                     "summaries": [node["summary"] for node in nodes]})
     return found
+
+
+# Share-link boxes (ui/copy_link.py) that hide part of their link: [the box's label, the link] of each.
+HIDDEN_LINKS_JS = """() => [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+  .map((host) => host.shadowRoot && host.shadowRoot.querySelector('.cl-url')).filter(Boolean)
+  .filter((box) => box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1)
+  .map((box) => [box.getAttribute('aria-label'), box.value])"""

@@ -14,6 +14,7 @@ import ndcg_core
 from tests.browser.helpers import (
     CUT_CARD_VALUES_JS,
     CUT_LEGEND_ENTRIES_JS,
+    HIDDEN_LINKS_JS,
     LIST_ROOT_JS,
     SCREENSHOTS,
     card_boxes,
@@ -270,6 +271,7 @@ def test_the_list_header_words_and_chart_titles_fit_on_a_phone(phone, app_url):
     expect()(phone.get_by_role("status").filter(has_text="Copied")).to_have_count(1, timeout=5_000)
     link = phone.get_by_role("textbox", name="Share link of this list").input_value()
     assert link.startswith(app_url) and "docs=" in link
+    assert phone.evaluate(HIDDEN_LINKS_JS) == []  # the whole link is shown (a one-line box showed its first 33 characters)
     assert phone.evaluate("() => navigator.clipboard.readText()") == link
     open_page(phone, f"{app_url}/compare")
     phone.get_by_text("Which positions make the difference").first.wait_for()
