@@ -484,3 +484,36 @@ def test_the_teacher_sees_every_answer_tied_for_most_common_wrong(engine):
     text = _texts(teacher)
     assert r"**Most common wrong answers:** 0\.70 · 0\.30 (1 student each)" in text, text
     assert r"→ 0\.70: ignored the cutoff" in text and r"→ 0\.30: no single slip explains it" in text
+
+
+def test_a_visit_to_another_page_and_back_returns_to_ones_place_in_the_class(engine):
+    """The teacher kit has the teacher show the Playground mid-lesson; the sidebar's Live class link then opened the
+    landing (the running session not offered), and a student who came back the same way and joined again was a
+    second student: "Joined 4" for three people, their points split over two rows. The tab now returns to its place
+    while the session runs."""
+    teacher, code, secret = _teacher(engine)
+    teacher.button(key="live_add").click().run()
+    student = _student(code, nickname="Ana")
+    token = student.query_params["student"]
+    for at, page in ((teacher, "pages/playground.py"), (student, "pages/quiz.py")):
+        _visit_and_come_back(at, page)
+    assert (teacher.query_params["code"], teacher.query_params["teacher"]) == (code, secret)
+    assert "live_start" not in [b.key for b in teacher.button]
+    assert [m.value for m in teacher.metric][:1] == ["1"], _texts(teacher)  # joined: one student
+    assert (student.query_params["code"], student.query_params["student"]) == (code, token)
+    assert "What is NDCG@" in _texts(student)
+    assert store.student_count(engine, store.find_session(engine, code).id) == 1
+    # Once the session has ended, the way back is the landing (nothing left to return to).
+    store.end_session(engine, code=code, secret=secret)
+    _visit_and_come_back(student, "pages/quiz.py")
+    assert "student" not in student.query_params and [b.label for b in student.button] == ["Join", "Start a live session"]
+
+
+def _visit_and_come_back(at, page: str) -> None:
+    """Another page, then the sidebar's Live class link, whose address has no parameters (a browser drops the
+    page's parameters on a page change; AppTest keeps them, so they are dropped here)."""
+    at.switch_page(page).run()
+    for name in ("join", "code", "student", "teacher", "screen"):
+        at.query_params.pop(name, None)
+    at.switch_page("pages/live_class.py").run()
+    assert not at.exception

@@ -17,12 +17,18 @@ import streamlit as st
 from ui import url_state
 from ui.live import connection, security, store
 from ui.live.schema import NICKNAME_MAX
+from ui.live.state import live
 from ui.live.student_view import student_page
 from ui.live.teacher_view import teacher_page
 
+ROLES = (connection.TEACHER, connection.SCREEN, connection.STUDENT)
+
 
 def live_class_page() -> None:
-    params = url_state.live_params()
+    try:
+        params = _params_or_place()
+    except sa.exc.DBAPIError:
+        params = url_state.live_params()
     if not (params.get(connection.TEACHER) or params.get(connection.SCREEN)):
         st.title("Live class")  # on a 720 px projector the join band is the heading: every line counts
     try:
@@ -38,6 +44,24 @@ def live_class_page() -> None:
     except sa.exc.DBAPIError:
         st.warning("The class database cannot be reached right now. Reconnecting… (reload in a few seconds)",
                    icon=":material/sync:")
+
+
+def _params_or_place() -> dict[str, str]:
+    """The URL's Live class parameters; with none (the tab came back through the sidebar, which drops them), the
+    place this tab had in a class that is still running: a teacher who showed the Playground mid-lesson comes
+    back to the dashboard, a student to their page (joining again made a second student of the same person)."""
+    params = url_state.live_params()
+    state = live()
+    if any(params.get(role) for role in ROLES):
+        state.place = {name: params[name] for name in (connection.CODE, *ROLES) if params.get(name)}
+    elif not params and state.place:
+        session = store.find_session(connection.live_engine(), state.place.get(connection.CODE))
+        if session is None or session.ended:
+            state.place = None
+        else:
+            url_state.open_live(state.place)  # the address says where the tab is again (the views read it there)
+            return url_state.live_params()
+    return params
 
 
 def _landing(join_code: str | None) -> None:

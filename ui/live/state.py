@@ -48,6 +48,9 @@ class LiveState:
     teacher_error: str | None = None  # a refused or failed control, shown once at the top of the dashboard
     reorders: dict[int, Reorder] = field(default_factory=dict)  # activity id -> the student's working order
     view: tuple[Session, Activity | None, Answer | None] | None = None  # the student's last read (for outages)
+    # Who this tab is in a class (the URL's code and student, teacher or screen token): a visit to another page
+    # drops the address's parameters, and the Live class link in the sidebar brings the tab back to its place.
+    place: dict[str, str] | None = None
 
 
 def live() -> LiveState:
