@@ -192,9 +192,12 @@ _LIST += [
         reason="ir_measures evaluates nDCG and nDCG@k with its pytrec_eval provider, so it is trec_eval's ndcg / "
         "ndcg_cut: gain = grade, ties by document id descending, ideal from every judged document.",
         call="ir_measures.calc_aggregate([ir_measures.nDCG @ k], qrels, run)",
-        caveat="nDCG(judged_only=True) removes unjudged documents first (the condensed list, "
-        "ndcg_core.incomplete_judgments); nDCG(gains={...}) maps grades to custom gains.",
+        caveat="Through pytrec_eval, scores are kept as single-precision floats: scores 1 + 1e-9 and 1 tie (then "
+        "the larger document id ranks first); this preset rounds scores the same way. nDCG(judged_only=True) "
+        "removes unjudged documents first (the condensed list, ndcg_core.incomplete_judgments); "
+        "nDCG(gains={...}) maps grades to custom gains.",
         whole_grades=True,
+        score_precision="float32",
         source="as of ir_measures 0.4.3 (PyPI), default provider pytrec_eval; tested against the installed package.",
     ),
     Convention(

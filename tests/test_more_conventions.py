@@ -36,6 +36,19 @@ def test_ir_measures_preset_matches_the_package(seed):
     assert ours.ndcg == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.oracle
+def test_ir_measures_preset_ties_scores_as_its_pytrec_eval_provider_stores_them():
+    """Scores 1 + 1e-9, 1 and 1 + 2e-9 are one tie in single precision: ir_measures gives 0.9502 (ids descending,
+    d3 d2 d1); the preset said 1.0000, ranking them as double-precision numbers."""
+    grades, scores, ids = [1, 0, 2], [1.000000001, 1.0, 1.000000002], ["d1", "d2", "d3"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = ir_measures_ndcg(np.array(grades), np.array(scores), None, np.array([], dtype=int), ids)
+    assert expected == pytest.approx(0.950234, abs=1e-6)
+    ours = CONVENTIONS["ir_measures"].evaluate(grades, scores, doc_ids=ids, ideal_relevances=grades)
+    assert ours.ndcg == pytest.approx(expected, abs=1e-12)
+
+
 def test_gdeval_by_its_formula():
     # qrels: a=2, b=0, c=1, x=3 (not retrieved); run scores a=1, b=2, c=1 (a and c tie: docno descending puts c first)
     convention = CONVENTIONS["trec_gdeval"]
