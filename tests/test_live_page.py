@@ -418,6 +418,12 @@ def test_the_class_summary_follows_answers_while_an_activity_is_open(engine):
         _tick(teacher, poll)
     summary = next(frame.value for frame in teacher.dataframe if "Answers" in frame.value.columns)
     assert summary["Answers"].tolist() == [2] and summary["State"].tolist() == ["open"]
+    # Not how many are right while answers are open: the page is projected (it said "Correct 33%" mid-question).
+    assert summary["Correct"].tolist() == ["–"] and summary["Mean points"].isna().all()
+    teacher.run()  # the whole page (a poll's run redraws its fragment only)
+    teacher.button(key=f"live_closed_{activity.id}").click().run()
+    summary = next(frame.value for frame in teacher.dataframe if "Answers" in frame.value.columns)
+    assert summary["Correct"].tolist()[0].endswith("%") and not summary["Mean points"].isna().any()
 
 
 def test_the_projector_shows_the_leaderboard_when_the_teacher_turns_it_on(engine):

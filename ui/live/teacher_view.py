@@ -255,16 +255,18 @@ def _summary(engine: Engine, session: store.Session) -> None:
 
 
 def _summary_table(session_id: int) -> None:
-    """One row per activity: its state, answers, share correct and mean points."""
+    """One row per activity: its state, answers, share correct and mean points. While an activity is open its
+    share correct and points are "–", as on the live panel: the page is projected, and they give the answer away."""
     engine = connection.live_engine()
     try:
         rows = []
         for activity in store.session_activities(engine, session_id):
             answers = store.activity_answers(engine, activity.id)
+            scored = bool(answers) and activity.state != "open"
             rows.append({"#": activity.position, "Activity": activities.TITLES[activity.kind], "State": activity.state,
                          "Answers": len(answers),
-                         "Correct": f"{sum(a.correct for a in answers) / len(answers):.0%}" if answers else "–",
-                         "Mean points": round(sum(a.points for a in answers) / len(answers), 2) if answers else None})
+                         "Correct": f"{sum(a.correct for a in answers) / len(answers):.0%}" if scored else "–",
+                         "Mean points": round(sum(a.points for a in answers) / len(answers), 2) if scored else None})
     except sa.exc.DBAPIError:
         st.warning(RECONNECTING, icon=":material/sync:")
         return
