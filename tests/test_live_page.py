@@ -523,3 +523,18 @@ def _visit_and_come_back(at, page: str) -> None:
         at.query_params.pop(name, None)
     at.switch_page("pages/live_class.py").run()
     assert not at.exception
+
+
+def test_a_second_add_and_open_asks_a_new_question_and_the_seed_box_moves_on(engine):
+    """"Add and open" twice with the seed box untouched asked the same question twice (same kind, same seed), and
+    "Add the whole quiz" after it repeated the activities just revealed: the box now offers the next seed."""
+    teacher, code, _ = _teacher(engine)
+    teacher.number_input(key="live_seed").set_value(7).run()
+    teacher.button(key="live_add").click().run()
+    assert teacher.number_input(key="live_seed").value == 8
+    teacher.button(key="live_add").click().run()
+    first, second = store.session_activities(engine, store.find_session(engine, code).id)
+    assert first.kind == second.kind and first.spec != second.spec
+    assert (first.spec, second.spec) == (activities.generate(first.kind, seed=7), activities.generate(first.kind, seed=8))
+    teacher.button(key="live_add_quiz").click().run()
+    assert teacher.number_input(key="live_seed").value == 10

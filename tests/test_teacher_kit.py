@@ -191,7 +191,7 @@ def test_every_link_opens_the_intended_state(where, link):
         formula = rf"\frac{{{num(row['cumulative_dcg'])}}}{{{num(row['cumulative_idcg'])}}} = {num(row['ndcg_at_rank'])}"
         assert any(formula in element.value for element in at.latex)
     elif parts.path == "/quiz":
-        assert at.session_state["quiz"].seed == kit.LESSON_SEED
+        assert at.session_state["quiz"].seed == kit.EXIT_SEED != kit.LESSON_SEED
     elif parts.path == "/conventions":
         assert at.session_state["conventions_case"] == "gain"
     elif parts.path == "/why_differ":
@@ -211,7 +211,7 @@ def test_links_are_root_relative_in_the_model_and_absolute_on_a_known_server(mon
     assert all(link.url.startswith("/") for _, link in all_links())
     monkeypatch.setattr(teacher_kit, "_base_url", lambda: "https://class.example")
     text = teacher_kit._links_markdown((kit.quiz_link(),))
-    assert text == "[Quiz, seed 45](https://class.example/quiz?seed=45)"
+    assert text == "[Quiz, seed 46](https://class.example/quiz?seed=46)"
 
 
 def test_exercise_links_carry_the_examples_convention():
@@ -232,3 +232,14 @@ def test_the_page_draws_no_settings_sidebar_and_puts_no_settings_in_its_address(
         assert "sidebar" not in at.markdown[0].value.lower()
 
     assert_no_settings_sidebar("for_teachers", no_word_of_a_sidebar)
+
+
+def test_the_exit_quiz_asks_none_of_the_questions_revealed_in_the_live_activities():
+    """The plan's live activities use quiz seed 45 (compare, estimate, reorder); the exit quiz was seed 45 too,
+    whose questions 1-3 are those same three, answered and revealed in class minutes before."""
+    from ui.live import activities
+
+    live = [activities.generate(kind, seed=kit.LESSON_SEED) for kind in ("compare", "estimate", "reorder")]
+    exit_quiz = [spec for _, spec in activities.quiz_specs(kit.EXIT_SEED)]
+    assert not [spec for spec in exit_quiz if spec in live]
+    assert [spec for _, spec in activities.quiz_specs(kit.LESSON_SEED)][:3] != exit_quiz[:3]

@@ -19,7 +19,9 @@ from ui.ranking import Ranking
 from ui.settings_model import MetricSettings
 from ui.walk_lists import example_by_key, example_ranked, example_settings
 
-LESSON_SEED = 45  # the quiz seed of the lesson's live activities and exit quiz (any seed works; one for all)
+LESSON_SEED = 45  # the quiz seed of the lesson's live activities (any seed works; one for all)
+# The exit quiz's seed: another one, as quiz seed 45's first questions are the ones just revealed in class.
+EXIT_SEED = LESSON_SEED + 1
 DIGITS = 4  # decimals of the answer key's non-whole figures
 FIGURE_NAMES = {"cg": "CG", "dcg": "DCG", "idcg": "IDCG", "ndcg": "NDCG"}
 
@@ -64,7 +66,7 @@ def step_link(example: ndcg_core.WorkedExample, position: int = 1) -> Link:
                                                  "pos": str(position)}))
 
 
-def quiz_link(seed: int = LESSON_SEED) -> Link:
+def quiz_link(seed: int = EXIT_SEED) -> Link:
     return Link(f"Quiz, seed {seed}", url_state.link("/quiz", {"seed": str(seed)}))
 
 
@@ -214,7 +216,8 @@ def lesson_plan() -> tuple[Block, ...]:
               f"{LESSON_SEED}; open, close and reveal each. Discuss the most common wrong answer the projector shows.",
               (page_link("/live_class", "Live class"),)),
         Block(2, "Exit ticket", "Quiz",
-              f"Give the quiz link (seed {LESSON_SEED}: everyone gets the same questions) and worksheet "
+              f"Give the quiz link (seed {EXIT_SEED}: everyone gets the same questions, new ones after the live "
+              f"activities' seed {LESSON_SEED}) and worksheet "
               "exercises 4–8 as homework.",
               (quiz_link(),)),
     )

@@ -103,6 +103,12 @@ def next_activity_choice() -> tuple[str | None, int]:
     return session.widget(KIND_KEY), int(session.widget(SEED_KEY, 0) or 0)
 
 
+def offer_next_seed(seed: int, *, largest: int) -> None:
+    """Put ``seed`` + 1 in the "Quiz seed" box (from an add button's callback): the same kind and seed is the same
+    question, and a second "Add and open" asked the one just revealed again. The box stays editable."""
+    session.set_widget(SEED_KEY, min(seed + 1, largest))
+
+
 LEADERBOARD_KEY = "live_leaderboard"
 
 

@@ -29,6 +29,7 @@ from ui.live.state import (
     leaderboard_toggle,
     live,
     next_activity_choice,
+    offer_next_seed,
     take_teacher_error,
 )
 from ui.quiz_model import MAX_SEED
@@ -227,6 +228,7 @@ def _add_activities(*, whole_quiz: bool, open_it: bool = False) -> None:
         added = [store.add_activity(engine, code=code, secret=secret, kind=kind, spec=spec) for kind, spec in items]
         if open_it and added:
             store.set_state(engine, code=code, secret=secret, activity_id=added[-1].id, state="open")
+        offer_next_seed(seed, largest=MAX_SEED)
     except store.LiveError as error:
         live().teacher_error = str(error)
     except sa.exc.DBAPIError:
