@@ -501,6 +501,9 @@ def test_a_visit_to_another_page_and_back_returns_to_ones_place_in_the_class(eng
     teacher.button(key="live_add").click().run()
     student = _student(code, nickname="Ana")
     token = student.query_params["student"]
+    # Where the answers are is the database; the address is who you are (it said "answers are kept in the address").
+    assert "this page's address is your place in the class" in _texts(student)
+    assert "answers are kept in this page's address" not in _texts(student)
     for at, page in ((teacher, "pages/playground.py"), (student, "pages/quiz.py")):
         _visit_and_come_back(at, page)
     assert (teacher.query_params["code"], teacher.query_params["teacher"]) == (code, secret)
@@ -538,3 +541,15 @@ def test_a_second_add_and_open_asks_a_new_question_and_the_seed_box_moves_on(eng
     assert (first.spec, second.spec) == (activities.generate(first.kind, seed=7), activities.generate(first.kind, seed=8))
     teacher.button(key="live_add_quiz").click().run()
     assert teacher.number_input(key="live_seed").value == 10
+
+
+def test_the_csv_export_gives_times_a_spreadsheet_reads_and_names_the_chart_group():
+    """submitted_at was Unix seconds (1795549517.398267) and an estimate's bin "0.55" (answer 0.53) sat under "label"."""
+    from ui.live.teacher_view import export_table
+
+    rows = [{"position": 1, "kind": "estimate", "student": 1, "nickname": "=cmd()", "answer": '{"value": 0.53}',
+             "label": "0.55", "points": 1.0, "correct": True, "revision": 1, "submitted_at": 1795549517.398267}]
+    table = export_table(rows)
+    assert table.loc[0, "submitted_at_utc"] == "2026-11-24 19:45:17"  # 1795549517 s after 1970-01-01 00:00 UTC
+    assert table.loc[0, "chart_group"] == "0.55" and table.loc[0, "nickname"] == "'=cmd()"
+    assert export_table([]).columns.tolist()[-1] == "submitted_at_utc"

@@ -36,7 +36,8 @@ def student_page(engine: Engine, *, code: str, token: str) -> None:
                  icon=":material/link_off:")
         return
     name = student.nickname or "anonymous"
-    st.caption(f"Class {plain(code.upper())} · you are {plain(name)} · your answers are kept in this page's address")
+    st.caption(f"Class {plain(code.upper())} · you are {plain(name)} · this page's address is your place in the "
+               "class: keep this tab (a reload keeps your answers; joining again would make you a new student)")
     _watch(student.session_id, student.id)
     _panel(code, token, student.id)
 
