@@ -104,6 +104,12 @@ def test_linear_vs_exponential_gain_reorders_two_rankers():
     assert table[LABELS["lightgbm"]]["NDCG, ranker 1"] == pytest.approx(ranker_1)
     texts = [t.value for t in at.text]
     assert any(t.startswith("Ranker 1 wins under:") and LABELS["lightgbm"] in t for t in texts)
+    # A sentence for each ranker's column (ranker 2's values, up to sklearn's, went unsaid).
+    frame = at.dataframe[1].value
+    for column, prefix in (("NDCG, ranker 1", "Ranker 1: "), ("NDCG, ranker 2", "Ranker 2: ")):
+        values = frame[column].dropna().round(4)
+        assert f"{prefix}The conventions give {values.nunique()} different values, from {values.min():.4f} to " \
+               f"{values.max():.4f}." in texts
 
 
 def test_differing_cells_are_highlighted():

@@ -184,24 +184,29 @@ def show_results(given: CheckedInput, *, k: int | None) -> None:
     if not table["note"].any():
         table = table.drop(columns="note")
     st.dataframe(styled(table, labels), hide_index=True, key="conventions_table")
-    values = table["ndcg"].dropna().round(4).unique()
-    refusing = int(table["ndcg"].isna().sum())
-    refused = "" if not refusing else (f" {refusing} of the {len(table)} give no value for this input "
-                                       "(their Note says why)." + _no_value_reasons(table))
-    if len(values) == 1 and not refusing:
-        st.text(f"All {len(table)} conventions agree: NDCG = {fixed(values[0])}.")
-    elif len(values) == 1:
-        st.text(f"The conventions that give a value agree: NDCG = {fixed(values[0])}.{refused}")
-    elif len(values) == 0:
-        st.text(f"No convention gives a value for this input.{refused}")
-    else:
-        st.text(f"The conventions give {len(values)} different values, from {fixed(values.min())} to "
-                f"{fixed(values.max())}.{refused}")
+    rankers = {"ndcg": ""} if given.scores_2 is None else {"ndcg": "Ranker 1: ", "ndcg_2": "Ranker 2: "}
+    for column, prefix in rankers.items():  # with two rankers, a sentence each (ranker 2's values went unsaid)
+        st.text(prefix + _agreement(table, column, first=column == "ndcg"))
     if "better" in table:
         for ranker in ("ranker 1", "ranker 2"):
             winners = table.loc[table["better"] == ranker, "library"].tolist()
             if winners:
                 st.text(f"{ranker.capitalize()} wins under: {', '.join(winners)}.")
+
+
+def _agreement(table: pd.DataFrame, column: str, *, first: bool) -> str:
+    """How far the conventions agree on ``column``'s NDCG, and (``first``) why some give no value."""
+    values = table[column].dropna().round(4).unique()
+    refusing = int(table[column].isna().sum())
+    refused = "" if not refusing else (f" {refusing} of the {len(table)} give no value for this input "
+                                       + ("(their Note says why)." + _no_value_reasons(table) if first else "(as above)."))
+    if len(values) == 1 and not refusing:
+        return f"All {len(table)} conventions agree: NDCG = {fixed(values[0])}."
+    if len(values) == 1:
+        return f"The conventions that give a value agree: NDCG = {fixed(values[0])}.{refused}"
+    if len(values) == 0:
+        return f"No convention gives a value for this input.{refused}"
+    return f"The conventions give {len(values)} different values, from {fixed(values.min())} to {fixed(values.max())}.{refused}"
 
 
 def _no_value_reasons(table: pd.DataFrame) -> str:
