@@ -92,7 +92,7 @@ def refusal(key: str, vector: TestVector) -> str | None:
     """Why the library behind preset ``key`` refuses this input, or None."""
     grades = np.r_[vector.judged_grades(), np.array(vector.unretrieved, dtype=float)]
     label = CONVENTIONS[key].label
-    if key == "sklearn" and len(vector.grades) < 2:
+    if len(vector.grades) < CONVENTIONS[key].min_documents:
         return f"{label} refuses a list of one document (NDCG needs more than one)."
     if key == "sklearn" and (grades < 0).any():
         return f"{label} refuses negative grades."

@@ -69,6 +69,9 @@ class Convention:
         library would never give.
     max_grade : int or None
         The largest grade the library accepts (LightGBM: 30, XGBoost: 31).
+    min_documents : int
+        The fewest ranked documents the library scores (scikit-learn: 2; it
+        raises for a list of one).
     score_precision : {"double", "float32"}
         The precision the library keeps scores in: with ``"float32"``, scores
         are rounded to single precision before ranking, so scores that differ
@@ -107,6 +110,7 @@ class Convention:
     caveat: str | None = None
     whole_grades: bool = False
     max_grade: int | None = None
+    min_documents: int = 1
     score_precision: str = "double"
     default_k: int | None = None
     ideal_depth: str = "cutoff"
@@ -157,6 +161,9 @@ class Convention:
         grades = as_grades(relevances, what="relevances")
         ideal = ideal_relevances if self.ideal == "all_judged" else None
         self._check_library_accepts(grades if ideal is None else np.concatenate([grades, as_grades(ideal, what="ideal_relevances")]))
+        if grades.size < self.min_documents:
+            raise InvalidInput(f"{self.label} refuses a list of {grades.size} document{'s' if grades.size != 1 else ''} "
+                               f"(it needs at least {self.min_documents}).")
         if self.ideal_depth == "ranking_length":  # the ideal list is cut where the ranking ends (as the DCG is)
             settings["k"] = grades.size if settings["k"] is None else min(settings["k"], grades.size)
         if self.ideal_depth == "uncut" and settings["k"] is not None:
@@ -187,3 +194,4 @@ class Convention:
             raise InvalidInput(
                 f"{self.label} accepts grades from 0 to {self.max_grade} only; got {grades.max():g}."
             )
+

@@ -24,6 +24,7 @@ _LIST = [
         call="sklearn.metrics.ndcg_score([relevances], [scores], k=k)",
         source="scikit-learn sklearn/metrics/_ranking.py (ndcg_score, _dcg_sample_scores, _tie_averaged_dcg), as of "
         "scikit-learn 1.9.1 (tested against the installed package).",
+        min_documents=2,  # ndcg_score: "Computing NDCG is only meaningful when there is more than 1 document"
     ),
     Convention(
         key="trec_eval",

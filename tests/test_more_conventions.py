@@ -142,3 +142,18 @@ def test_diagnose_names_quepid_from_its_number():
     value = CONVENTIONS["quepid"].evaluate(ratings, ideal_relevances=[*ratings, 2]).ndcg
     finding = diagnose(ratings, reported={"Quepid": value}, ideal_relevances=[*ratings, 2]).findings[0]
     assert "quepid" in finding.matches[0].presets
+
+
+@pytest.mark.oracle
+def test_the_scikit_learn_preset_refuses_a_list_of_one_document_as_ndcg_score_does():
+    """Library conventions said "All 15 conventions agree: NDCG = 1.0000" for one document; ndcg_score raises."""
+    from sklearn.metrics import ndcg_score
+
+    import ndcg_core
+
+    with pytest.raises(ValueError, match="more than 1 document"):
+        ndcg_score([[3]], [[0.5]])
+    with pytest.raises(ndcg_core.InvalidInput, match="refuses a list of 1 document"):
+        CONVENTIONS["sklearn"].evaluate([3], [0.5])
+    assert CONVENTIONS["sklearn"].evaluate([3, 0], [0.5, 0.1]).ndcg == pytest.approx(ndcg_score([[3, 0]], [[0.5, 0.1]]))
+    assert CONVENTIONS["trec_eval"].evaluate([3], [0.5]).ndcg == 1.0  # trec_eval scores one document
