@@ -132,7 +132,8 @@ def _finding(vector, value: float, tolerance: float, *, reading: str, baseline: 
     try:
         return diagnose(grades, list(vector.scores), reported={"yours": value},
                         ideal_relevances=np.r_[grades, extra], k=vector.k,
-                        doc_ids=list(vector.doc_ids), tolerance=tolerance, baseline=baseline).findings[0]
+                        doc_ids=list(vector.doc_ids), tolerance=tolerance, baseline=baseline,
+                        library_refusals=False).findings[0]  # kept grades are measured as one more change
     except InvalidInput:
         return None
 

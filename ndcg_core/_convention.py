@@ -160,10 +160,9 @@ class Convention:
                     "discount": self.discount, "k": self.default_k if k is None else k}
         grades = as_grades(relevances, what="relevances")
         ideal = ideal_relevances if self.ideal == "all_judged" else None
-        self._check_library_accepts(grades if ideal is None else np.concatenate([grades, as_grades(ideal, what="ideal_relevances")]))
-        if grades.size < self.min_documents:
-            raise InvalidInput(f"{self.label} refuses a list of {grades.size} document{'s' if grades.size != 1 else ''} "
-                               f"(it needs at least {self.min_documents}).")
+        refused = self.refusal(grades, ideal_relevances=ideal)
+        if refused:
+            raise InvalidInput(refused)
         if self.ideal_depth == "ranking_length":  # the ideal list is cut where the ranking ends (as the DCG is)
             settings["k"] = grades.size if settings["k"] is None else min(settings["k"], grades.size)
         if self.ideal_depth == "uncut" and settings["k"] is not None:
@@ -182,16 +181,27 @@ class Convention:
         return evaluate_scores(grades, scores, ties=self.ties, ideal_relevances=ideal,
                                doc_ids=doc_ids if self.ties == "trec_eval" else None, **settings)
 
-    def _check_library_accepts(self, grades: np.ndarray) -> None:
-        """Refuse grades the library itself refuses (or silently truncates)."""
+    def refusal(self, relevances, *, ideal_relevances=None) -> str | None:
+        """Why the library would give no number of its own for these grades (it refuses them, or silently
+        truncates them to others), or None. :meth:`evaluate` raises ``InvalidInput`` with this message.
+
+        >>> from ndcg_core import CONVENTIONS
+        >>> CONVENTIONS["trec_eval"].refusal([1.5, 0, 2])
+        'trec_eval ndcg_cut only takes whole-number grades (0, 1, 2, ...); it would refuse or truncate the grade 1.5.'
+        >>> CONVENTIONS["sklearn"].refusal([1.5, 0, 2]) is None
+        True
+        """
+        ranked = as_grades(relevances, what="relevances")
+        grades = ranked if ideal_relevances is None else np.concatenate(
+            [ranked, as_grades(ideal_relevances, what="ideal_relevances")])
         if self.whole_grades and not np.array_equal(grades, np.floor(grades)):
             fraction = float(grades[grades != np.floor(grades)][0])
-            raise InvalidInput(
-                f"{self.label} only takes whole-number grades (0, 1, 2, ...); it would refuse or truncate "
-                f"the grade {fraction:g}."
-            )
+            return (f"{self.label} only takes whole-number grades (0, 1, 2, ...); it would refuse or truncate "
+                    f"the grade {fraction:g}.")
         if self.max_grade is not None and grades.size and grades.max() > self.max_grade:
-            raise InvalidInput(
-                f"{self.label} accepts grades from 0 to {self.max_grade} only; got {grades.max():g}."
-            )
+            return f"{self.label} accepts grades from 0 to {self.max_grade} only; got {grades.max():g}."
+        if ranked.size < self.min_documents:
+            return (f"{self.label} refuses a list of {ranked.size} document{'s' if ranked.size != 1 else ''} "
+                    f"(it needs at least {self.min_documents}).")
+        return None
 

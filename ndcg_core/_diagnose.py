@@ -100,7 +100,7 @@ class Diagnosis:
 
 def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None, tolerance: float = 5e-5,
              doc_ids=None, gain_tables: Mapping[str, Mapping[float, float]] | None = None,
-             baseline: str | None = None) -> Diagnosis:
+             baseline: str | None = None, library_refusals: bool = True) -> Diagnosis:
     """Find every NDCG convention that reproduces each reported number for one query.
 
     Parameters
@@ -134,6 +134,13 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
         Measure every match's departures from this preset (instead of from
         the nearest one), e.g. to ask "which mistake turns trec_eval's number
         into mine?".
+    library_refusals : bool
+        Leave out the presets of libraries that refuse these grades or read
+        them as others (``Convention.refusal``: fractional grades in trec_eval
+        or ranx, one document in scikit-learn): their number cannot be the
+        library's on this input, and a reported number labelled with such a
+        library says so. ``False`` keeps every preset, to measure how far an
+        implementation that kept the grades is from one (the battery check).
 
     Returns
     -------
@@ -154,8 +161,14 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
     space = build_space(relevances, scores, ideal_relevances=ideal_relevances, k=k, doc_ids=doc_ids,
                         gain_tables=gain_tables)
     grid = _evaluate_grid(space)
-    presets = {key: space.index(preset_settings(key, has_k=k is not None)) for key in CONVENTIONS}
-    findings = tuple(_finding(space, grid, presets, number, tolerance, baseline) for number in numbers)
+    # A library that refuses these grades (or truncates them to others: trec_eval reads 1.5 as 1) computes none of
+    # the numbers searched here: its preset is not offered as the source of a number.
+    refusals = {key: reason for key, convention in CONVENTIONS.items() if library_refusals
+                and (reason := convention.refusal(relevances, ideal_relevances=ideal_relevances
+                                                  if convention.ideal == "all_judged" else None))}
+    presets = {key: space.index(preset_settings(key, has_k=k is not None)) for key in CONVENTIONS if key not in refusals}
+    baseline = None if baseline in refusals else baseline
+    findings = tuple(_finding(space, grid, presets, number, tolerance, baseline, refusals) for number in numbers)
     return Diagnosis(findings=findings, comparison=_comparison(findings), space=space)
 
 
@@ -221,7 +234,7 @@ def _close(values: np.ndarray, target: float, tolerance: float) -> np.ndarray:
 
 
 def _finding(space, grid: _Grid, presets: dict[str, tuple], number: Reported, least_tolerance: float,
-             baseline=None) -> Finding:
+             baseline=None, refusals: dict[str, str] | None = None) -> Finding:
     label, value = number.label, number.value
     named = named_presets(label)
     keys = list(presets)
@@ -246,8 +259,8 @@ def _finding(space, grid: _Grid, presets: dict[str, tuple], number: Reported, le
     matches.sort(key=lambda m: (not m.presets, not set(m.presets) & set(named), len(m.departures),
                                 keys.index(m.nearest)))
     return Finding(label=label, reported=value, matches=tuple(matches), named_presets=named,
-                   summary=_summary(label, number.printed or shown_value(value), matches, named, preset_values, value)
-                   + rounding_note(value, tolerance, least_tolerance),
+                   summary=_summary(label, number.printed or shown_value(value), matches, named, preset_values, value,
+                                    refusals or {}) + rounding_note(value, tolerance, least_tolerance),
                    preset_values=preset_values, tolerance=tolerance, printed=number.printed)
 
 
@@ -320,8 +333,15 @@ def _shared(space, name: str, words: str, values: list) -> str:
     return " or ".join(labels) + " (the same figure here)"
 
 
-def _summary(label, shown: str, matches, named, preset_values, value: float) -> str:
+def _summary(label, shown: str, matches, named, preset_values, value: float, refusals: dict[str, str]) -> str:
     head = f"{label} ({shown})"
+    refusing = [key for key in named if key in refusals]  # one sentence, from the first preset the label names
+    refused = [f"{refusals[refusing[0]]} So this number did not come from {label} on these grades as typed."] \
+        if refusing else []
+    if refused and not matches:
+        return f"{head}: " + " ".join(refused)
+    if not matches and not preset_values:
+        return f"{head}: no convention searched reproduces it; check the grades, their order (or scores) and k."
     if not matches:
         closest = min(preset_values, key=lambda key: abs(preset_values[key] - value) if not math.isnan(value) else 0)
         return (f"{head}: no convention searched reproduces it. The closest preset, "
@@ -342,6 +362,7 @@ def _summary(label, shown: str, matches, named, preset_values, value: float) -> 
         if not any(key in m.presets for m in matches) and key in preset_values:
             text.append(f"{CONVENTIONS[key].label}'s own conventions give {preset_values[key]:.4f} on this input, "
                         "so the number came from different settings or a different input.")
+    text.extend(refused)
     others = len(matches) - (len(exact) if exact else 1)
     if others > 0:
         text.append(f"{others} other calculation{'s' if others > 1 else ''} also give{'s' if others == 1 else ''} "

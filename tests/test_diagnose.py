@@ -355,3 +355,30 @@ def test_a_librarys_own_rounded_figure_is_its_match_when_another_calculation_hit
     # Without a label the strict reading stands: some calculation gives the text within 0.00005.
     unlabelled = diagnose(grades, reported=[printed]).findings[0]
     assert unlabelled.tolerance == 5e-5 and unlabelled.matches and "rounded" not in unlabelled.summary
+
+
+@pytest.mark.oracle
+def test_a_library_that_refuses_or_truncates_the_grades_is_not_said_to_compute_the_number():
+    """Grades 1.5, 0, 2.5: "torchmetrics (0.7979) is what ... trec_eval ndcg, pytrec_eval ndcg, ranx ndcg and
+    ir_measures nDCG compute" (pytrec_eval refuses the grades, ranx reads 1.5 as 1 and gets 0.7602), and ranx's
+    real 0.7602 was "no convention searched reproduces it"."""
+    import pytrec_eval
+    from ranx import Qrels, Run, evaluate
+    from sklearn.metrics import ndcg_score
+
+    grades, scores = [1.5, 0, 2.5], [0.9, 0.5, 0.1]
+    sklearn = float(ndcg_score([grades], [scores]))
+    ids = ["d1", "d2", "d3"]
+    ranx = float(evaluate(Qrels({"q": dict(zip(ids, grades, strict=True))}), Run({"q": dict(zip(ids, scores, strict=True))}), "ndcg"))
+    with pytest.raises(TypeError):
+        pytrec_eval.RelevanceEvaluator({"q": dict(zip(ids, grades, strict=True))}, {"ndcg"})
+    assert (round(sklearn, 4), round(ranx, 4)) == (0.7979, 0.7602)
+    first, second = diagnose(grades, scores, reported={"scikit-learn": sklearn, "ranx": ranx}).findings
+    claimed = {key for match in first.matches for key in match.presets}
+    assert "sklearn" in claimed and not claimed & {"trec_eval", "pytrec_eval", "ranx_ndcg", "ir_measures"}
+    assert "ranx ndcg only takes whole-number grades" in second.summary
+    assert "did not come from ranx on these grades as typed" in second.summary
+    # Whole grades: the same libraries are named as before.
+    whole = diagnose([1, 0, 2], scores, reported={"trec_eval": CONVENTIONS["trec_eval"].evaluate(
+        [1, 0, 2], scores).ndcg}).findings[0]
+    assert "trec_eval" in {key for match in whole.matches for key in match.presets}
