@@ -7,9 +7,11 @@ not retrieved, and a cutoff. :func:`battery_expected` gives the NDCG every
 :data:`CONVENTIONS` preset reports for it - or the reason the library refuses
 the input - reading the grades as the library reads them:
 
-* trec_eval (and pytrec_eval, ir_measures) and ranx read grades as whole
-  numbers (C ``atol`` / ``int``: 1.5 counts as 1) and give a negative grade no
-  gain (it counts as 0), so the figures use those grades;
+* trec_eval and ranx read grades as whole numbers (C ``atol`` / ``int``: 1.5
+  counts as 1) and give a negative grade no gain (it counts as 0), so the
+  figures use those grades; pytrec_eval and ir_measures (through it) take
+  negative whole grades the same way but refuse a fractional one ("Expected
+  relevance to be integer");
 * scikit-learn refuses negative grades and lists of one document;
 * LightGBM refuses fractional grades, grades above 30 (its default
   ``label_gain`` has 31 entries) and negative grades; XGBoost likewise above 31;
@@ -85,6 +87,7 @@ BATTERY: tuple[TestVector, ...] = (
 
 
 TRUNCATING = ("trec_eval", "pytrec_eval", "ranx_ndcg", "ranx_ndcg_burges", "ir_measures")  # C int reading; negatives: no gain
+_WHOLE_GRADES_ONLY = ("pytrec_eval", "ir_measures")  # pytrec_eval's qrels raise TypeError for 1.5 (ir_measures too)
 _NEGATIVE_AS_ZERO = ("trec_gdeval",)  # gdeval keeps positive judgments only, and refuses fractions
 
 
@@ -104,6 +107,8 @@ def refusal(key: str, vector: TestVector) -> str | None:
         top = CONVENTIONS[key].max_grade
         if top is not None and grades.max() > top:
             return f"{label} accepts labels up to {top} only."
+    if key in _WHOLE_GRADES_ONLY and not np.array_equal(grades, np.floor(grades)):
+        return f"{label} refuses fractional grades (its qrels take whole numbers: 'Expected relevance to be integer')."
     if key == "torchmetrics" and (grades < 0).any():
         return "torchmetrics adds negative gains as they are (NDCG can leave [0, 1]); ndcg_core refuses them."
     if key in TRUNCATING or key in ("sklearn", "lightgbm", "xgboost", "xgboost_minus", "torchmetrics"):

@@ -24,15 +24,31 @@ from ndcg_core import (
 from tests.test_conventions import LIBRARIES
 from tests.test_diagnose import ir_measures_ndcg, reference_ndcg
 
-# pytrec_eval's dict API refuses float grades: it gets the whole number trec_eval's atol reads. ranx gets the grades
-# as they are (its Qrels reads 1.5 as 1 itself), so its own reading of a fractional grade is what is checked.
-INTEGER_ONLY = ("trec_eval", "pytrec_eval")
+# trec_eval's column is computed here through pytrec_eval, whose qrels refuse float grades: it gets the whole number
+# trec_eval's atol reads. pytrec_eval's own column gets the grades as they are (it refuses 1.5: the battery says so),
+# and so does ranx (its Qrels reads 1.5 as 1 itself), so each library's own reading is what is checked.
+INTEGER_ONLY = ("trec_eval",)
 
 
 @pytest.fixture(scope="module")
 def expected_values() -> dict[str, dict[str, float | None]]:
     """``battery_expected()`` computed once for the module (every preset on every case: a few hundred lists)."""
     return battery_expected()
+
+
+def as_given(values) -> list:
+    """Grades as a user's qrels hold them: whole numbers as int, others as float (not cut to whole numbers)."""
+    return [int(value) if float(value).is_integer() else float(value) for value in values]
+
+
+def pytrec_eval_as_given(grades, scores, k, extra, ids):
+    """pytrec_eval given the grades as they are (the module's trec_eval helper cuts them to whole numbers first)."""
+    import pytrec_eval
+
+    qrels = {"q": {**dict(zip(ids, as_given(grades), strict=True)), **{f"x{j}": g for j, g in enumerate(as_given(extra))}}}
+    measure = "ndcg" if k is None else f"ndcg_cut.{k}"
+    run = {"q": {d: float(score) for d, score in zip(ids, scores, strict=True)}}
+    return pytrec_eval.RelevanceEvaluator(qrels, {measure}).evaluate(run)["q"][measure.replace(".", "_")]
 
 
 def torchmetrics_float(grades, scores, k, extra, ids):
@@ -52,7 +68,7 @@ def test_expected_values_are_the_libraries_outputs(key, vector, expected_values)
     extra = np.array(vector.unretrieved, dtype=float)
     if key in INTEGER_ONLY:
         grades, extra = np.trunc(grades).astype(int), np.trunc(extra).astype(int)
-    call = torchmetrics_float if key == "torchmetrics" else LIBRARIES[key][0]
+    call = {"torchmetrics": torchmetrics_float, "pytrec_eval": pytrec_eval_as_given}.get(key, LIBRARIES[key][0])
     scores = np.array(vector.scores, dtype=float)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -72,11 +88,21 @@ def test_expected_values_are_the_libraries_outputs(key, vector, expected_values)
 @pytest.mark.oracle
 @pytest.mark.parametrize("vector", BATTERY, ids=[vector.key for vector in BATTERY])
 def test_ir_measures_gives_the_trec_eval_column(vector, expected_values):
-    grades = np.trunc(vector.judged_grades()).astype(int)
-    extra = np.trunc(np.array(vector.unretrieved, dtype=float)).astype(int)
+    grades, extra = vector.judged_grades(), np.array(vector.unretrieved, dtype=float)
+    whole = np.array_equal(np.r_[grades, extra], np.floor(np.r_[grades, extra]))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        value = ir_measures_ndcg(grades, np.array(vector.scores, dtype=float), vector.k, extra, list(vector.doc_ids))
+        if not whole:  # ir_measures (through pytrec_eval) refuses 1.5, where trec_eval reads it as 1
+            import ir_measures
+
+            assert expected_values[vector.key]["ir_measures"] is None
+            qrels = [ir_measures.Qrel("q", d, g) for d, g in zip(vector.doc_ids, as_given(grades), strict=True)]
+            run = [ir_measures.ScoredDoc("q", d, float(score)) for d, score in zip(vector.doc_ids, vector.scores, strict=True)]
+            with pytest.raises(TypeError, match="integer"):
+                ir_measures.calc_aggregate([ir_measures.nDCG], qrels, run)
+            return
+        value = ir_measures_ndcg(grades.astype(int), np.array(vector.scores, dtype=float), vector.k, extra.astype(int),
+                                 list(vector.doc_ids))
     assert value == pytest.approx(expected_values[vector.key]["trec_eval"], abs=1e-9)
     assert expected_values[vector.key]["ir_measures"] == expected_values[vector.key]["trec_eval"]
 
