@@ -259,3 +259,18 @@ def test_fractional_grades_say_why_most_libraries_give_no_value():
     flags = view.differing(table["ndcg"])
     assert not flags[table["library"] == LABELS["sklearn"]].any()  # the most common number is not the odd one out
     assert flags[table["ndcg"].isna()].all()
+
+
+def test_scores_that_tie_in_single_precision_are_not_said_to_be_untied():
+    """Scores 1+1e-9, 1, 1+2e-9: the table showed four different values (pytrec_eval 0.9502, others 1.0000: the
+    single-precision libraries see a tie) under a sentence saying no two scores tie."""
+    at = run_page("conventions", query_params={"case": "custom",
+                                               "rows": "d1:1:1.000000001::1,d2:0:1::1,d3:2:1.000000002::1"})
+    table = results(at)
+    assert table[LABELS["pytrec_eval"]]["NDCG"] == pytest.approx(0.950234, abs=1e-6)
+    assert table[LABELS["sklearn"]]["NDCG"] == pytest.approx(1.0)
+    sentence = next(t.value for t in at.text if t.value.startswith("No two scores tie"))
+    assert "closer than single precision" in sentence and LABELS["pytrec_eval"] in sentence
+    # Scores apart in single precision too: no such sentence.
+    at = open_case("gain")
+    assert not any("single precision" in t.value for t in at.text)

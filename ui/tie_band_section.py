@@ -41,7 +41,8 @@ def _show(grades, scores, *, k, judged, doc_ids, key, title) -> None:
         st.markdown(f"### {title}")
         st.text(f"No two scores tie, so every tie rule gives the same order: the band shrinks to a single point, "
                 f"NDCG = {fixed(band.expected)} with gain 2^grade − 1 ({fixed(linear.expected)} with gain = grade; "
-                "ideal from the ranked list). Give two documents the same score to see a band.")
+                "ideal from the ranked list). Give two documents the same score to see a band."
+                + _single_precision_ties(scores))
         return
     if title != "The tie band":
         st.markdown(f"**{title}**")
@@ -51,6 +52,17 @@ def _show(grades, scores, *, k, judged, doc_ids, key, title) -> None:
     with st.expander("Where each library lands in the band"):
         st.dataframe(landing_table(tie_band_rows(list(grades), list(scores), **settings)), hide_index=True,
                      key=f"{key}_landing")
+
+
+def _single_precision_ties(scores) -> str:
+    """A sentence when scores that differ tie once rounded to single precision, as some libraries keep them."""
+    values = np.asarray(list(scores), dtype=float)
+    if np.unique(values.astype(np.float32)).size == np.unique(values).size:
+        return ""
+    libraries = [c.label for c in ndcg_core.CONVENTIONS.values() if c.score_precision == "float32"]
+    return (f"\nBut some scores are closer than single precision can tell apart, and {', '.join(libraries)} keep "
+            "scores in single precision: for them those scores tie, and their tie rule decides the order (so their "
+            "NDCG can differ from the others' here).")
 
 
 def landing_table(rows: list[dict]) -> pd.DataFrame:
