@@ -138,7 +138,7 @@ def test_run_verdict_equals_independent_bootstrap(k):
     metric = "NDCG" if k is None else f"NDCG@{k}"
     expected = (
         f"Neural is better on {wins} of {differences.size} queries (BM25 on {losses}, {ties} tied); "
-        f"the mean {metric} gain is {differences.mean():.2f}, 95% CI {low:.2f}–{high:.2f}."
+        f"the mean {metric} improvement is {differences.mean():.2f}, 95% CI {low:.2f}–{high:.2f}."
     )
     verdict = verdict_text(at)
     assert verdict.startswith(expected), (verdict, expected)

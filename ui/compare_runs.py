@@ -49,7 +49,8 @@ def _link_state() -> RunsLink:
 
 
 def verdict(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metric: str) -> str:
-    """The stakeholder sentence, e.g. 'B is better on 31 of 50 queries; the mean gain is 0.04, 95% CI 0.01–0.07'."""
+    """The stakeholder sentence, e.g. 'B is better on 31 of 50 queries; the mean NDCG improvement is 0.04, 95% CI
+    0.01–0.07' ("improvement", not "gain": in NDCG a gain is what a grade is worth)."""
     c = comparison
     level = percent(c.confidence)
     if c.wins >= c.losses:
@@ -58,7 +59,7 @@ def verdict(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metri
         better, worse, better_count, worse_count, sign = name_a, name_b, c.losses, c.wins, -1.0
     low, high = sorted((sign * c.ci_low, sign * c.ci_high))
     gain = sign * c.mean_difference
-    word = "gain" if gain >= 0 else "change"
+    word = "improvement" if gain >= 0 else "change"
     sentence = (
         f"{better} is better on {better_count} of {c.n_queries} queries ({worse} on {worse_count}, {c.ties} tied); "
         f"the mean {metric} {word} is {fixed(gain, 2)}, {level} CI {fixed(low, 2)}–{fixed(high, 2)}."
