@@ -553,3 +553,16 @@ def test_the_csv_export_gives_times_a_spreadsheet_reads_and_names_the_chart_grou
     assert table.loc[0, "submitted_at_utc"] == "2026-11-24 19:45:17"  # 1795549517 s after 1970-01-01 00:00 UTC
     assert table.loc[0, "chart_group"] == "0.55" and table.loc[0, "nickname"] == "'=cmd()"
     assert export_table([]).columns.tolist()[-1] == "submitted_at_utc"
+
+
+def test_the_teacher_sees_how_many_have_joined_before_the_first_activity(engine):
+    """Before "Add and open" the page showed the join band and "Add an activity below", and no count of the
+    students already in: the teacher could not tell when to start."""
+    teacher, code, _ = _teacher(engine)
+    assert [(m.label, m.value) for m in teacher.metric] == [("Joined", "0")]
+    polls = _polls(teacher)
+    for nickname in ("Al", "Bo"):
+        _student(code, nickname=nickname)
+    for poll in polls:  # the browser's timer: the waiting page's poll redraws the count
+        _tick(teacher, poll)
+    assert [(m.label, m.value) for m in teacher.metric] == [("Joined", "2")]

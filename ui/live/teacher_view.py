@@ -147,12 +147,16 @@ def _watch(session_id: int, stamp: store.Stamp | None) -> None:
     "waiting" until reloaded.
     """
     try:
-        changed = store.session_stamp(connection.live_engine(), session_id) != stamp
+        engine = connection.live_engine()
+        changed = store.session_stamp(engine, session_id) != stamp
+        joined = store.student_count(engine, session_id)
     except sa.exc.DBAPIError:
         st.warning(RECONNECTING, icon=":material/sync:")
         return
     if changed:
         st.rerun(scope="app")
+    # Who is in before the first question (the count appeared only once an activity was open).
+    st.metric("Joined", joined)
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
