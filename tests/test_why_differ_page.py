@@ -227,3 +227,18 @@ def test_the_page_draws_no_settings_sidebar_and_puts_no_settings_in_its_address(
         assert "Sidebar" not in " ".join(c.value for c in at.caption)
 
     assert_no_settings_sidebar("why_differ", type_two_numbers)
+
+
+def test_decimal_commas_are_refused_not_read_as_more_numbers():
+    """"1,5 2,5 0" was read as the five grades 1, 5, 2, 5, 0 without a word (then "no convention reproduces it"),
+    and "0,9; 0,8; 0,7" as six scores ("Got 3 grades but 6 scores")."""
+    import ndcg_core
+    from ui.diagnose_input import numbers
+
+    for text, first in (("1,5 2,5 0", "'1,5'"), ("0,9; 0,8; 0,7", "'0,9'")):
+        with pytest.raises(ndcg_core.InvalidInput, match="decimal comma") as refused:
+            numbers(text, what="Grades")
+        assert first in str(refused.value) and "'" + first.strip("'").replace(",", ".") + "'" in str(refused.value)
+    assert numbers("1,5,0", what="Grades") == (1.0, 5.0, 0.0)  # a comma-separated list
+    assert numbers("3, 2, 0; 1", what="Grades") == (3.0, 2.0, 0.0, 1.0)
+    assert numbers("1.5 2.5 0", what="Grades") == (1.5, 2.5, 0.0)

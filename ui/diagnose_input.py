@@ -94,6 +94,7 @@ def numbers(text: str, *, what: str) -> tuple[float, ...]:
     text = str(text)
     if len(text) > MAX_TEXT:
         raise ndcg_core.InvalidInput(f"{what}: the text is too long (more than {MAX_TEXT:,} characters).")
+    _refuse_decimal_commas(text, what=what)
     items = [item for item in _SPLIT.split(text.strip()) if item]
     if len(items) > MAX_DOCUMENTS:
         raise ndcg_core.InvalidInput(f"{what}: more than {MAX_DOCUMENTS:,} numbers; paste one query at a time.")
@@ -104,6 +105,20 @@ def numbers(text: str, *, what: str) -> tuple[float, ...]:
     if not all(math.isfinite(value) for value in values):
         raise ndcg_core.InvalidInput(f"{what}: a number is too large.")
     return values
+
+
+_DECIMAL_COMMA = re.compile(r"-?\d+,\d+")
+
+
+def _refuse_decimal_commas(text: str, *, what: str) -> None:
+    """Refuse "1,5 2,5 0" (read as five numbers, 1 5 2 5 0, without a word): items apart by spaces or semicolons
+    that hold one comma between digits are decimals written with a comma. "1,5,0" stays a list of three."""
+    items = [item for item in re.split(r"[\s;]+", text.strip()) if item]
+    commas = [item for item in items if _DECIMAL_COMMA.fullmatch(item)]
+    if len(items) > 1 and commas:
+        raise ndcg_core.InvalidInput(
+            f"{what}: {commas[0][:20]!r} looks like a number with a decimal comma. Write decimals with a point "
+            f"({commas[0][:20].replace(',', '.')!r}); commas, spaces and semicolons separate the numbers.")
 
 
 def _ids(text: str) -> tuple[str, ...] | None:
