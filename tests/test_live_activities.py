@@ -64,8 +64,9 @@ def test_reorder_scoring_counts_at_least_the_moves_needed():
 
 
 def test_reorder_misconceptions():
-    assert activities.misconception("reorder", REORDER, {"order": [2, 1, 0, 3]}) == (
-        "the right documents above the cutoff, but not best first: the discount rewards the highest grade at rank 1")
+    assert activities.misconception("reorder", REORDER, {"order": [2, 1, 0, 3]}) == (  # grades 2, 3 | 0, 1
+        "the right documents above the cutoff, but not in the best order: the grade-3 document at rank 2 belongs "
+        "above the grade-2 one at rank 1 (each rank down divides a gain by more)")
     assert activities.misconception("reorder", REORDER, {"order": [1, 0, 2, 3]}) == (
         "a higher grade left below the cutoff: only the top k = 2 positions count")
     # D1 taken to the bottom instead of just below the cutoff: still 1 move, so 3 moves were a detour, not a slip
@@ -142,4 +143,14 @@ def test_a_reorder_slip_speaks_of_a_cutoff_only_when_the_cutoff_cuts():
     assert question.k == len(question.names) == 6
     order = list(question.order)  # the starting order is not the best: grades 2, 1, 1, 3, 1, 3
     assert activities.misconception("reorder", spec, {"order": order, "moves": 0}) == (
-        "the right documents, but not best first: the discount rewards the highest grade at rank 1")
+        "not in the best order: the grade-3 document at rank 4 belongs above the grade-2 one at rank 1 (each rank "
+        "down divides a gain by more)")
+    # A grade 3 already at rank 1, the other grade 3 left at rank 6 (grades 3, 2, 1, 1, 1, 3): the slip named
+    # "the highest grade at rank 1", which this student had done.
+    grades = question.ranked_grades(order)
+    first_three = order[[float(g) for g in grades].index(3.0)]
+    moved = [first_three, *[j for j in order if j != first_three]]
+    assert [float(g) for g in question.ranked_grades(moved)] == [3, 2, 1, 1, 1, 3]
+    assert activities.misconception("reorder", spec, {"order": moved, "moves": 1}) == (
+        "not in the best order: the grade-3 document at rank 6 belongs above the grade-2 one at rank 2 (each rank "
+        "down divides a gain by more)")

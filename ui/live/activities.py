@@ -161,8 +161,16 @@ def misconception(kind: str, spec: dict, answer: dict) -> str | None:
         top = sorted(question.ranked_grades(order)[:k])
         ideal_top = sorted(float(g) for g in question.result().ideal_relevances[:k])
         if top == ideal_top:
-            where = "" if k >= len(question.names) else " above the cutoff"  # a cutoff past the list cuts nothing
-            return f"the right documents{where}, but not best first: the discount rewards the highest grade at rank 1"
+            # Name the pair out of order (it said "the discount rewards the highest grade at rank 1" to a student
+            # who had put a grade 3 at rank 1 and left the other grade 3 at rank 6).
+            shown = [float(g) for g in question.ranked_grades(order)[:k]]
+            later = next(j for j in range(len(shown)) if any(shown[i] < shown[j] for i in range(j)))
+            earlier = next(i for i in range(later) if shown[i] < shown[later])
+            pair = (f"the grade-{shown[later]:g} document at rank {later + 1} belongs above the grade-"
+                    f"{shown[earlier]:g} one at rank {earlier + 1} (each rank down divides a gain by more)")
+            if k >= len(question.names):  # a cutoff past the list cuts nothing: every document is "right"
+                return f"not in the best order: {pair}"
+            return f"the right documents above the cutoff, but not in the best order: {pair}"
         return f"a higher grade left below the cutoff: only the top k = {k} positions count"
     return None
 
