@@ -242,3 +242,21 @@ def test_decimal_commas_are_refused_not_read_as_more_numbers():
     assert numbers("1,5,0", what="Grades") == (1.0, 5.0, 0.0)  # a comma-separated list
     assert numbers("3, 2, 0; 1", what="Grades") == (3.0, 2.0, 0.0, 1.0)
     assert numbers("1.5 2.5 0", what="Grades") == (1.5, 2.5, 0.0)
+
+
+def test_a_refused_grade_is_named_by_its_field_and_position():
+    """"relevances: position 2 is negative (-1) ... as scikit-learn does": the field is "Grades", and a TREC user
+    whose qrels hold -1 learns nothing of how trec_eval reads it."""
+    from ui.diagnose_view import in_field_words
+
+    message = "relevances: position 2 is negative (-1). Negative grades make NDCG unbounded."
+    assert in_field_words(message, ranked=5).startswith("Grades: number 2 is negative (-1).")
+    assert "trec_eval and pytrec_eval read a negative grade as 0" in in_field_words(message, ranked=5)
+    extra = "ideal_relevances: position 6 is negative (-2). Negative grades make NDCG unbounded."
+    assert in_field_words(extra, ranked=5).startswith("Judged but not ranked: number 1 is negative (-2).")
+    at = run_page("why_differ")
+    at.text_area(key="why_grades").input("3, -1, 0, 1, 2").run()
+    at.text_input(key="why_number_1").input("0.9").run()
+    [error] = at.error
+    shown = error.value.replace("\\", "")  # the page escapes Markdown
+    assert shown.startswith("Grades: number 2 is negative (-1).") and "relevances" not in shown

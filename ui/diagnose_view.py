@@ -6,6 +6,7 @@ Every figure comes from ``ndcg_core.diagnose`` and its ``Diagnosis.table``; this
 from __future__ import annotations
 
 import math
+import re
 
 import pandas as pd
 import streamlit as st
@@ -59,6 +60,21 @@ def _diagnose(question: inputs.Question) -> ndcg_core.Diagnosis:
     )
 
 
+def in_field_words(message: str, *, ranked: int) -> str:
+    """ndcg_core's message with its argument names as the page's fields ("relevances: position 2" was the Grades
+    field's second number; ``ideal_relevances`` is the grades followed by the judged-but-not-ranked ones)."""
+    found = re.match(r"(ideal_relevances|relevances): position (\d+)", message)
+    if found:
+        position = int(found.group(2))
+        field, position = (("Judged but not ranked", position - ranked) if found.group(1) == "ideal_relevances"
+                           and position > ranked else ("Grades", position))
+        message = f"{field}: number {position}{message[found.end():]}"
+    if "is negative" in message:
+        message += (" (trec_eval and pytrec_eval read a negative grade as 0, not relevant: to diagnose their number, "
+                    "type 0 there.)")
+    return message
+
+
 def show(texts: dict[str, str]) -> None:
     """Validate, diagnose and explain; an invalid input shows the reason and nothing else."""
     try:
@@ -70,7 +86,7 @@ def show(texts: dict[str, str]) -> None:
     try:
         diagnosis = _diagnose(question)
     except ndcg_core.InvalidInput as error:
-        st.error(plain(error), icon=":material/warning:")
+        st.error(plain(in_field_words(str(error), ranked=len(question.grades))), icon=":material/warning:")
         return
     st.header("What each number is")  # the findings' headings sit under it (a screen reader lists them in order)
     if diagnosis.comparison:
