@@ -260,3 +260,15 @@ def test_a_refused_grade_is_named_by_its_field_and_position():
     [error] = at.error
     shown = error.value.replace("\\", "")  # the page escapes Markdown
     assert shown.startswith("Grades: number 2 is negative (-1).") and "relevances" not in shown
+
+
+def test_too_many_numbers_says_how_many_and_the_limit():
+    """2,001 grades of one query said "paste one query at a time", to someone who had."""
+    import ndcg_core
+    from ui.diagnose_input import MAX_DOCUMENTS, numbers
+
+    with pytest.raises(ndcg_core.InvalidInput) as refused:
+        numbers(" ".join(["1"] * (MAX_DOCUMENTS + 1)), what="Grades")
+    assert str(refused.value) == (f"Grades: {MAX_DOCUMENTS + 1:,} numbers; this page diagnoses one query of up to "
+                                  f"{MAX_DOCUMENTS:,} documents (a whole run's figures: the Dataset page).")
+    assert len(numbers(" ".join(["1"] * MAX_DOCUMENTS), what="Grades")) == MAX_DOCUMENTS

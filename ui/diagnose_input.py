@@ -97,7 +97,8 @@ def numbers(text: str, *, what: str) -> tuple[float, ...]:
     _refuse_decimal_commas(text, what=what)
     items = [item for item in _SPLIT.split(text.strip()) if item]
     if len(items) > MAX_DOCUMENTS:
-        raise ndcg_core.InvalidInput(f"{what}: more than {MAX_DOCUMENTS:,} numbers; paste one query at a time.")
+        raise ndcg_core.InvalidInput(f"{what}: {len(items):,} numbers; this page diagnoses one query of up to "
+                                     f"{MAX_DOCUMENTS:,} documents (a whole run's figures: the Dataset page).")
     for position, item in enumerate(items, start=1):
         if not _NUMBER.match(item):
             raise ndcg_core.InvalidInput(f"{what}: item {position} ({item[:20]!r}) is not a number.")
