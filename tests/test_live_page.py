@@ -566,3 +566,25 @@ def test_the_teacher_sees_how_many_have_joined_before_the_first_activity(engine)
     for poll in polls:  # the browser's timer: the waiting page's poll redraws the count
         _tick(teacher, poll)
     assert [(m.label, m.value) for m in teacher.metric] == [("Joined", "2")]
+
+
+def test_an_activity_closed_by_opening_the_next_can_still_be_revealed(engine):
+    """"Add and open" while an activity was open closed it, and no control was left to reveal it: its answers
+    were never shown to the class."""
+    teacher, code, _ = _teacher(engine)
+    teacher.button(key="live_add").click().run()
+    first = store.current_activity(engine, store.find_session(engine, code).id)
+    student = _student(code, nickname="Bo")
+    student.button(key=f"live_send_{first.id}").click().run()
+    teacher.button(key="live_add").click().run()  # the next question, while the first is open
+    second = store.current_activity(engine, store.find_session(engine, code).id)
+    assert second.id != first.id and [a.state for a in store.session_activities(engine, second.session_id)] == [
+        "closed", "open"]
+    teacher.run()
+    teacher.button(key=f"live_reveal_closed_{first.id}").click().run()
+    session = store.find_session(engine, code)
+    assert session.current_activity_id == first.id  # the projector and the phones show it
+    assert [a.state for a in store.session_activities(engine, session.id)] == ["revealed", "closed"]
+    student.run()
+    assert "Worked calculation" in _texts(student)
+    assert f"live_reveal_closed_{second.id}" in [b.key for b in teacher.button]  # the second waits its turn now

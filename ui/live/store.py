@@ -194,7 +194,9 @@ def add_activity(engine: Engine, *, code: str, secret: str, kind: str, spec: dic
 
 def set_state(engine: Engine, *, code: str, secret: str, activity_id: int, state: str,
               at: float | None = None) -> None:
-    """Open, close or reveal an activity. Opening one makes it the current activity and closes any other."""
+    """Open, close or reveal an activity. Opening or revealing one makes it the current activity and closes any
+    other still open (an activity closed when the next was opened is revealed on the projector and the phones,
+    which show the current one)."""
     if state not in STATES[1:]:
         raise ValueError(f"state must be one of {STATES[1:]}")
     now = at or time.time()
@@ -206,7 +208,7 @@ def set_state(engine: Engine, *, code: str, secret: str, activity_id: int, state
         if conn.execute(sa.select(activities.c.id).where(target, activities.c.session_id == row.id)).first() is None:
             raise NotAuthorized("This activity is not in this session.")
         stamp = {"open": "opened_at", "closed": "closed_at", "revealed": "revealed_at"}[state]
-        if state == "open":
+        if state in ("open", "revealed"):  # one current activity: any other still open is closed
             conn.execute(activities.update().where(activities.c.session_id == row.id, activities.c.state == "open",
                                                    activities.c.id != activity_id).values(state="closed", closed_at=now))
             conn.execute(sessions.update().where(sessions.c.id == row.id).values(current_activity_id=activity_id))

@@ -213,7 +213,17 @@ def _next_activity_picker(engine: Engine, session: store.Session) -> None:
     quiz_col.button("Add the whole quiz", width="stretch", key="live_add_quiz",
                     on_click=_add_activities, kwargs={"whole_quiz": True},
                     help="The six questions of this quiz seed, as drafts to open one by one.")
-    drafts = [a for a in store.session_activities(engine, session.id) if a.state == "draft"]
+    every = store.session_activities(engine, session.id)
+    drafts = [a for a in every if a.state == "draft"]
+    # Closed when another was opened, never revealed: their answers wait (only the current activity has controls).
+    unrevealed = [a for a in every if a.state == "closed" and a.id != session.current_activity_id]
+    if unrevealed:
+        st.caption("Closed without their answer shown (revealing one shows it on the projector and the phones):")
+        columns = st.columns(min(len(unrevealed), 6))
+        for column, activity in zip(columns, unrevealed[-6:], strict=False):
+            column.button(f"Reveal {activity.position}: {activities.TITLES[activity.kind]}",
+                          key=f"live_reveal_closed_{activity.id}", width="stretch", on_click=_control,
+                          args=(store.set_state,), kwargs={"activity_id": activity.id, "state": "revealed"})
     if drafts:
         st.caption("Waiting to be opened:")
         columns = st.columns(min(len(drafts), 6))
