@@ -588,3 +588,24 @@ def test_an_activity_closed_by_opening_the_next_can_still_be_revealed(engine):
     student.run()
     assert "Worked calculation" in _texts(student)
     assert f"live_reveal_closed_{second.id}" in [b.key for b in teacher.button]  # the second waits its turn now
+
+
+def test_ending_with_answers_not_revealed_asks_first(engine):
+    """"End the session" with an activity open ended it at once: that activity could never be revealed, and the
+    students' phones only said "Thank you"."""
+    teacher, code, _ = _teacher(engine)
+    teacher.button(key="live_add").click().run()
+    assert teacher.button(key="live_end").disabled
+    assert any("answers not revealed yet" in c.value for c in teacher.caption)
+    teacher.checkbox(key="live_end_anyway").check().run()
+    assert not teacher.button(key="live_end").disabled
+    teacher.button(key="live_end").click().run()
+    assert store.find_session(engine, code).ended
+    # Every activity revealed: nothing to ask.
+    other, other_code, _ = _teacher(engine)
+    other.button(key="live_add").click().run()
+    activity = store.current_activity(engine, store.find_session(engine, other_code).id)
+    other.button(key=f"live_revealed_{activity.id}").click().run()
+    assert not other.button(key="live_end").disabled and not other.checkbox
+    other.button(key="live_end").click().run()
+    assert store.find_session(engine, other_code).ended

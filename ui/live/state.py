@@ -109,6 +109,7 @@ def offer_next_seed(seed: int, *, largest: int) -> None:
     session.set_widget(SEED_KEY, min(seed + 1, largest))
 
 
+END_ANYWAY_KEY = "live_end_anyway"  # the teacher's "end it anyway" when answers are not revealed yet
 LEADERBOARD_KEY = "live_leaderboard"
 
 

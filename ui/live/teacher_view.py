@@ -23,6 +23,7 @@ from ui import present, url_state
 from ui.copy_link import copy_link
 from ui.live import activities, connection, store, widgets
 from ui.live.state import (
+    END_ANYWAY_KEY,
     KIND_KEY,
     LEADERBOARD_KEY,
     SEED_KEY,
@@ -327,8 +328,22 @@ def _session_settings(session: store.Session) -> None:
         st.toggle("Show the leaderboard (nicknames) to the class", value=session.leaderboard, key=LEADERBOARD_KEY,
                   on_change=_leaderboard_changed, disabled=session.ended)
         if not session.ended:
-            st.button("End the session", key="live_end", on_click=_control, args=(store.end_session,),
-                      icon=":material/stop_circle:")
+            _end_button(session)
+
+
+def _end_button(session: store.Session) -> None:
+    """End the session; with answers not shown to the class yet, only once the teacher says so (an activity open
+    when the session ended could never be revealed, and the students' phones only said "Thank you")."""
+    waiting = [a.position for a in store.session_activities(connection.live_engine(), session.id)
+               if a.state in ("open", "closed")]
+    confirmed = True
+    if waiting:
+        listed = ", ".join(map(str, waiting))
+        st.caption(f"Activit{'y' if len(waiting) == 1 else 'ies'} {listed}: answers not revealed yet. Once the "
+                   "session ends they cannot be.")
+        confirmed = st.checkbox(f"End anyway, leaving {listed} unrevealed", key=END_ANYWAY_KEY)
+    st.button("End the session", key="live_end", on_click=_control, args=(store.end_session,),
+              icon=":material/stop_circle:", disabled=not confirmed)
 
 
 def _leaderboard_changed() -> None:
