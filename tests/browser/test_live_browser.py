@@ -314,6 +314,8 @@ def test_live_reorder_activity_dragged_and_keyed_then_scored(borrow, live_app):
     teacher.get_by_role("button", name="Reveal").click()
     _wait_text(teacher, "Best order")
     wait_for_app(teacher)
+    # The worked calculation's code block draws after the rest of the reveal (its highlighter loads on first use).
+    expect()(teacher.get_by_test_id("stCode").filter(has_text="NDCG@6 = ").first).to_be_visible(timeout=WAIT)
     worked = "\n".join(teacher.get_by_test_id("stCode").all_inner_texts())
     assert "NDCG@6 = " in worked and worked.rstrip().endswith("= 1.000")  # the best order's NDCG
     screenshot(teacher, "live_teacher_reorder_revealed_1280")
