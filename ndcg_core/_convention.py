@@ -34,8 +34,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ._list import ListResult, evaluate, evaluate_scores
-from ._score_order import score_order
-from ._validation import InvalidInput, as_finite_numbers, as_grades
+from ._score_order import score_order, stored_scores
+from ._validation import InvalidInput, as_grades
 
 CONVENTION_TIES = ("average", "stable", "trec_eval")
 IDEAL_SOURCES = ("ranking", "all_judged")
@@ -159,10 +159,10 @@ class Convention:
         settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": self.log_base,
                     "discount": self.discount, "k": self.default_k if k is None else k}
         grades = as_grades(relevances, what="relevances")
-        ideal = ideal_relevances if self.ideal == "all_judged" else None
-        refused = self.refusal(grades, ideal_relevances=ideal)
+        refused = self.refusal(grades, ideal_relevances=ideal_relevances)
         if refused:
             raise InvalidInput(refused)
+        ideal = self._ideal_pool(ideal_relevances)
         if self.ideal_depth == "ranking_length":  # the ideal list is cut where the ranking ends (as the DCG is)
             settings["k"] = grades.size if settings["k"] is None else min(settings["k"], grades.size)
         if self.ideal_depth == "uncut" and settings["k"] is not None:
@@ -176,14 +176,18 @@ class Convention:
                            k=settings["k"])
         if scores is None:
             return evaluate(grades, ideal_relevances=ideal, **settings)
-        if self.score_precision == "float32":  # rounded as the library stores them: near scores tie
-            scores = as_finite_numbers(scores, what="scores").astype(np.float32).astype(float)
+        scores = stored_scores(scores, precision=self.score_precision)  # as the library keeps them: near scores may tie
         return evaluate_scores(grades, scores, ties=self.ties, ideal_relevances=ideal,
                                doc_ids=doc_ids if self.ties == "trec_eval" else None, **settings)
+
+    def _ideal_pool(self, ideal_relevances):
+        """The judged grades this library builds its ideal from: all of them, or (None) the ranked ones alone."""
+        return ideal_relevances if self.ideal == "all_judged" else None
 
     def refusal(self, relevances, *, ideal_relevances=None) -> str | None:
         """Why the library would give no number of its own for these grades (it refuses them, or silently
         truncates them to others), or None. :meth:`evaluate` raises ``InvalidInput`` with this message.
+        ``ideal_relevances`` (every judged grade) count only for a library whose ideal is built from them.
 
         >>> from ndcg_core import CONVENTIONS
         >>> CONVENTIONS["trec_eval"].refusal([1.5, 0, 2])
@@ -192,6 +196,7 @@ class Convention:
         True
         """
         ranked = as_grades(relevances, what="relevances")
+        ideal_relevances = self._ideal_pool(ideal_relevances)
         grades = ranked if ideal_relevances is None else np.concatenate(
             [ranked, as_grades(ideal_relevances, what="ideal_relevances")])
         if self.whole_grades and not np.array_equal(grades, np.floor(grades)):

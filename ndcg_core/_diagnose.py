@@ -163,9 +163,8 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
     grid = _evaluate_grid(space)
     # A library that refuses these grades (or truncates them to others: trec_eval reads 1.5 as 1) computes none of
     # the numbers searched here: its preset is not offered as the source of a number.
-    refusals = {key: reason for key, convention in CONVENTIONS.items() if library_refusals
-                and (reason := convention.refusal(relevances, ideal_relevances=ideal_relevances
-                                                  if convention.ideal == "all_judged" else None))}
+    refusals = {key: reason for key, convention in CONVENTIONS.items()
+                if library_refusals and (reason := convention.refusal(relevances, ideal_relevances=ideal_relevances))}
     presets = {key: space.index(preset_settings(key, has_k=k is not None)) for key in CONVENTIONS if key not in refusals}
     baseline = None if baseline in refusals else baseline
     findings = tuple(_finding(space, grid, presets, number, tolerance, baseline, refusals) for number in numbers)

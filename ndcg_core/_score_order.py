@@ -31,21 +31,39 @@ class ScoreOrder:
         return len(set(self.tie_groups)) < len(self.tie_groups)
 
 
-def score_order(relevances, scores, *, ties: str = "average", doc_ids=None) -> ScoreOrder:
+SCORE_PRECISIONS = ("double", "float32")
+
+
+def stored_scores(scores, *, precision: str = "double") -> np.ndarray:
+    """Scores as a library keeps them: double precision, or rounded to single precision (``"float32"``, as
+    pytrec_eval, XGBoost and torchmetrics store them), where scores closer than about 1e-7 (relative) tie.
+
+    >>> stored_scores([1.000000001, 1.0], precision="float32").tolist()
+    [1.0, 1.0]
+    """
+    check_choice(precision, SCORE_PRECISIONS, name="score precision")
+    values = as_finite_numbers(scores, what="scores")
+    return values.astype(np.float32).astype(float) if precision == "float32" else values
+
+
+def score_order(relevances, scores, *, ties: str = "average", doc_ids=None, precision: str = "double") -> ScoreOrder:
     """Rank documents by descending score; ``ties`` orders equal scores (the rules of :func:`evaluate_scores`).
 
     ``relevances`` are needed by the ``"optimistic"`` and ``"pessimistic"``
     rules, ``doc_ids`` by ``"trec_eval"`` (without them a later input position
     counts as a larger id). Under ``"average"`` tied documents keep their input
     order (their gains are averaged by :func:`evaluate` with ``tie_groups``).
+    ``precision``: the scores as a library stores them (:func:`stored_scores`).
 
     >>> score_order([0, 3, 1], [1.0, 1.0, 2.0], ties="optimistic")
     ScoreOrder(order=(2, 1, 0), tie_groups=(0, 1, 1))
     >>> score_order([0, 3, 1], [1.0, 1.0, 2.0], ties="trec_eval", doc_ids=["b", "a", "c"]).order
     (2, 0, 1)
+    >>> score_order([1, 0], [1.000000001, 1.0], precision="float32").tied
+    True
     """
     grades = as_grades(relevances, what="relevances")
-    values = as_finite_numbers(scores, what="scores")
+    values = stored_scores(scores, precision=precision)
     if grades.size != values.size:
         raise InvalidInput(f"Got {grades.size} grades but {values.size} scores: give one score per document.")
     check_choice(ties, TIE_RULES, name="tie rule")

@@ -46,11 +46,11 @@ from ._conventions import CONVENTIONS
 from ._discounts import discounts
 from ._gains import check_gain, gains_of
 from ._list import evaluate_scores
-from ._score_order import score_order
+from ._score_order import SCORE_PRECISIONS, score_order, stored_scores
 from ._validation import InvalidInput, as_finite_numbers, as_grades
 
 TIES = ("average", "stable", "trec_eval", "optimistic", "pessimistic")
-PRECISIONS = ("double", "float32")
+PRECISIONS = SCORE_PRECISIONS
 BUILT_IN_GAINS = ("linear", "exponential", "pow2")
 DISCOUNTS = ("log2", "jk_b2", "jk_b10", "log2_shifted")
 DEFAULT_CUTOFFS = {1: "LightGBM's default ndcg_eval_at (1-5)", 2: "LightGBM's default ndcg_eval_at (1-5)",
@@ -211,12 +211,7 @@ def _rankings(grades, scores, doc_ids, gains) -> tuple[np.ndarray, np.ndarray]:
     if score_values is not None and score_values.size != n:
         raise InvalidInput(f"Got {n} grades but {score_values.size} scores: give one score per document.")
     for p, precision in enumerate(PRECISIONS):
-        if score_values is None:
-            by_precision = None
-        elif precision == "float32":
-            by_precision = score_values.astype(np.float32).astype(float)
-        else:
-            by_precision = score_values
+        by_precision = None if score_values is None else stored_scores(score_values, precision=precision)
         for t, rule in enumerate(TIES):
             order = _order(grades, by_precision, rule, doc_ids)
             items[t, p] = order

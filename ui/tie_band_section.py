@@ -42,7 +42,7 @@ def _show(grades, scores, *, k, judged, doc_ids, key, title) -> None:
         st.text(f"No two scores tie, so every tie rule gives the same order: the band shrinks to a single point, "
                 f"NDCG = {fixed(band.expected)} with gain 2^grade − 1 ({fixed(linear.expected)} with gain = grade; "
                 "ideal from the ranked list). Give two documents the same score to see a band."
-                + _single_precision_ties(scores))
+                + _single_precision_ties(grades, scores))
         return
     if title != "The tie band":
         st.markdown(f"**{title}**")
@@ -54,10 +54,10 @@ def _show(grades, scores, *, k, judged, doc_ids, key, title) -> None:
                      key=f"{key}_landing")
 
 
-def _single_precision_ties(scores) -> str:
-    """A sentence when scores that differ tie once rounded to single precision, as some libraries keep them."""
-    values = np.asarray(list(scores), dtype=float)
-    if np.unique(values.astype(np.float32)).size == np.unique(values).size:
+def _single_precision_ties(grades, scores) -> str:
+    """A sentence, for scores with no tie, when some tie once rounded to single precision as some libraries keep
+    them."""
+    if not ndcg_core.score_order(list(grades), list(scores), precision="float32").tied:
         return ""
     libraries = [c.label for c in ndcg_core.CONVENTIONS.values() if c.score_precision == "float32"]
     return (f"\nBut some scores are closer than single precision can tell apart, and {', '.join(libraries)} keep "
