@@ -99,10 +99,11 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
         _leaderboard(engine, session)  # what the class sees: the projector shows it when the teacher turned it on
         return
     st.divider()
+    every = store.session_activities(engine, session.id)  # read once for the picker, the summary and the End button
     if not session.ended:
-        _next_activity_picker(engine, session)
-    _summary(engine, session)
-    _session_settings(session)
+        _next_activity_picker(session, every)
+    _summary(engine, session, every)
+    _session_settings(session, every)
 
 
 def _header(engine: Engine, session: store.Session, *, view_only: bool) -> None:
@@ -202,7 +203,7 @@ def _live_panel(session_id: int, activity_id: int, stamp: store.Stamp | None) ->
             st.markdown("**Everyone who answered got it right.**")
 
 
-def _next_activity_picker(engine: Engine, session: store.Session) -> None:
+def _next_activity_picker(session: store.Session, every: list[store.Activity]) -> None:
     st.header("Next activity")
     kind_col, seed_col, add_col, quiz_col = st.columns([1.6, 1, 1, 1.3], vertical_alignment="bottom")
     kind_col.selectbox("Kind", activities.KINDS, format_func=lambda k: activities.TITLES[k], key=KIND_KEY)
@@ -214,7 +215,6 @@ def _next_activity_picker(engine: Engine, session: store.Session) -> None:
     quiz_col.button("Add the whole quiz", width="stretch", key="live_add_quiz",
                     on_click=_add_activities, kwargs={"whole_quiz": True},
                     help="The six questions of this quiz seed, as drafts to open one by one.")
-    every = store.session_activities(engine, session.id)
     drafts = [a for a in every if a.state == "draft"]
     # Closed when another was opened, never revealed: their answers wait (only the current activity has controls).
     unrevealed = [a for a in every if a.state == "closed" and a.id != session.current_activity_id]
@@ -250,9 +250,8 @@ def _add_activities(*, whole_quiz: bool, open_it: bool = False) -> None:
         live().teacher_error = RECONNECTING
 
 
-def _summary(engine: Engine, session: store.Session) -> None:
+def _summary(engine: Engine, session: store.Session, activities_now: list[store.Activity]) -> None:
     st.header("Class summary")
-    activities_now = store.session_activities(engine, session.id)
     if not activities_now:
         st.caption("No activity yet.")
         return
@@ -319,7 +318,7 @@ def csv_safe(value: object) -> object:
     return value
 
 
-def _session_settings(session: store.Session) -> None:
+def _session_settings(session: store.Session, every: list[store.Activity]) -> None:
     with st.expander("Teacher link and session settings"):
         st.caption("Keep this link private: it alone controls the session (open it on another device to continue).")
         copy_link(connection.teacher_link(session.code, _secret()), key="live_teacher_link", label="Teacher link")
@@ -328,14 +327,13 @@ def _session_settings(session: store.Session) -> None:
         st.toggle("Show the leaderboard (nicknames) to the class", value=session.leaderboard, key=LEADERBOARD_KEY,
                   on_change=_leaderboard_changed, disabled=session.ended)
         if not session.ended:
-            _end_button(session)
+            _end_button(every)
 
 
-def _end_button(session: store.Session) -> None:
+def _end_button(every: list[store.Activity]) -> None:
     """End the session; with answers not shown to the class yet, only once the teacher says so (an activity open
     when the session ended could never be revealed, and the students' phones only said "Thank you")."""
-    waiting = [a.position for a in store.session_activities(connection.live_engine(), session.id)
-               if a.state in ("open", "closed")]
+    waiting = [a.position for a in every if a.state in ("open", "closed")]
     confirmed = True
     if waiting:
         listed = ", ".join(map(str, waiting))
