@@ -42,7 +42,12 @@ GRADES = dict(zip(["D1", "D2", "D3", "D4", "D5"], [3.0, 1.0, 2.0, 0.0, 2.0], str
 
 
 def _nav_links(tab) -> list[dict]:
-    """The sidebar navigation's links in order: text, path, and whether it is drawn as the current page."""
+    """The sidebar navigation's links in order: text, path, and whether it is drawn as the current page.
+
+    Waits for one link per file in ``pages/`` first: the sidebar can draw after the page's own content, and read
+    at once it had no links (one CI run).
+    """
+    expect()(tab.locator(NAV).locator("a")).to_have_count(len(list((ROOT / "pages").glob("*.py"))), timeout=30_000)
     return tab.evaluate(
         """(selector) => [...document.querySelectorAll(selector + ' a')].map((a) => ({
              text: a.innerText.trim().split('\\n').pop(), path: new URL(a.href).pathname,
