@@ -137,6 +137,15 @@ GHOST_JS = """() => {
 }"""
 
 
+FLASH_KEYFRAMES_JS = """(row) => {
+  const root = row.getRootNode();
+  const rules = [...root.styleSheets, ...(root.adoptedStyleSheets || [])].flatMap((sheet) => [...sheet.cssRules]);
+  const name = getComputedStyle(row, "::after").animationName;
+  const frames = rules.find((rule) => rule instanceof CSSKeyframesRule && rule.name === name);
+  return frames ? [...frames.cssRules].map((frame) => [...frame.style]) : null;
+}"""
+
+
 @pytest.mark.parametrize("present", [False, True], ids=["normal", "present"])
 def test_ghost_bars_and_the_moved_row_after_a_move(sized, app_url, present):
     tab, (width, height) = sized
@@ -154,6 +163,9 @@ def test_ghost_bars_and_the_moved_row_after_a_move(sized, app_url, present):
     assert "NDCG 0.9508 → 0.9316 (−0.0192)" in ghost["note"]  # by hand: DCG 10.0835 / IDCG 10.8235
     moved = tab.locator(".rl-row").filter(has=tab.locator(".rl-name").get_by_text("D4", exact=True))
     assert "flash" in moved.get_attribute("class") and "moved" in moved.get_attribute("class")
+    # The flash fades a ring's opacity, which the compositor animates without repainting: the properties each
+    # keyframe of the ring's animation sets (an animated box-shadow repainted the page every frame for 1.6 s).
+    assert moved.evaluate(FLASH_KEYFRAMES_JS) == [["opacity"], ["opacity"]]
     # (A moved row is scrolled into view: test_a_row_moved_past_the_screens_edge_is_scrolled_into_view; here the
     # whole list fits the screen.)
     screenshot(tab, f"present_ghost_{'present' if present else 'normal'}_{width}x{height}", full_page=False)
