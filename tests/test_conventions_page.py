@@ -187,6 +187,23 @@ def test_edited_input_is_in_the_share_link_and_the_link_restores_it():
     assert opened.dataframe[0].value["document"].tolist()[-1] == "E,5:x"  # the editor shows the link's rows
 
 
+def test_the_input_table_shows_every_number_exactly_and_reads_typed_text():
+    """Scores a billionth apart are shown as typed (a number column showed 1.000000001 as "1", hiding why the
+    libraries that keep scores in float32 see a tie), and typed text is read as the number it spells."""
+    at = run_page("conventions", query_params={"case": "custom", "rows": "a:2:1.000000001::1,b:0:1::1,c:1:0.5::1"})
+    shown = at.dataframe[0].value
+    assert shown["score"].tolist() == ["1.000000001", "1", "0.5"]
+    assert shown["grade"].tolist() == ["2", "0", "1"] and shown["score_2"].tolist() == ["", "", ""]
+    sklearn = results(at)[LABELS["sklearn"]]["NDCG"]
+    assert sklearn == pytest.approx(ndcg_score([[2, 0, 1]], [[1.000000001, 1, 0.5]]))
+    at.session_state["conventions_editor_custom"] = {
+        "edited_rows": {1: {"grade": " 3 "}, 2: {"score": "-2.5e0"}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.error
+    expected = ndcg_score([[2, 3, 1]], [[1.000000001, 1, -2.5]])
+    assert results(at)[LABELS["sklearn"]]["NDCG"] == pytest.approx(expected) and round(expected, 4) == 0.9225
+
+
 @pytest.mark.parametrize(
     ("rows", "reason"),
     [

@@ -310,7 +310,8 @@ def test_hostile_names_in_files_are_shown_as_text(dataset_page):
 @pytest.mark.parametrize(
     ("delta", "needle"),
     [
-        ({"edited_rows": {"1": {"grade": "abc"}}}, "needs a grade"),
+        ({"edited_rows": {"1": {"grade": "abc"}}}, "row 2: “abc” is not a number"),
+        ({"edited_rows": {"1": {"grade": "1,5"}}}, "row 2: “1,5” has a decimal comma"),
         ({"edited_rows": {"1": {"grade": None}}}, "needs a grade"),
         ({"edited_rows": {"1": {"grade": float("nan")}}}, "nan"),
         ({"edited_rows": {"1": {"grade": -1}}}, "negative"),
@@ -319,7 +320,7 @@ def test_hostile_names_in_files_are_shown_as_text(dataset_page):
         ({"edited_rows": {"1": {"document": ""}}}, "document name"),
         ({"deleted_rows": list(range(8))}, "at least one document"),
     ],
-    ids=["non-numeric", "blank", "nan", "negative", "huge", "duplicate-name", "empty-name", "empty-list"],
+    ids=["non-numeric", "decimal-comma", "blank", "nan", "negative", "huge", "duplicate-name", "empty-name", "empty-list"],
 )
 def test_compare_documents_editor_refuses_bad_rows_and_keeps_the_rankings(delta, needle):
     at = run_page("compare")
@@ -386,13 +387,16 @@ CONVENTIONS_CASE = "equal"  # the page's first case: d1, d2, d3 with grade 2 and
 @pytest.mark.parametrize(
     ("delta", "needle"),
     [
-        ({"edited_rows": {"0": {"grade": "abc"}}}, "needs a grade"),
+        ({"edited_rows": {"0": {"grade": "abc"}}}, "row 1: “abc” is not a number"),
+        ({"edited_rows": {"0": {"grade": "2,5"}}}, "decimal comma. type a decimal point: 2.5"),
+        ({"edited_rows": {"2": {"score": "0,4"}}}, "row 3: “0,4” has a decimal comma"),
+        ({"edited_rows": {"0": {"grade": ""}}}, "every row needs a grade"),
         ({"edited_rows": {"0": {"grade": -1}}}, "negative"),
         ({"edited_rows": {"0": {"grade": 1e6}}}, "too large"),
         ({"edited_rows": {"0": {"score": float("nan")}}}, "score"),
         ({"deleted_rows": "all"}, "at least one document"),
     ],
-    ids=["non-numeric-grade", "negative-grade", "huge-grade", "missing-score", "empty"],
+    ids=["non-numeric-grade", "decimal-comma-grade", "decimal-comma-score", "blank-grade", "negative-grade", "huge-grade", "missing-score", "empty"],
 )
 def test_conventions_input_refuses_bad_rows(delta, needle):
     at = run_page("conventions")

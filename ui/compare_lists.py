@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import flip_section, present, session, url_state
+from ui import cells, flip_section, present, session, url_state
 from ui.charts import contribution_chart
 from ui.compare_charts import difference_chart
 from ui.compare_lists_state import (  # noqa: F401 - the mode's keys and example are read through this module too
@@ -109,22 +109,24 @@ def two_rankings(settings: MetricSettings) -> None:
         st.error(refused, icon=":material/warning:")
     with st.expander("Judged documents (shared by both rankings): edit names and grades, add or delete rows", expanded=False):
         edited = st.data_editor(
-            session.widget(DOCS_KEY), num_rows="dynamic", hide_index=True, key=EDITOR_KEY,
+            cells.shown(session.widget(DOCS_KEY), ["grade"]), num_rows="dynamic", hide_index=True, key=EDITOR_KEY,
             column_config={
                 "document": st.column_config.TextColumn("Document", required=True),
-                "grade": st.column_config.NumberColumn("Grade", min_value=0, required=True),
+                # Text, read by ui.cells: a number column dropped "-1" and "2,5" without a word.
+                "grade": st.column_config.TextColumn("Grade", required=True, default="0",
+                                                     help="Relevance grade: 0 = not relevant, higher = more relevant"),
             },
             width="stretch",
         )
     renamed: dict[str, str] = {}
     try:
-        documents = checked_documents(edited, gain=settings.gain_spec())
+        documents = checked_documents(cells.read(edited, {"grade": cells.grade}), gain=settings.gain_spec())
         renamed = renamed_documents(
             base_row_names(session.widget(DOCS_KEY), session.widget(EDITOR_KEY))
         )
-    except ndcg_core.InvalidInput as error:
+    except (cells.CellError, ndcg_core.InvalidInput) as error:
         if has_edits(session.widget(EDITOR_KEY)):  # else the table as it was set is refused: said below
-            st.error(f"Edit not applied: {plain(user_message(error))}", icon=":material/warning:")
+            st.error(f"Edit not applied: {cells.refusal(error)}", icon=":material/warning:")
         try:
             # Not under the sidebar's gain: the table was accepted under the gain of its moment, and a gain chosen
             # since (exponential after a grade of 5000 under linear gain) leaves it in place; the evaluation below

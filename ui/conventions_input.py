@@ -14,8 +14,8 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ui import cells, session, url_state
 from ui import conventions_view as view
-from ui import session, url_state
 from ui.messages import user_message
 from ui.settings_model import MetricSettings
 from ui.widgets import plain
@@ -26,14 +26,16 @@ SCOPE = "conventions"  # the page's link warnings in ui.url_state
 CASE_TITLES = {key: case.title for key, case in view.CASES.items()} | {view.CUSTOM: "Your own input"}
 COLUMNS = {
     "document": st.column_config.TextColumn("Document id", help="Used by trec_eval to break score ties."),
-    "grade": st.column_config.NumberColumn("Grade", min_value=0),
-    "score": st.column_config.NumberColumn("Score", help="Empty column = use the order of the rows."),
-    "score_2": st.column_config.NumberColumn("Score, ranker 2", help="Optional: a second ranker to compare."),
+    # Text, read by ui.cells: a number column dropped "-1" and "2,5" without a word and showed 1.000000001 as "1".
+    "grade": st.column_config.TextColumn("Grade", help="Relevance grade: 0 = not relevant, higher = more relevant"),
+    "score": st.column_config.TextColumn("Score", help="Empty column = use the order of the rows."),
+    "score_2": st.column_config.TextColumn("Score, ranker 2", help="Optional: a second ranker to compare."),
     "ranked": st.column_config.CheckboxColumn(
         "Ranked", help="Untick for a judged document the ranker did not return (it only enters the ideal list).",
         default=True,  # a new row is ticked, as it is read (an empty box would show "not ranked" for a ranked row)
     ),
 }
+NUMBER_COLUMNS = {"grade": cells.grade, "score": cells.score, "score_2": cells.score}  # read from text (ui.cells)
 
 
 @dataclass
@@ -100,13 +102,14 @@ def input_table(case_key: str, case: view.Case | None, settings: MetricSettings)
     base = session.widget(base_key(case_key))
     if refused := session.guard_editor(editor_key(case_key), rows=len(base), columns=view.INPUT_COLUMNS):
         st.error(refused, icon=":material/warning:")
-    edited = st.data_editor(base, num_rows="dynamic", hide_index=True, key=editor_key(case_key), column_config=COLUMNS,
-                            width="stretch")
+    typed = st.data_editor(cells.shown(base, NUMBER_COLUMNS), num_rows="dynamic", hide_index=True, key=editor_key(case_key),
+                           column_config=COLUMNS, width="stretch")
     page = _state()
     try:
+        edited = cells.read(typed, NUMBER_COLUMNS)
         given = page.valid[case_key] = view.checked_input(edited, gain=settings.gain_spec())
-    except ndcg_core.InvalidInput as error:
-        st.error(f"Edit not applied: {plain(user_message(error))}", icon=":material/warning:")
+    except (cells.CellError, ndcg_core.InvalidInput) as error:
+        st.error(f"Edit not applied: {cells.refusal(error)}", icon=":material/warning:")
         given = page.valid.get(case_key) or view.checked_input(base, gain=settings.gain_spec())
     else:  # the input is in the share link unless it is the case's own (or too big for a URL)
         rows = view.encode_input(edited)

@@ -7,7 +7,6 @@ Every value a data editor sends (row keys, names, grades) is checked here before
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -15,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import session, state, url_state
+from ui import cells, session, state, url_state
 from ui.messages import user_message
 from ui.ranked_list import continues_earlier_moves, pending_order
 from ui.ranking import Ranking, evaluate
@@ -27,8 +26,6 @@ EDITOR_PREFIX = "playground_editor"
 EXTRA_PREFIX = "playground_extra"
 EDITOR_COLUMNS = ("Rank", "Document", "Grade")
 SCORE_COLUMNS = ("Document", "Grade", "Score")  # the ranking editor in score mode (ui.score_mode)
-MAX_GRADE_CHARS = 40  # the longest float repr is 24 characters; anything longer is refused, not truncated
-_GRADE_TEXT = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 
 def editor_key() -> str:
@@ -42,55 +39,7 @@ def extra_editor_key() -> str:
 
 # --- applying pending edits (before anything is drawn) ---------------------------------------------------------
 
-class EditError(ValueError):
-    """An edit that cannot be applied; the message names the problem."""
-
-
-def _cell_grade(value, where: str) -> float:
-    """A grade from an editor cell (text, or a number a client sent): finite, ≥ 0, or EditError saying why."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        raise EditError(f"{where}: the grade is blank. Type a number (0 = not relevant).")
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise EditError(f"{where}: the grade is not a number.")
-    if isinstance(value, str):
-        text = value.strip()
-        shown = f"“{plain(text[:20])}{'…' if len(text) > 20 else ''}”"
-        if len(text) > MAX_GRADE_CHARS:
-            raise EditError(f"{where}: {shown} is {len(text):,} characters long; a grade has at most "
-                            f"{MAX_GRADE_CHARS} (type a number such as 0, 1, 2 or 3).")
-        if not _GRADE_TEXT.fullmatch(text):
-            raise EditError(f"{where}: {shown} is not a number. Type a number such as 0, 1, 2 or 3.")
-        value = text
-    try:
-        grade = float(value)
-    except OverflowError:  # an integer beyond ~1.8e308 digits-long (a client, not the grid, can send one)
-        raise EditError(f"{where}: the grade is too large (beyond about 1.8e308).") from None
-    except (TypeError, ValueError):
-        raise EditError(f"{where}: the grade is not a number.") from None
-    if math.isnan(grade):
-        raise EditError(f"{where}: the grade is missing (NaN). Type a number (0 = not relevant).")
-    if math.isinf(grade):
-        raise EditError(f"{where}: the grade is infinite (or beyond about 1.8e308). Use a finite number such as 0-4.")
-    if grade < 0:
-        raise EditError(f"{where}: grade {grade:g} is negative. Grades are 0 (not relevant) or more.")
-    return grade
-
-
-def _cell_score(value, where: str) -> float:
-    """A score from an editor cell: any finite number (negative too), or EditError saying why."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        raise EditError(f"{where}: the score is blank. Type a number (higher ranks first).")
-    text = value.strip() if isinstance(value, str) else value
-    if isinstance(text, bool) or not isinstance(text, (str, int, float)) or (
-            isinstance(text, str) and (len(text) > MAX_GRADE_CHARS or not _GRADE_TEXT.fullmatch(text))):
-        raise EditError(f"{where}: the score is not a number. Type a number such as 2.5 or -1.")
-    try:
-        score = float(text)
-    except (OverflowError, TypeError, ValueError):
-        raise EditError(f"{where}: the score is not a finite number.") from None
-    if not math.isfinite(score):
-        raise EditError(f"{where}: the score is missing or infinite. Type a finite number.")
-    return score
+EditError = cells.CellError  # an edit that cannot be applied; the message names the problem
 
 
 def apply_score_delta(names: Sequence[str], grades: Sequence[float], scores: Sequence[float], delta: Mapping, *,
@@ -105,7 +54,7 @@ def apply_score_delta(names: Sequence[str], grades: Sequence[float], scores: Seq
         raw.append(row.get("Score", "0") if isinstance(row, Mapping) else "0")
     deleted = {_row_number(row, len(raw)) for row in delta.get("deleted_rows") or []}
     kept = [i for i in range(len(raw)) if i not in deleted]
-    checked = [_cell_score(raw[i], f"Row {number} ({plain(new_names[number - 1][:40])})")
+    checked = [cells.score(raw[i], f"Row {number} ({plain(new_names[number - 1][:40])})")
                for number, i in enumerate(kept, start=1)]
     return new_names, new_grades, checked
 
@@ -165,7 +114,7 @@ def apply_editor_delta(
         raise EditError("The edit deletes a row that is not in the table, so it was not applied.")
     keep = [i for i in range(len(names)) if i not in deleted]
     checked = [
-        _cell_grade(raw_grades[i], f"{label} {rank} ({plain(names[i][:40])})")  # names shown as text
+        cells.grade(raw_grades[i], f"{label} {rank} ({plain(names[i][:40])})")  # names shown as text
         for rank, i in enumerate(keep, start=1)
     ]
     return [names[i] for i in keep], checked

@@ -9,11 +9,15 @@ import pytest
 
 import ndcg_core
 from tests.browser.helpers import (
+    CELL_EDITOR,
     CUT_LEGEND_ENTRIES_JS,
+    EDITOR_ROW,
     expect,
     metric,
     rerun,
     screenshot,
+    stable_box,
+    type_into_cell,
     wait_for_app,
     wait_for_charts,
 )
@@ -122,6 +126,38 @@ def test_conventions_all_zero_case_shows_different_values(page, app_url):
     choose(page, "Case", "Tied scores: trec_eval decides by document id")
     page.get_by_text("The conventions give 6 different values, from 0.6758 to 0.9360.").wait_for(timeout=20_000)
     tall_screenshot(page, "conventions_ties", 1400)
+    # What is typed into the input table is read or refused with a message, never dropped: the grade column was a
+    # number column, which threw away "-1" (below its minimum) and "2,5" without a word and kept the old grade.
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    error = page.locator('[data-testid="stAlertContentError"]').first
+    for typed, message in [("-1", "Row 1: grade -1 is negative"), ("2,5", "Row 1: “2,5” has a decimal comma. Type a decimal point: 2.5.")]:
+        for attempt in range(2):  # one retry: a click that lands while the grid redraws after the last rerun
+            _type_in_second_column(page, grid, typed)
+            try:
+                expect()(error).to_contain_text(message, timeout=8_000 if attempt == 0 else 15_000)
+                break
+            except AssertionError:
+                if attempt == 1:
+                    screenshot(page, "conventions_refused_grade_failed")
+                    raise
+                page.keyboard.press("Escape")
+    page.get_by_text("The conventions give 6 different values, from 0.6758 to 0.9360.").wait_for()  # the last valid
+    screenshot(page, "conventions_refused_grade")
+
+
+def _type_in_second_column(tab, grid, text: str) -> None:
+    """Type ``text`` into the first row's grade: select its document cell (right of the row markers), one step
+    right, Enter."""
+    wait_for_app(tab)
+    grid.scroll_into_view_if_needed()
+    box = stable_box(grid)
+    tab.mouse.click(box["x"] + 80, box["y"] + EDITOR_ROW * 1.5)
+    tab.keyboard.press("ArrowRight")
+    tab.keyboard.press("Enter")
+    overlay = tab.locator(CELL_EDITOR).first
+    overlay.wait_for(timeout=10_000)
+    type_into_cell(tab, overlay, text)
+    overlay.press("Enter")
 
 
 def test_compare_pages_render(page, app_url):
