@@ -157,6 +157,35 @@ def test_gain_table_with_a_non_numeric_gain_is_refused():
     assert dict(at.session_state["settings"].gain_table)[1.0] == 1.0
 
 
+@pytest.mark.parametrize(("edit", "needle"), [
+    ({"1": {"grade": "-1"}}, "row 2: grade -1 is negative"),
+    ({"1": {"gain": "2,5"}}, "row 2: “2,5” has a decimal comma. type a decimal point: 2\\.5."),
+    ({"2": {"gain": " "}}, "every row of the gain table needs both a grade and a gain"),
+])
+def test_gain_table_cells_are_read_or_refused_by_name(edit, needle):
+    """The gain table's cells are text read by ui.cells: a number column dropped "-1" and "2,5" without a word."""
+    at = open_playground({"gain": "custom"})
+    assert at.dataframe(key="settings_gain_table").value["gain"].tolist() == ["0", "1", "3", "7", "15"]  # exact text
+    at.session_state["settings_gain_table"] = {"edited_rows": edit, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert_clean(at)
+    assert needle in messages(at)
+    assert at.session_state["settings"].gain_table == ((0.0, 0.0), (1.0, 1.0), (2.0, 3.0), (3.0, 7.0), (4.0, 15.0))  # kept
+
+
+def test_a_gain_typed_into_the_gain_table_is_used():
+    at = open_playground({"gain": "custom"})
+    at.session_state["settings_gain_table"] = {"edited_rows": {"3": {"gain": " 1.5e1 "}}, "added_rows": [],
+                                               "deleted_rows": []}
+    at.run()
+    assert_clean(at)
+    assert dict(at.session_state["settings"].gain_table)[3.0] == 15.0
+    # The example list D1..D5 has grades 3, 1, 2, 0, 2: gains 15, 1, 3, 0, 3 over log2(rank + 1).
+    dcg = 15 + 1 / math.log2(3) + 3 / 2 + 0 + 3 / math.log2(6)
+    idcg = 15 + 3 / math.log2(3) + 3 / 2 + 1 / math.log2(5)
+    assert shown_metric(at, "NDCG") == round(dcg / idcg, 4) == 0.9717
+
+
 def test_empty_list_is_refused(playground):
     at = edit_playground(playground, {"deleted_rows": [0, 1, 2, 3, 4]})
     assert_clean(at)

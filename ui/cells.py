@@ -41,34 +41,48 @@ def _shown(text: str) -> str:
 
 def grade(value, where: str) -> float:
     """A grade from a cell (text, or a number a client sent): finite, ≥ 0, or CellError saying why."""
+    return _non_negative(value, where, "grade", blank="Type a number (0 = not relevant).", examples="0, 1, 2 or 3")
+
+
+def gain(value, where: str) -> float:
+    """A gain from a cell of the custom gain table: finite, ≥ 0, or CellError saying why."""
+    return _non_negative(value, where, "gain", blank="Type a number such as 0, 1, 3 or 7.", examples="0, 1, 3 or 7")
+
+
+def _non_negative(value, where: str, what: str, *, blank: str, examples: str) -> float:
     if _empty(value):  # (NaN is not blank here: a client that sends NaN is told so)
-        raise CellError(f"{where}: the grade is blank. Type a number (0 = not relevant).")
+        raise CellError(f"{where}: the {what} is blank. {blank}")
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise CellError(f"{where}: the grade is not a number.")
+        raise CellError(f"{where}: the {what} is not a number.")
     if isinstance(value, str):
         text = value.strip()
         if len(text) > MAX_CHARS:
-            raise CellError(f"{where}: {_shown(text)} is {len(text):,} characters long; a grade has at most "
-                            f"{MAX_CHARS} (type a number such as 0, 1, 2 or 3).")
-        if "," in text and _NUMBER_TEXT.fullmatch(text.replace(",", ".", 1)):
-            raise CellError(f"{where}: {_shown(text)} has a decimal comma. Type a decimal point: "
-                            f"{plain(text.replace(',', '.', 1))}.")
+            raise CellError(f"{where}: {_shown(text)} is {len(text):,} characters long; a {what} has at most "
+                            f"{MAX_CHARS} (type a number such as {examples}).")
+        _refuse_decimal_comma(text, where)
         if not _NUMBER_TEXT.fullmatch(text):
-            raise CellError(f"{where}: {_shown(text)} is not a number. Type a number such as 0, 1, 2 or 3.")
+            raise CellError(f"{where}: {_shown(text)} is not a number. Type a number such as {examples}.")
         value = text
     try:
         number = float(value)
     except OverflowError:  # an integer beyond ~1.8e308 digits-long (a client, not the grid, can send one)
-        raise CellError(f"{where}: the grade is too large (beyond about 1.8e308).") from None
+        raise CellError(f"{where}: the {what} is too large (beyond about 1.8e308).") from None
     except (TypeError, ValueError):
-        raise CellError(f"{where}: the grade is not a number.") from None
+        raise CellError(f"{where}: the {what} is not a number.") from None
     if math.isnan(number):
-        raise CellError(f"{where}: the grade is missing (NaN). Type a number (0 = not relevant).")
+        raise CellError(f"{where}: the {what} is missing (NaN). {blank}")
     if math.isinf(number):
-        raise CellError(f"{where}: the grade is infinite (or beyond about 1.8e308). Use a finite number such as 0-4.")
+        raise CellError(f"{where}: the {what} is infinite (or beyond about 1.8e308). Use a finite number such as "
+                        f"{examples}.")
     if number < 0:
-        raise CellError(f"{where}: grade {number:g} is negative. Grades are 0 (not relevant) or more.")
+        raise CellError(f"{where}: {what} {number:g} is negative. A {what} is 0 or more.")
     return number
+
+
+def _refuse_decimal_comma(text: str, where: str) -> None:
+    if "," in text and _NUMBER_TEXT.fullmatch(text.replace(",", ".", 1)):
+        raise CellError(f"{where}: {_shown(text)} has a decimal comma. Type a decimal point: "
+                        f"{plain(text.replace(',', '.', 1))}.")
 
 
 def score(value, where: str) -> float:
@@ -76,9 +90,8 @@ def score(value, where: str) -> float:
     if _empty(value):
         raise CellError(f"{where}: the score is blank. Type a number (higher ranks first).")
     text = value.strip() if isinstance(value, str) else value
-    if isinstance(text, str) and "," in text and _NUMBER_TEXT.fullmatch(text.replace(",", ".", 1)):
-        raise CellError(f"{where}: {_shown(text)} has a decimal comma. Type a decimal point: "
-                        f"{plain(text.replace(',', '.', 1))}.")
+    if isinstance(text, str):
+        _refuse_decimal_comma(text, where)
     if isinstance(text, bool) or not isinstance(text, (str, int, float)) or (
             isinstance(text, str) and (len(text) > MAX_CHARS or not _NUMBER_TEXT.fullmatch(text))):
         raise CellError(f"{where}: the score is not a number. Type a number such as 2.5 or -1.")

@@ -14,8 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import session, url_state
-from ui.messages import user_message
+from ui import cells, session, url_state
 from ui.settings_model import (  # noqa: F401 - re-exported: pages and tests import them from here
     DEFAULT_GAIN_TABLE,
     GAIN_LABELS,
@@ -146,32 +145,35 @@ def settings_sidebar() -> MetricSettings:
     return settings
 
 
+TABLE_COLUMNS = {"grade": cells.grade, "gain": cells.gain}
+
+
 def _gain_table_editor() -> tuple[tuple[float, float], ...]:
     """Edit the custom gain table; an invalid edit keeps the previous table and says why."""
     previous = current_settings().gain_table
     base = session.widget(TABLE_BASE_KEY, None) if session.has(TABLE_BASE_KEY) else _table_frame(previous)
     if refused := session.guard_editor(TABLE_KEY, rows=len(base), columns=["grade", "gain"]):
         st.error(refused, icon="⚠️")
-    edited = st.data_editor(
-        base,
+    typed = st.data_editor(
+        cells.shown(base, TABLE_COLUMNS),
         num_rows="dynamic",
         hide_index=True,
         key=TABLE_KEY,
-        column_config={
-            "grade": st.column_config.NumberColumn("Grade", min_value=0, step=1),
-            "gain": st.column_config.NumberColumn("Gain", min_value=0),
+        column_config={  # text, read by ui.cells: number columns dropped "-1", "2,5" and "1.5" without a word
+            "grade": st.column_config.TextColumn("Grade", help="A relevance grade (0 or more)"),
+            "gain": st.column_config.TextColumn("Gain", help="The gain that grade earns (0 or more)"),
         },
-        use_container_width=True,
+        width="stretch",
     )
     try:
-        rows = edited.dropna(how="all")
+        rows = cells.read(typed, TABLE_COLUMNS).dropna(how="all")
         if rows.isna().any().any():
             raise ndcg_core.InvalidInput("Every row of the gain table needs both a grade and a gain.")
         if rows["grade"].duplicated().any():
             raise ndcg_core.InvalidInput("Each grade may appear only once in the gain table.")
         table = ndcg_core.check_gain(dict(zip(rows["grade"].tolist(), rows["gain"].tolist(), strict=True)))
-    except (ndcg_core.InvalidInput, TypeError, ValueError, OverflowError) as error:
-        st.error(f"Gain table not applied: {user_message(error)}", icon="⚠️")
+    except (cells.CellError, ndcg_core.InvalidInput, TypeError, ValueError, OverflowError) as error:
+        st.error(f"Gain table not applied: {cells.refusal(error)}", icon="⚠️")
         return previous
     return tuple(sorted((float(g), float(v)) for g, v in table.items()))
 
