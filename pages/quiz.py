@@ -3,7 +3,7 @@
 import streamlit as st
 
 import ui
-from ui import quiz
+from ui import quiz, quiz_state
 
 ui.page_shell()  # first: a run Streamlit started without app.py goes through it (see ui/__init__.py)
 
@@ -12,7 +12,7 @@ st.markdown(
     "Three kinds of question about NDCG@k: pick the better of two rankings, estimate a score, and fix a ranking "
     "by dragging. Each question states its own convention (gain and cutoff), so the quiz has no settings sidebar."
 )
-seed = quiz.current_seed()
+seed = quiz_state.current_seed()
 questions = quiz.questions_for(seed)
 quiz.quiz_header(seed, questions)
 for question in questions:

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 import ndcg_core
-from tests.conftest import run_page
+from tests.conftest import copy_links, run_page
 from ui import moves, quiz, quiz_model
 from ui.ranked_list import last_applied, moves_to, row_ids
 from ui.state import playground_link
@@ -264,3 +264,68 @@ def test_the_quiz_draws_no_settings_it_would_ignore():
     assert not at.exception
     assert not at.sidebar.header and not [radio for radio in at.sidebar.radio if radio.key.startswith("settings_")]
     assert not any(name in at.query_params for name in ("gain", "base", "k", "z"))
+
+
+# --- the answers in the address: a reload keeps them ---------------------------------------------------------------
+
+def test_a_reload_keeps_every_checked_answer_scored_as_it_was():
+    """A reload is a new session that reads the address: the checked answers come back, with their points."""
+    at = run_page("quiz", query_params={"seed": "42"})
+    questions = quiz_model.generate_quiz(42)
+    compare = next(q for q in questions if q.kind == "compare")
+    estimate = next(q for q in questions if q.kind == "estimate")
+    reorder = next(q for q in questions if q.kind == "reorder")
+    wrong = "B" if compare.best_answer() == "A" else "A"
+    at.radio(key=f"quiz_42_{compare.number}_choice").set_value(wrong).run()
+    at.button(key=f"quiz_42_{compare.number}_check").click().run()
+    truth = ndcg_core.evaluate(estimate.ranked_grades(), k=estimate.k, gain=estimate.gain).ndcg
+    guess = round(truth - 0.1, 2)  # within 0.15: half a point (by hand: 0.9514 - 0.85 = 0.1014)
+    assert guess == 0.85
+    at.slider(key=f"quiz_42_{estimate.number}_guess").set_value(guess).run()
+    at.button(key=f"quiz_42_{estimate.number}_check").click().run()
+    fewest, winner = quiz_model.best_reordering(tuple(reorder.ranked_grades()), reorder.k, reorder.gain)
+    key = f"quiz_42_{reorder.number}_drag"
+    at.session_state[key] = moves_to(at.session_state, key, list(winner))
+    at.run()
+    at.button(key=f"quiz_42_{reorder.number}_check").click().run()
+    assert _score(at) == "1.5 / 3"
+    address = at.query_params["answers"]
+    address = address[0] if isinstance(address, list) else address
+    order = at.session_state[f"quiz_42_{reorder.number}_current"]
+    assert address == "_".join(sorted([f"{compare.number}:{wrong}", f"{estimate.number}:{guess:g}",
+                                       f"{reorder.number}:{','.join(map(str, order))}/{fewest}"]))
+
+    reloaded = run_page("quiz", query_params={"seed": "42", "answers": address})
+    assert not reloaded.exception and not [w for w in reloaded.warning if "address" in w.value]
+    assert _score(reloaded) == "1.5 / 3"
+    assert reloaded.radio(key=f"quiz_42_{compare.number}_choice").value == wrong  # the choice, locked
+    assert [w.value for w in reloaded.warning] == [  # half a point: the verdict is a warning
+        f"Close. NDCG@{estimate.k} = {truth:.3f}; you said {guess:.2f} (off by {abs(guess - truth):.3f})."]
+    assert reloaded.session_state[f"quiz_42_{reorder.number}_current"] == order
+    assert any("Perfect!" in s.value and f"in {fewest} moves" in s.value for s in reloaded.success)
+    assert not [b for b in reloaded.button if b.key.endswith("_check") and b.key.split("_")[2] in
+                {str(compare.number), str(estimate.number), str(reorder.number)}]  # nothing to check again
+
+
+@pytest.mark.parametrize(("answers", "reason"), [
+    ("1:C", "question 1's answer is not ranking A or B"),
+    ("2:1.5", "question 2's estimate is above 1"),
+    ("3:0,1,2/2", "it does not name each of the 5 documents exactly once"),
+    ("9:A", "it answers a question this quiz does not have"),
+    ("1:A_1:B", "entry 2 is not a question number and an answer"),
+    ("1:A_2:0.5_3:0,1,2,3,4/x", "question 3's number of moves is not a whole number"),
+])
+def test_answers_in_the_address_that_cannot_be_read_are_all_dropped_with_a_warning(answers, reason):
+    at = run_page("quiz", query_params={"seed": "42", "answers": answers})
+    assert not at.exception
+    assert [w.value for w in at.warning] == [f"The address's answers could not be read ({reason}), so the questions "
+                                             "start unanswered."]
+    assert _score(at) == "0 / 0"
+    assert "answers" not in at.query_params  # the address no longer claims them
+
+
+def test_the_share_link_of_the_questions_holds_the_seed_only():
+    question = quiz_model.generate_quiz(42)[0]
+    at = run_page("quiz", query_params={"seed": "42", "answers": f"1:{question.best_answer()}"})
+    assert _score(at) == "1 / 1"
+    assert copy_links(at)["Share link of these questions"].endswith("/quiz?seed=42")

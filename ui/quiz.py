@@ -6,15 +6,14 @@ module only draws them and records what the student answered.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import pandas as pd
 import streamlit as st
 
-from ui import present, quiz_whys, session, url_state
+from ui import present, quiz_state, quiz_whys, session, url_state
 from ui.copy_link import copy_link
 from ui.formatting import GAIN_FORMULAS, compact, fixed
 from ui.moves import carried_moves
+from ui.quiz_answers import compare_answer, estimate_answer, reorder_answer
 from ui.quiz_model import (
     ESTIMATE_FULL,
     ESTIMATE_HALF,
@@ -22,13 +21,8 @@ from ui.quiz_model import (
     Answer,
     Question,
     answer_summary,
-    estimate_points,
-    fresh_seed,
     generate_quiz,
-    is_best,
-    parse_seed,
     ranking_frame,
-    reorder_points,
     why_text,
 )
 from ui.ranked_list import moved_documents, pending_order, ranked_list
@@ -41,20 +35,6 @@ from ui.widgets import plain
 def questions_for(seed: int) -> tuple[Question, ...]:
     """The questions of ``seed`` (drawn once per server: the reorder questions solve a small brute force)."""
     return generate_quiz(seed)
-
-
-def session_answers() -> dict[tuple[int, int], Answer]:
-    return quiz_state().answers
-
-
-def session_score() -> tuple[float, int]:
-    """(points, questions answered) over the whole session, all seeds included."""
-    answers = session_answers().values()
-    return sum(answer.points for answer in answers), len(answers)
-
-
-def record_answer(seed: int, number: int, answer: Answer) -> None:
-    session_answers()[(seed, number)] = answer
 
 
 def past_cutoff_greyed(frame: pd.DataFrame, k: int):
@@ -72,66 +52,6 @@ def _show_ranking(question: Question, order: tuple[int, ...] | None = None, *, w
 
 # --- Seed, score and page header ---------------------------------------------------------------------------
 
-STATE_KEY = "quiz"
-SEED_INPUT_KEY = "quiz_seed_input"
-REVEAL_KEY = "quiz_reveal"
-
-
-@dataclass
-class QuizState:
-    """The quiz's session state: the seed in use (mirrored to ``?seed=``) and every answer given."""
-
-    seed: int | None = None
-    answers: dict = field(default_factory=dict)  # {(seed, number): Answer}
-    typed_problem: str | None = None  # why the last seed typed in "Type a seed" was not used
-
-
-def _quiz_from_url() -> QuizState:
-    from_url = url_state.params().get("seed")
-    seed = parse_seed(from_url)
-    if seed is None and from_url is not None:
-        url_state.warn("quiz", f"The link's seed could not be read (it must be a number from 0 to {MAX_SEED}), "
-                               "so new questions were drawn.")
-    return QuizState(seed=seed)
-
-
-def quiz_state() -> QuizState:
-    return session.page_state(STATE_KEY, _quiz_from_url)
-
-
-def current_seed() -> int:
-    """The quiz seed: the link's on a session's first visit (when valid), else a fresh one; kept in the URL."""
-    state = quiz_state()
-    if state.seed is None:
-        state.seed = fresh_seed()
-    url_state.show_warning("quiz")
-    if state.typed_problem is None:
-        session.set_widget(SEED_INPUT_KEY, str(state.seed))  # the 'type a seed' box follows (drawn after this)
-    url_state.publish_at_once({"seed": str(state.seed)})  # a reload or a copied address keeps these questions
-    return state.seed
-
-
-def _new_questions() -> None:
-    state = quiz_state()
-    state.seed = fresh_seed(avoid=state.seed)
-    url_state.warn("quiz", None)
-
-
-def _typed_seed() -> None:
-    """A typed seed is read as a link's is (whole digits, 0..MAX_SEED); anything else keeps the questions and says
-    why (a number box read "1e3" as 1 and an emptied box as 0, and drew other questions without a word)."""
-    state, text = quiz_state(), str(session.widget(SEED_INPUT_KEY) or "").strip()
-    if not text:  # an emptied box asks for nothing: it shows the seed in use again
-        state.typed_problem = None
-        return
-    seed = parse_seed(text)
-    if seed is None:
-        state.typed_problem = (f"“{text}” is not a seed: type a whole number from 0 to {MAX_SEED:,}. "
-                               "The questions did not change.")
-        return
-    state.seed, state.typed_problem = seed, None
-    url_state.warn("quiz", None)
-
 
 def share_link(seed: int) -> str:
     """The quiz's address with this seed (absolute when the browser's URL is known)."""
@@ -141,9 +61,12 @@ def share_link(seed: int) -> str:
 
 
 def quiz_header(seed: int, questions: tuple[Question, ...]) -> None:
-    """Seed, share link, 'new questions', and the session's running score."""
-    points, answered = session_score()
-    on_this_seed = sum(1 for (s, _n) in session_answers() if s == seed)
+    """Seed, share link, 'new questions', and the session's running score (with the address's answers read)."""
+    quiz_state.read_linked_answers(seed, questions)
+    url_state.show_warning("quiz")  # the link's seed or answers that could not be used, and why
+    quiz_state.publish_answers(seed)
+    points, answered = quiz_state.session_score()
+    on_this_seed = sum(1 for (s, _n) in quiz_state.session_answers() if s == seed)
     left, middle, right = st.columns([2.2, 1.2, 1.2], vertical_alignment="center")
     with left:
         st.markdown(f"**Seed {seed}**")
@@ -153,22 +76,18 @@ def quiz_header(seed: int, questions: tuple[Question, ...]) -> None:
         st.metric("Score this session", f"{points:g} / {answered}", help="1 point per question; ½ for close answers.")
         st.caption(f"Answered {on_this_seed} of {len(questions)} questions of seed {seed}.")
     with right:
-        st.button("New questions", icon=":material/casino:", key="quiz_new", on_click=_new_questions, type="primary", width="stretch",
+        st.button("New questions", icon=":material/casino:", key="quiz_new", on_click=quiz_state.new_questions, type="primary", width="stretch",
                   help="Draw a new seed (the score keeps counting).")
-        st.toggle("Show all answers", key=REVEAL_KEY, persist_state="session",
+        st.toggle("Show all answers", key=quiz_state.REVEAL_KEY, persist_state="session",
                   help="For the teacher, after the class has answered: shows every question's answer.")
         with st.popover("Type a seed", width="stretch"):
-            st.text_input(f"Seed (0 to {MAX_SEED:,})", key=SEED_INPUT_KEY, persist_state="session", on_change=_typed_seed)
-            problem = quiz_state().typed_problem
+            st.text_input(f"Seed (0 to {MAX_SEED:,})", key=quiz_state.SEED_INPUT_KEY, persist_state="session", on_change=quiz_state.typed_seed)
+            problem = quiz_state.page().typed_problem
             if problem is not None:
                 st.error(plain(problem), icon=":material/error:")
 
 
 # --- One question ------------------------------------------------------------------------------------------
-
-def _widget_key(seed: int, question: Question, what: str) -> str:
-    return f"quiz_{seed}_{question.number}_{what}"
-
 
 def _question_settings(question: Question):
     return MetricSettings(gain=question.gain, log_base="2", k=question.k)
@@ -184,7 +103,7 @@ def _playground_button(question: Question, order: tuple[int, ...] | None, label:
 
 def show_question(question: Question, seed: int) -> None:
     """Draw one question; once answered, show the verdict, the reasoning and a Playground link."""
-    answer = session_answers().get((seed, question.number))
+    answer = quiz_state.session_answers().get((seed, question.number))
     with st.container(border=True, key=f"quiz_question_{question.number}"):
         heading, badge = st.columns([5, 1], vertical_alignment="center")
         heading.header(f"Question {question.number} · {question.title}")
@@ -194,7 +113,7 @@ def show_question(question: Question, seed: int) -> None:
                 st.badge(f"{answer.points:g} point{'s' if answer.points != 1 else ''}", color=colour)
         st.caption(f"Convention: {question.convention()}")
         {"compare": _compare, "estimate": _estimate, "reorder": _reorder}[question.kind](question, seed, answer)
-        if answer is None and session.widget(REVEAL_KEY, False):
+        if answer is None and session.widget(quiz_state.REVEAL_KEY, False):
             st.info(f"**Answer:** {answer_summary(question)}", icon=":material/visibility:")
 
 
@@ -212,11 +131,11 @@ def _compare(question: Question, seed: int, answer: Answer | None) -> None:
         with column:
             st.markdown(f"**Ranking {label}**")
             _show_ranking(question, order)
-    choice_key = _widget_key(seed, question, "choice")
+    choice_key = quiz_state.widget_key(seed, question, "choice")
     st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=choice_key, persist_state="session", disabled=answer is not None,
              format_func=lambda label: f"Ranking {label}")
     if answer is None:
-        st.button("Check", key=_widget_key(seed, question, "check"), on_click=_answer_compare, args=(question, seed),
+        st.button("Check", key=quiz_state.widget_key(seed, question, "check"), on_click=_answer_compare, args=(question, seed),
                   disabled=session.widget(choice_key) is None)
         return
     correct = question.best_answer()
@@ -234,18 +153,16 @@ def _compare(question: Question, seed: int, answer: Answer | None) -> None:
             _show_ranking(question, question.other_order, with_numbers=True)
     links = st.columns(2)
     with links[0]:
-        _playground_button(question, question.order, "Open ranking A in the Playground", _widget_key(seed, question, "link_a"))
+        _playground_button(question, question.order, "Open ranking A in the Playground", quiz_state.widget_key(seed, question, "link_a"))
     with links[1]:
-        _playground_button(question, question.other_order, "Open ranking B in the Playground", _widget_key(seed, question, "link_b"))
+        _playground_button(question, question.other_order, "Open ranking B in the Playground", quiz_state.widget_key(seed, question, "link_b"))
 
 
 def _answer_compare(question: Question, seed: int) -> None:
-    chosen = session.widget(_widget_key(seed, question, "choice"))
+    chosen = session.widget(quiz_state.widget_key(seed, question, "choice"))
     if chosen is None:
         return
-    right = chosen == question.best_answer()
-    record_answer(seed, question.number, Answer(1.0 if right else 0.0, "Correct!" if right else "Not quite.",
-                                                f"Ranking {chosen}"))
+    quiz_state.record_answer(seed, question.number, compare_answer(question, chosen))
 
 
 def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
@@ -253,8 +170,8 @@ def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
                 f"half within {ESTIMATE_HALF:g})." + _cutoff_hint(question))
     _show_ranking(question)
     if answer is None:
-        st.slider("Your estimate", 0.0, 1.0, 0.5, 0.01, key=_widget_key(seed, question, "guess"), persist_state="session")
-        st.button("Check", key=_widget_key(seed, question, "check"), on_click=_answer_estimate, args=(question, seed))
+        st.slider("Your estimate", 0.0, 1.0, 0.5, 0.01, key=quiz_state.widget_key(seed, question, "guess"), persist_state="session")
+        st.button("Check", key=quiz_state.widget_key(seed, question, "check"), on_click=_answer_estimate, args=(question, seed))
         return
     # Answered: the verdict below states the estimate. (A disabled slider drew it in grey text that fails the
     # contrast check, 2.5:1, without telling assistive technology that it is disabled.)
@@ -271,53 +188,33 @@ def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
                "them, each divided by log₂(i + 1).")
     with st.expander("Per-position numbers"):
         _show_ranking(question, with_numbers=True)
-    _playground_button(question, None, "Open this question in the Playground", _widget_key(seed, question, "link"))
+    _playground_button(question, None, "Open this question in the Playground", quiz_state.widget_key(seed, question, "link"))
 
 
 def _answer_estimate(question: Question, seed: int) -> None:
-    guess = float(session.widget(_widget_key(seed, question, "guess"), 0.5))
-    points = estimate_points(guess, question.result().ndcg)
-    verdict = {1.0: "Spot on!", 0.5: "Close.", 0.0: "Not quite."}[points]
-    record_answer(seed, question.number, Answer(points, verdict, fixed(guess, 2)))
-
-
-def _order_key(seed: int, question: Question) -> str:
-    return _widget_key(seed, question, "current")
-
-
-def _moves_key(seed: int, question: Question) -> str:
-    return _widget_key(seed, question, "moves")
-
-
-def _carried_key(seed: int, question: Question) -> str:
-    """The document moved last (a ▲/▼ or Alt+↑/↓ step of it carries on its move: ui.moves.carried_moves)."""
-    return _widget_key(seed, question, "carried")
-
-
-def current_order(seed: int, question: Question) -> tuple[int, ...]:
-    """The student's current ordering (indices into ``question.names``), starting from the shown order."""
-    return session.page_state(_order_key(seed, question), lambda: question.order)
+    guess = float(session.widget(quiz_state.widget_key(seed, question, "guess"), 0.5))
+    quiz_state.record_answer(seed, question.number, estimate_answer(question, guess))
 
 
 def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
-    widget_key = _widget_key(seed, question, "drag")
-    order = current_order(seed, question)
+    widget_key = quiz_state.widget_key(seed, question, "drag")
+    order = quiz_state.current_order(seed, question)
     if answer is None:
         # Apply a drag before drawing, so the list and the move counter show it (ranked_list's protocol).
         moved = pending_order(widget_key, len(order), names=question.ranked_names(order),
                               grades=question.ranked_grades(order))
         if moved is not None:
             order = tuple(order[j] for j in moved)
-            session.set_widget(_order_key(seed, question), order)
-            new, last = carried_moves(moved_documents(widget_key), session.widget(_carried_key(seed, question)))
-            session.set_widget(_moves_key(seed, question), session.widget(_moves_key(seed, question), 0) + new)
-            session.set_widget(_carried_key(seed, question), last)
+            session.set_widget(quiz_state.order_key(seed, question), order)
+            new, last = carried_moves(moved_documents(widget_key), session.widget(quiz_state.carried_key(seed, question)))
+            session.set_widget(quiz_state.moves_key(seed, question), session.widget(quiz_state.moves_key(seed, question), 0) + new)
+            session.set_widget(quiz_state.carried_key(seed, question), last)
     fewest = question.fewest_moves()
     st.markdown(
         f"**Drag the documents to reach the highest possible NDCG@{question.k} in as few moves as possible.** "
         f"It can be done in {fewest} moves. Only the top {question.k} positions count."
     )
-    moves = session.widget(_moves_key(seed, question), 0)
+    moves = session.widget(quiz_state.moves_key(seed, question), 0)
     left, right = st.columns([3, 1])
     with left:
         if answer is None:
@@ -328,9 +225,9 @@ def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
     with right:
         st.metric("Moves so far", moves)
         if answer is None:
-            st.button("Check my order", key=_widget_key(seed, question, "check"), on_click=_answer_reorder,
+            st.button("Check my order", key=quiz_state.widget_key(seed, question, "check"), on_click=_answer_reorder,
                       args=(question, seed), type="primary", width="stretch")
-            st.button("Start over", key=_widget_key(seed, question, "reset"), on_click=_reset_reorder,
+            st.button("Start over", key=quiz_state.widget_key(seed, question, "reset"), on_click=_reset_reorder,
                       args=(question, seed), width="stretch")
     if answer is None:
         return
@@ -346,18 +243,18 @@ def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
         f"One way to get there in {fewest} moves:"
     )
     _show_ranking(question, shortest)
-    _playground_button(question, None, "Open the starting list in the Playground", _widget_key(seed, question, "link"))
+    _playground_button(question, None, "Open the starting list in the Playground", quiz_state.widget_key(seed, question, "link"))
 
 
 def _reset_reorder(question: Question, seed: int) -> None:
-    session.set_widget(_order_key(seed, question), question.order)
-    session.set_widget(_moves_key(seed, question), 0)
-    session.set_widget(_carried_key(seed, question), None)
+    session.set_widget(quiz_state.order_key(seed, question), question.order)
+    session.set_widget(quiz_state.moves_key(seed, question), 0)
+    session.set_widget(quiz_state.carried_key(seed, question), None)
 
 
 def _answer_reorder(question: Question, seed: int) -> None:
-    order = current_order(seed, question)
-    moves = session.widget(_moves_key(seed, question), 0)
-    points = reorder_points(is_best(question, order), moves, question.fewest_moves())
-    verdict = {1.0: "Perfect!", 0.5: "Best NDCG reached, but in more moves than needed.", 0.0: "Not the best NDCG."}[points]
-    record_answer(seed, question.number, Answer(points, verdict, ", ".join(question.ranked_names(order))))
+    order = quiz_state.current_order(seed, question)
+    moves = session.widget(quiz_state.moves_key(seed, question), 0)
+    quiz_state.record_answer(seed, question.number, reorder_answer(question, order, moves))
+
+

@@ -10,7 +10,7 @@ entry, never the link's text. :mod:`ui.url_state` (which pages call) builds the 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
@@ -123,6 +123,31 @@ def decode_order(text: str, size: int) -> tuple[int, ...]:
     if len(positions) != size or None in positions or len(set(positions)) != size:
         raise LinkError(f"it does not name each of the {size:,} documents exactly once")
     return tuple(positions)
+
+
+# --- the Quiz's checked answers (what a reload of the quiz keeps) -------------------------------------------
+
+MAX_ANSWERS = 20
+
+
+def encode_answers(answers: Mapping[int, str]) -> str | None:
+    """'1:B_2:0.62_3:2,1,0,4,3/5': each checked question's number and its answer's text, by number; None if none."""
+    return "_".join(f"{number}:{text}" for number, text in sorted(answers.items())) or None
+
+
+def decode_answers(text: str) -> dict[int, str]:
+    """Inverse of :func:`encode_answers`: {question number: answer text}, or :class:`LinkError` when malformed
+    (the texts are checked against their questions by the page)."""
+    if len(text) > MAX_PARAM_CHARS:
+        raise LinkError(f"it is longer than {MAX_PARAM_CHARS:,} characters")
+    answers: dict[int, str] = {}
+    for position, entry in enumerate(text.split("_"), 1):
+        number_text, separator, answer = entry.partition(":")
+        number = parse_int(number_text, low=1, high=MAX_ANSWERS)
+        if not separator or number is None or number in answers or not answer:
+            raise LinkError(f"entry {position} is not a question number and an answer")
+        answers[number] = answer
+    return answers
 
 
 # --- the Conventions page's input table -------------------------------------------------------------------

@@ -45,9 +45,11 @@ from ui.url_codecs import (  # noqa: F401 - the list formats are part of this mo
     MAX_LINK_ROWS,
     MAX_ROWS_CHARS,
     RankingLink,
+    decode_answers,
     decode_documents,
     decode_order,
     decode_rows,
+    encode_answers,
     encode_documents,
     encode_order,
     encode_rows,
@@ -84,7 +86,7 @@ COMPARE_LISTS_PARAMS = ("judged", "order_a", "order_b", "lists_unlinked")
 # The Compare page's two runs. Their tie and missing-query rules are the Dataset page's ``ties`` and ``missing``: the
 # same choices (the comparison evaluates the runs with the Dataset page's rules), so the two pages read them alike.
 COMPARE_RUNS_PARAMS = ("run_a", "run_b", "resamples", "boot_seed", "confidence", "flip_query", "runs_unlinked")
-PAGE_PARAMS = ("docs", "extra", "tg", "sc", "tie", "unlinked", "list", "pos", "seed", "compare", "slide", "case", "rows",
+PAGE_PARAMS = ("docs", "extra", "tg", "sc", "tie", "unlinked", "list", "pos", "seed", "answers", "compare", "slide", "case", "rows",
                "run", "ties", "missing", "query", *COMPARE_LISTS_PARAMS, *COMPARE_RUNS_PARAMS)
 # The Why-differ page's fields (its widgets' names) -> their parameters.
 WHY_DIFFER_PARAMS = {"grades": "g", "scores": "s", "extra": "x", "ids": "d", "k": "cut", "from_1": "a",

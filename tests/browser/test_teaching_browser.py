@@ -7,7 +7,7 @@ import re
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import CUT_LEGEND_ENTRIES_JS, SCREENSHOTS, screenshot, wait_for_app, wait_for_charts
+from tests.browser.helpers import CUT_LEGEND_ENTRIES_JS, SCREENSHOTS, expect, screenshot, wait_for_app, wait_for_charts
 from ui import quiz_model as quiz
 
 pytestmark = pytest.mark.browser
@@ -74,8 +74,15 @@ def test_answer_one_quiz_question(page, app_url):
     card.get_by_role("button", name="Check").click()
     page.get_by_text("Correct!", exact=False).wait_for(timeout=15_000)
     score = page.locator("[data-testid='stMetric']").filter(has_text="Score this session")
-    assert "1 / 1" in score.inner_text()
+    expect()(score).to_contain_text("1 / 1")
     screenshot(page, "teaching_quiz_answered")
+    # A reload (a phone reloads a tab it put in the background) keeps the answer and the score: the address holds it.
+    page.wait_for_url(re.compile(r"answers=1%3A" + question.best_answer()), timeout=15_000)
+    page.reload()
+    wait_for_app(page)
+    page.get_by_text("Correct!", exact=False).wait_for(timeout=15_000)
+    expect()(score).to_contain_text("1 / 1")
+    expect()(choice).to_be_checked()
 
 
 FORMULAS_FIT = """() => [...document.querySelectorAll('.katex-display')]
