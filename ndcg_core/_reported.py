@@ -58,10 +58,17 @@ class Reported:
     printed: str = ""  # as given, when given as text
 
     def tolerance(self, least: float) -> float:
-        """Half a unit of the printed number's last digit (0.659 stands for 0.6585..0.6595), or ``least``."""
+        """Half a unit of the printed number's last digit (0.659 stands for 0.6585..0.6595), or ``least``.
+
+        NDCG's bounds printed with at most one decimal ("0", "1", "1.0", as Python prints the floats 0.0 and 1.0)
+        are exact: no library prints 0.4307 as "0", and reading "0" as 0 to 0.5 confirmed a scikit-learn "0"
+        that scikit-learn never prints (its figure was 0.4307).
+        """
         if not self.printed or math.isnan(self.value):
             return least
         exponent = Decimal(self.printed).as_tuple().exponent
+        if self.value in (0.0, 1.0) and exponent >= -1:
+            return least
         return max(least, 0.5 * 10.0 ** exponent + 1e-12)  # 1e-12: 0.6585 itself, whatever its binary rounding
 
 

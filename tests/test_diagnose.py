@@ -335,6 +335,29 @@ def test_a_short_number_is_first_read_as_exact():
     assert "sklearn" in near.matches[0].presets  # 0.6309 rounds to 0.6
 
 
+@pytest.mark.parametrize(("grades", "scores", "label", "printed", "figure"), [
+    ([0, 0, 0, 1], [4, 3, 2, 1], "scikit-learn", "0", 0.4306765580733931),
+    ([3, 2, 0, 1, 2], [0.9, 0.8, 0.7, 0.6, 0.5], "XGBoost", "1", 0.9686383655679718),
+    ([3, 2, 0, 1, 2], [0.9, 0.8, 0.7, 0.6, 0.5], "XGBoost", "1.0", 0.9686383655679718),
+])
+def test_ndcgs_bounds_typed_as_whole_numbers_are_exact_even_when_the_named_library_rounds_to_them(
+        grades, scores, label, printed, figure):
+    """A library that gives 0.4307 does not print "0": a labelled "0" or "1" is read as exact, so the page says the
+    library's own convention gives another figure (it had read "0" as 0 to 0.5 and confirmed it)."""
+    from sklearn.metrics import ndcg_score
+
+    from tests.test_conventions import xgboost_ndcg
+
+    finding = diagnose(grades, scores, reported=[(label, printed)]).findings[0]
+    assert finding.tolerance == 5e-5 and "rounded" not in finding.summary
+    own = finding.preset_values["sklearn" if label == "scikit-learn" else "xgboost"]
+    assert own == pytest.approx(figure, abs=1e-12)
+    library = (ndcg_score([grades], [scores]) if label == "scikit-learn"
+               else xgboost_ndcg(minus=False)(grades, scores, None, [], None))  # the installed library's figure
+    assert own == pytest.approx(library, abs=1e-6)  # (XGBoost prints six digits)
+    assert "own conventions give" in finding.summary and f"{figure:.4f}" in finding.summary
+
+
 @pytest.mark.parametrize("text", ["abc", "0.5.1", "inf"])
 def test_a_typed_number_that_is_not_one_is_refused(text):
     with pytest.raises(InvalidInput, match="Reported number 1"):
