@@ -167,7 +167,9 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
                 if library_refusals and (reason := convention.refusal(relevances, ideal_relevances=ideal_relevances))}
     presets = {key: space.index(preset_settings(key, has_k=k is not None)) for key in CONVENTIONS if key not in refusals}
     baseline = None if baseline in refusals else baseline
-    findings = tuple(_finding(space, grid, presets, number, tolerance, baseline, refusals) for number in numbers)
+    unknown_ids = doc_ids is None and scores is not None  # trec_eval's order of tied scores is then a guess
+    findings = tuple(_finding(space, grid, presets, number, tolerance, baseline, refusals, unknown_ids=unknown_ids)
+                     for number in numbers)
     return Diagnosis(findings=findings, comparison=_comparison(findings), space=space)
 
 
@@ -233,12 +235,14 @@ def _close(values: np.ndarray, target: float, tolerance: float) -> np.ndarray:
 
 
 def _finding(space, grid: _Grid, presets: dict[str, tuple], number: Reported, least_tolerance: float,
-             baseline=None, refusals: dict[str, str] | None = None) -> Finding:
+             baseline=None, refusals: dict[str, str] | None = None, *, unknown_ids: bool = False) -> Finding:
     label, value = number.label, number.value
     named = named_presets(label)
     keys = list(presets)
     flat = {key: int(np.ravel_multi_index(point, space.shape)) for key, point in presets.items()}
     preset_values = {key: float(grid.ndcg[index]) for key, index in flat.items() if grid.valid[index]}
+    id_ranges = {key: spread for key in named if key in presets and unknown_ids
+                 and (spread := _tie_order_range(space, grid, presets[key])) is not None}
     tolerance = _tolerance(number, least_tolerance, grid, [preset_values[key] for key in named if key in preset_values])
     rows = np.flatnonzero(grid.valid & _close(grid.ndcg, value, tolerance))
     preset_coords = np.array([presets[key] for key in keys])
@@ -259,8 +263,29 @@ def _finding(space, grid: _Grid, presets: dict[str, tuple], number: Reported, le
                                 keys.index(m.nearest)))
     return Finding(label=label, reported=value, matches=tuple(matches), named_presets=named,
                    summary=_summary(label, number.printed or shown_value(value), matches, named, preset_values, value,
-                                    refusals or {}) + rounding_note(value, tolerance, least_tolerance),
+                                    refusals or {}, id_ranges, tolerance) + rounding_note(value, tolerance,
+                                                                                          least_tolerance),
                    preset_values=preset_values, tolerance=tolerance, printed=number.printed)
+
+
+def _tie_order_range(space, grid: _Grid, point: tuple) -> tuple[float, float] | None:
+    """(lowest, highest) NDCG of a trec_eval-tie preset over every order of its tied scores, when the order matters.
+
+    trec_eval orders tied scores by document id; with no ids given, the preset's figure takes one order (the later
+    position first), and the user's ids may give any other: the best and the worst orders bound them.
+    """
+    ties = list(space.axes["ties"].values)
+    if space.setting(point)["ties"] != "trec_eval":
+        return None
+    figures = []
+    for rule in ("optimistic", "pessimistic"):
+        moved = (ties.index(rule), *point[1:])
+        index = int(np.ravel_multi_index(moved, space.shape))
+        if not grid.valid[index]:
+            return None
+        figures.append(float(grid.ndcg[index]))
+    low, high = min(figures), max(figures)
+    return None if high - low <= 1e-12 or math.isnan(low) else (low, high)
 
 
 def _tolerance(number: Reported, least: float, grid: _Grid, named_values: list[float]) -> float:
@@ -332,7 +357,8 @@ def _shared(space, name: str, words: str, values: list) -> str:
     return " or ".join(labels) + " (the same figure here)"
 
 
-def _summary(label, shown: str, matches, named, preset_values, value: float, refusals: dict[str, str]) -> str:
+def _summary(label, shown: str, matches, named, preset_values, value: float, refusals: dict[str, str],
+             id_ranges: dict[str, tuple[float, float]] | None = None, tolerance: float = 0.0) -> str:
     head = f"{label} ({shown})"
     refusing = [key for key in named if key in refusals]  # one sentence, from the first preset the label names
     refused = [f"{refusals[refusing[0]]} So this number did not come from {label} on these grades as typed."] \
@@ -359,14 +385,28 @@ def _summary(label, shown: str, matches, named, preset_values, value: float, ref
         text.append(f"{head} is no library preset's figure; the nearest reading: {matches[0].sentence}")
     for key in named:
         if not any(key in m.presets for m in matches) and key in preset_values:
-            text.append(f"{CONVENTIONS[key].label}'s own conventions give {preset_values[key]:.4f} on this input, "
-                        "so the number came from different settings or a different input.")
+            text.append(_named_miss(key, preset_values[key], value, (id_ranges or {}).get(key), tolerance))
     text.extend(refused)
     others = len(matches) - (len(exact) if exact else 1)
     if others > 0:
         text.append(f"{others} other calculation{'s' if others > 1 else ''} also give{'s' if others == 1 else ''} "
                     "this number: the figure alone cannot tell them apart.")
     return " ".join(text)
+
+
+def _named_miss(key: str, figure: float, value: float, id_range: tuple[float, float] | None, tolerance: float) -> str:
+    """Why a number labelled with a library is not that library's figure here (or may be, given the ids)."""
+    library = CONVENTIONS[key].label
+    if id_range is None:
+        return (f"{library}'s own conventions give {figure:.4f} on this input, so the number came from different "
+                "settings or a different input.")
+    low, high = id_range
+    guess = (f"{library} orders tied scores by document id, and no ids were given: its figure here, {figure:.4f}, "
+             f"takes the later of two tied documents first, and other ids give anything from {low:.4f} to "
+             f"{high:.4f}.")
+    if low - tolerance <= value <= high + tolerance:
+        return guess + " This number is in that range: type the document ids to check it."
+    return guess + " This number is outside it, so it came from different settings or a different input."
 
 
 def _listing(items: list[str]) -> str:

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import ndcg_core
 from ndcg_core import CONVENTIONS, InvalidInput, diagnose
 from ndcg_core._search_space import DEFAULT_CUTOFFS, DIMENSIONS
 from tests.test_conventions import LIBRARIES
@@ -405,3 +406,30 @@ def test_a_library_that_refuses_or_truncates_the_grades_is_not_said_to_compute_t
     whole = diagnose([1, 0, 2], scores, reported={"trec_eval": CONVENTIONS["trec_eval"].evaluate(
         [1, 0, 2], scores).ndcg}).findings[0]
     assert "trec_eval" in {key for match in whole.matches for key in match.presets}
+
+
+def test_a_pytrec_eval_number_on_tied_scores_without_ids_is_not_called_another_settings():
+    """trec_eval orders tied scores by document id. With no ids typed, the preset takes one order (the later position
+    first); pytrec_eval's real figure for the user's ids is another order's, and the page said it "came from
+    different settings". It now gives the range over every order of the ties and asks for the ids."""
+    from tests.test_conventions import trec_eval_ndcg
+
+    grades, scores = [0, 3, 1, 0, 2], [0.9, 0.5, 0.9, 0.2, 0.5]
+    ids = ["z", "a", "y", "b", "c"]  # the ties: z (grade 0) above y (grade 1); c (grade 2) above a (grade 3)
+    real = trec_eval_ndcg(grades, scores, None, [], ids)  # the installed pytrec_eval
+    guessed = CONVENTIONS["trec_eval"].evaluate(grades, scores).ndcg  # no ids: the later position first
+    assert abs(real - guessed) > 1e-3
+    best = ndcg_core.evaluate([1, 0, 3, 2, 0], gain="linear").ndcg  # every tie broken the best way, by hand
+    worst = ndcg_core.evaluate([0, 1, 2, 3, 0], gain="linear").ndcg
+    finding = diagnose(grades, scores, reported=[("pytrec_eval", f"{real:.6f}")]).findings[0]
+    assert (f"pytrec_eval ndcg_cut orders tied scores by document id, and no ids were given: its figure here, "
+            f"{guessed:.4f}, takes the later of two tied documents first, and other ids give anything from "
+            f"{worst:.4f} to {best:.4f}. This number is in that range: type the document ids to check it."
+            ) in finding.summary
+    assert "came from different settings" not in finding.summary
+    # With the ids, the preset is pytrec_eval's figure; a number outside the range is still called another setting.
+    with_ids = diagnose(grades, scores, reported=[("pytrec_eval", f"{real:.6f}")], doc_ids=ids).findings[0]
+    assert "trec_eval" in with_ids.matches[0].presets
+    lightgbm = f"{CONVENTIONS['lightgbm'].evaluate(grades, scores).ndcg:.6f}"  # 0.577353: exponential gain
+    outside = diagnose(grades, scores, reported=[("pytrec_eval", lightgbm)]).findings[0]
+    assert "This number is outside it, so it came from different settings or a different input." in outside.summary
