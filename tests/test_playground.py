@@ -130,6 +130,18 @@ def test_deltas_show_the_change_since_the_previous_ordering(at):
     assert deltas["DCG"] == f"{after.dcg - before.dcg:+.4f}"
 
 
+def test_ndcg_going_to_n_a_says_what_it_was_not_no_change():
+    """Under "skip", a list whose ideal is all zero has no NDCG ("n/a"). D1's grade 3 -> 0 on D1:3, D2:0 takes NDCG
+    from 1.0000 to n/a: the card said "±0" (no change) while the chart's title said "NDCG 1.0000 → n/a"."""
+    at = run_page("playground", query_params={"z": "skip", "docs": "D1:3,D2:0"})
+    assert shown_metrics(at)["NDCG"] == "1.0000"
+    edit(at, edited={0: {"Grade": "0"}})
+    assert shown_metrics(at)["NDCG"] == "n/a"
+    assert deltas(at)["NDCG"] == "was 1.0000" and deltas(at)["DCG"] == "-7.0000"  # by hand: 2^3 - 1 = 7 -> 0
+    edit(at, edited={0: {"Grade": "2"}})  # and back: a value again, from n/a
+    assert shown_metrics(at)["NDCG"] == "1.0000" and deltas(at)["NDCG"] == "was n/a"
+
+
 def _press(at, queue: list, name: str, grade: float, start: int, to: int, *, continues: bool) -> None:
     """One ▲/▼ press on ``name`` as the browser queues it (``continues``: made while earlier presses were still
     unanswered), the whole unacknowledged queue sent, then the run the browser's message starts."""

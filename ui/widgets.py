@@ -58,14 +58,19 @@ def metric_cards(result: ndcg_core.ListResult, previous=None, *, reserve_delta: 
     with st.container(horizontal=True):
         for name, label, help_text in METRICS:
             value = float(getattr(result, name))
-            delta = None
-            if before is not None and name in before and not (math.isnan(value) or math.isnan(before[name])):
+            delta, neutral = None, False
+            if before is not None and name in before and math.isnan(value) != math.isnan(before[name]):
+                # to or from "n/a" (IDCG = 0 under "skip"): no difference to show, so what it was ("±0" said
+                # nothing had changed when NDCG went from 1.0000 to n/a)
+                delta, neutral = f"was {fixed(before[name])}", True
+            elif before is not None and name in before and not math.isnan(value):
                 change = value - before[name]
                 delta = signed(change) if abs(change) >= 5e-5 else None
             unchanged = delta is None and reserve_delta
+            neutral = neutral or unchanged
             st.metric(
                 f"{label}{suffix}", fixed(value), delta="±0" if unchanged else delta,
-                delta_color="off" if unchanged else "normal", delta_arrow="off" if unchanged else "auto",
+                delta_color="off" if neutral else "normal", delta_arrow="off" if neutral else "auto",
                 help=help_text, border=True,
                 width="stretch", height="stretch",  # equal heights whether or not a card has a delta
             )
