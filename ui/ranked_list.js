@@ -72,6 +72,10 @@ class RankedList {
 
   // --- server data ---------------------------------------------------------------------------------
   update(data) {
+    // The server's order is its last one with the moves it acknowledges now applied, unless something else (an
+    // order button, an edit) reordered the list: then no row is "the one just moved" any more.
+    const acknowledged = this.queue.filter((move) => move.seq <= data.applied);
+    const reordered = this.data !== undefined && applyMoves(this.data.ids, acknowledged).join("\n") !== data.ids.join("\n");
     this.data = data;
     this.index = new Map(data.ids.map((id, i) => [id, i]));
     this.seq = Math.max(this.seq, data.applied);
@@ -85,6 +89,7 @@ class RankedList {
     }
     if (this.drag && !this.index.has(this.drag.id)) this.endDrag(false);
     data.ids.forEach((id, i) => this.fill(this.rows.get(id) || this.makeRow(id), i));
+    if (reordered) for (const row of this.rows.values()) row.classList.remove("moved", "flash");
     this.list.classList.toggle("scrolls", data.ids.length > 12);  // long lists scroll inside the widget
     this.cut.textContent = `cutoff k = ${data.k}: rows below do not count`;
     this.more.hidden = !(data.total > data.ids.length);

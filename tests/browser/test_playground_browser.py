@@ -63,6 +63,22 @@ def test_invalid_edit_shows_an_error_and_keeps_the_numbers(page, app_url):
     screenshot(page, "playground_invalid_edit")
 
 
+def test_an_order_button_clears_the_moved_rows_mark(page, app_url):
+    """The row moved last is tinted ("moved") so a class sees which one it was; after Reset or Worst order, which
+    rearrange the whole list, it stayed tinted, pointing at a document the button had not moved."""
+    open_playground(page, app_url)
+    row(page, "D3").locator(".rl-up").click()
+    wait_until_settled(page, ["D1", "D3", "D2", "D4", "D5"], GRADES)
+    expect()(row(page, "D3")).to_have_class(re.compile(r"\bmoved\b"))
+    page.get_by_role("button", name="Reset").click()
+    wait_until_settled(page, NAMES, GRADES)
+    expect()(page.locator(".rl-row.moved")).to_have_count(0)
+    row(page, "D4").locator(".rl-up").click()  # a move after the button is marked again
+    wait_until_settled(page, ["D1", "D2", "D4", "D3", "D5"], GRADES)
+    expect()(page.locator(".rl-row.moved")).to_have_count(1)
+    expect()(row(page, "D4")).to_have_class(re.compile(r"\bmoved\b"))
+
+
 def test_drag_a_row(page, app_url):
     open_playground(page, app_url)
     drag_row(page, 0, 2)  # D1 from rank 1 to rank 3
