@@ -582,3 +582,28 @@ def test_without_a_cutoff_the_ideal_sum_is_labelled_by_the_judged_documents_it_c
     substituted = next(body for body in bodies if body.startswith("IDCG@7 = "))
     assert "\\log_2(7+1)" in substituted and substituted.endswith(f"= {expected.idcg:.4f}")  # the 7th term, last
     assert any(c.value.startswith("Here n = 6 and m = 7; rel* is the ideal order") for c in at.caption)
+
+
+EXTRA_LINK = {"docs": "D1:3,D2:2,D3:3,D4:0,D5:1,D6:2", "extra": "D7:3,D8:2"}  # two judged documents not ranked
+
+
+def test_the_ideal_order_buttons_help_says_what_it_reaches_on_this_list():
+    """"Ideal order" promised "NDCG becomes 1" on a list whose judged documents outside the ranking grade higher:
+    pressed, NDCG reached 0.8170 (the worked example "Ideal from all judgments")."""
+    at = open_playground(EXTRA_LINK)
+    help_text = at.button(key="playground_ideal").help
+    reached = ndcg_core.evaluate([3, 3, 2, 2, 1, 0], ideal_relevances=[3, 2, 3, 0, 1, 2, 3, 2])
+    assert reached.ndcg < 1 and "NDCG becomes 1" not in help_text
+    assert f"NDCG reaches {reached.ndcg:.4f}, not 1: judged documents outside the ranking have higher grades" in help_text
+    click(at, "ideal")
+    assert shown_metrics(at)["NDCG"] == f"{reached.ndcg:.4f}"  # what the help said
+    assert open_playground().button(key="playground_ideal").help == "Sort by grade, highest first: NDCG becomes 1."
+    nothing = open_playground({"docs": "D1:0,D2:0", "z": "one"}).button(key="playground_ideal").help
+    assert "No judged document is relevant (IDCG = 0), so NDCG is what the “NDCG when IDCG = 0” setting gives: 1.0000" in nothing
+
+
+def test_present_mode_names_the_extra_judged_documents_it_hides_the_table_of():
+    at = open_playground({**EXTRA_LINK, "present": "1"})
+    assert "Also judged, not in the ranking: D7 (grade 3), D8 (grade 2). The ideal list (IDCG) includes them." in [
+        caption.value for caption in at.caption]
+    assert not [c for c in open_playground(EXTRA_LINK).caption if c.value.startswith("Also judged")]  # the table shows them

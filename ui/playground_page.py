@@ -80,7 +80,7 @@ def _cards(ranking: Ranking, settings: MetricSettings, result, *, hidden: bool):
             predict.show_feedback()
             previous = playground_view.previous_metrics(ranking, settings, result)
             widgets.metric_cards(result, previous, reserve_delta=True)
-    playground_view.order_buttons(after=predict.toggle)  # the "Predict first" switch ends the row
+    playground_view.order_buttons(ranking, settings, after=predict.toggle)  # "Predict first" ends the row
     return previous
 
 
@@ -93,6 +93,8 @@ def _list_and_chart(ranking: Ranking, settings: MetricSettings, result, previous
         ranked_list(ranking.names, ranking.grades, contributions, key=playground_view.LIST_KEY, k=settings.k,
                     ndcg=None if hidden else result.ndcg,  # the screen-reader announcement must not give it away
                     rank_colours=colours, highlight=highlight, select_seq=state.playground().list_select_seq)
+        if present.active() and ranking.extra_names:  # their editor is hidden, and IDCG counts them
+            st.caption(playground_view.extra_words(ranking))
     with chart_column:
         if hidden:
             predict.hidden_note("The charts, the formula and the per-position table are")

@@ -14,7 +14,7 @@ import streamlit as st
 import ndcg_core
 from ui import ghost, state, url_state
 from ui.copy_link import copy_link
-from ui.formatting import TIE_RULE_LABELS
+from ui.formatting import TIE_RULE_LABELS, compact
 from ui.formatting import fixed as figure
 from ui.messages import user_message, zero_idcg_refused
 from ui.playground_edits import (  # noqa: F401 - the page calls the editors through this module
@@ -26,6 +26,7 @@ from ui.playground_edits import (  # noqa: F401 - the page calls the editors thr
 )
 from ui.ranking import Ranking, evaluate
 from ui.settings_model import ZERO_IDCG_SETTING, MetricSettings, zero_idcg_words
+from ui.widgets import plain
 
 # --- order buttons -----------------------------------------------------------------------------------------------
 
@@ -56,16 +57,30 @@ ORDER_BUTTONS = (
 )
 
 
-def order_buttons(after: Callable[[], None] | None = None) -> None:
+def order_buttons(ranking: Ranking, settings: MetricSettings, after: Callable[[], None] | None = None) -> None:
     """The order buttons in one row; ``after`` draws one more control at its end (the "Predict first" switch)."""
     with st.container(horizontal=True, vertical_alignment="center"):  # one block, not a column per button
         for kind, label, icon, help_text in ORDER_BUTTONS:
             st.button(
-                label, key=f"playground_{kind}", on_click=_reorder, args=(kind,), help=help_text, icon=icon,
-                width="stretch",
+                label, key=f"playground_{kind}", on_click=_reorder, args=(kind,), icon=icon, width="stretch",
+                help=ideal_help(ranking, settings) if kind == "ideal" else help_text,
             )
         if after is not None:
             after()
+
+
+def ideal_help(ranking: Ranking, settings: MetricSettings) -> str:
+    """What "Ideal order" gives on this list: NDCG 1, or (judged documents outside the ranking grade higher, or no
+    document is relevant) the figure it reaches instead, and why. It promised 1 where it reached 0.8170."""
+    best = evaluate(ranking.reordered(ndcg_core.ideal_order(np.asarray(ranking.grades, dtype=float)).tolist()),
+                    **settings.kwargs())
+    if best.idcg == 0:
+        return (f"Sort by grade, highest first. No judged document is relevant (IDCG = 0), so NDCG is what the "
+                f"“{ZERO_IDCG_SETTING}” setting gives: {figure(best.ndcg)}.")
+    if abs(best.ndcg - 1) <= 1e-12:
+        return ORDER_BUTTONS[0][3]
+    return (f"Sort by grade, highest first: the largest DCG this list can have. NDCG reaches {figure(best.ndcg)}, not "
+            "1: judged documents outside the ranking have higher grades, and the ideal list (IDCG) includes them.")
 
 
 # --- deltas --------------------------------------------------------------------------------------------------------
@@ -110,6 +125,13 @@ def tie_note(ranking: Ranking) -> None:
 
 
 # --- extra documents note -------------------------------------------------------------------------------------
+
+def extra_words(ranking: Ranking) -> str:
+    """The extra judged documents in one line (Present mode hides their table, but IDCG counts them)."""
+    listed = ", ".join(f"{plain(name)} (grade {compact(grade)})"
+                       for name, grade in zip(ranking.extra_names, ranking.extra_grades, strict=True))
+    return f"Also judged, not in the ranking: {listed}. The ideal list (IDCG) includes them."
+
 
 def extra_note(ranking: Ranking, settings: MetricSettings, result: ndcg_core.ListResult) -> None:
     """What the extra judged documents change: IDCG and NDCG with and without them, in words, under every rule.
