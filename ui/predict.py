@@ -97,16 +97,18 @@ def guess_form(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
     """Where the cards were: the question, the guess and the Reveal button."""
     before: Scores = state.playground().reveal.seen[2]
     label = "NDCG" if result.k is None else f"NDCG@{result.k}"
-    with st.container(border=True, key="playground_predict_box"):
+    # As tall as the cards it replaces: the question on one line, the guess and its button on the next (stacked,
+    # with a caption under the box, it pushed the list ~100 px down under the pointer after a move).
+    with st.container(border=True, key="playground_predict_box", gap="small"):
         words = change_words(ranking, settings)  # a document's name first keeps its own case
         st.markdown(f"**Predict first.** {words[:1].upper() + words[1:]}. {label} was "
                     f"**{fixed(before.ndcg)}**: what is it now?")
-        with st.form(FORM_KEY, border=False, enter_to_submit=True):
+        with st.form(FORM_KEY, border=False, enter_to_submit=True), \
+                st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
             st.number_input(f"Your guess of the new {label}", min_value=0.0, max_value=1.0, value=before.ndcg,
-                            step=0.01, format="%.3f", key=GUESS_KEY)
+                            step=0.01, format="%.3f", key=GUESS_KEY, width=260)
             st.form_submit_button("Reveal", type="primary", icon=":material/visibility:", on_click=_submit,
                                   args=(ranking, settings, Scores.of(result)))
-    st.caption("The numbers stay hidden until you reveal them (turn “Predict first” off to always see them).")
 
 
 def show_feedback() -> None:

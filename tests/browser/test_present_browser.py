@@ -11,7 +11,15 @@ from __future__ import annotations
 import pytest
 
 import ndcg_core
-from tests.browser.helpers import LIST_ROOT_JS, go_to_page, open_page, screenshot, wait_for_charts, wait_until_settled
+from tests.browser.helpers import (
+    LIST_ROOT_JS,
+    go_to_page,
+    open_page,
+    screenshot,
+    wait_for_app,
+    wait_for_charts,
+    wait_until_settled,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -135,6 +143,29 @@ GHOST_JS = """() => {
   return trace ? {y: Array.from(trace.y), x: Array.from(trace.x), note: note && note.text,
                   drawn: plot.querySelectorAll('.barlayer .trace').length} : null;
 }"""
+
+
+def test_predict_first_keeps_the_list_in_place_after_a_move(sized, app_url):
+    """With "Predict first" on, a move swaps the cards for the guess box: stacked (question, guess, button, caption)
+    it was 101-146 px taller, so the list jumped down under the pointer and a second press at the same place hit
+    the text above it. Present mode at both sizes; the list's top moves by at most 12 px."""
+    tab, (width, height) = sized
+    open_playground(tab, app_url, present=True)
+    tab.get_by_text("Predict first", exact=True).first.click()
+    wait_for_app(tab)
+    before = tab.locator(".rl-row").first.bounding_box()["y"]
+    down = tab.locator(".rl-row").first.locator(".rl-down")
+    down_box = down.bounding_box()
+    down.click()
+    tab.locator(".st-key-playground_predict_box").wait_for(timeout=15_000)
+    wait_for_app(tab)
+    after = tab.locator(".rl-row").first.bounding_box()["y"]
+    assert abs(after - before) <= 12, (before, after)
+    # A second press where the first one was still lands on a ▼ (now D2's, at rank 1)
+    hit = tab.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid]')?.dataset.testid ?? null",
+                       [down_box["x"] + down_box["width"] / 2, down_box["y"] + down_box["height"] / 2])
+    assert hit == "stBidiComponentIsolated", hit  # the ranked list's component, not the text above it
+    screenshot(tab, f"present_predict_box_{width}x{height}", full_page=False)
 
 
 FLASH_KEYFRAMES_JS = """(row) => {
