@@ -73,6 +73,34 @@ def test_walk_through_from_low_cards_lands_at_the_top(page, app_url):
     assert _landings(page, app_url, "Walk through step by step", "Step by step", re.compile("step_by_step")) == []
 
 
+def test_back_from_a_low_card_returns_to_that_card(page, app_url):
+    """Back from the Playground opened by a card far down Worked examples returns where the page was left, as a
+    browser does for ordinary pages (it returned to the top, eight long cards above). Forward opens the Playground
+    at its top again."""
+    index = _low_card_indices()[0]
+    _go_to_worked_examples(page, app_url)
+    card = page.locator(f".st-key-example_card_{index}")
+    button = card.get_by_role("button", name=re.compile("Open in Playground"))
+    button.scroll_into_view_if_needed()
+    wait_for_scroll(page, "top > 1000")
+    left_at = scroll_top(page)
+    button.click()
+    page.wait_for_url(re.compile(r"/(\?|$)"), timeout=30_000)
+    page.get_by_role("heading", name="Playground").first.wait_for(timeout=30_000)
+    wait_for_app(page)
+    assert scroll_top(page) == 0
+    page.go_back()
+    page.wait_for_url(re.compile("worked_examples"), timeout=30_000)
+    card.wait_for(timeout=30_000)
+    wait_for_scroll(page, "Math.abs(top - arg) <= 2", left_at, timeout=15_000)
+    expect()(button).to_be_in_viewport()
+    screenshot(page, "landing_back_to_card", full_page=False)
+    page.go_forward()
+    page.get_by_role("heading", name="Playground").first.wait_for(timeout=30_000)
+    wait_for_app(page)
+    wait_for_scroll(page, "top === 0")
+
+
 def test_opening_an_example_with_other_settings_says_so(page, app_url):
     example_index, example = next(
         (i, e) for i, e in enumerate(ndcg_core.WORKED_EXAMPLES) if e.gain == "linear"
