@@ -609,3 +609,28 @@ def test_ending_with_answers_not_revealed_asks_first(engine):
     assert not other.button(key="live_end").disabled and not other.checkbox
     other.button(key="live_end").click().run()
     assert store.find_session(engine, other_code).ended
+
+
+def test_reorder_bars_before_the_reveal_say_how_many_moves_not_whether_best():
+    """The projected chart named a reorder's bars "best in 2 moves" and "NDCG 0.93" while the class was still
+    answering: the room could read which answers were right. Before the reveal the bars are the moves taken."""
+    from ui.live import widgets
+    from ui.live.store import Activity, Answer
+    from ui.quiz_model import best_reordering
+
+    spec = activities.generate("reorder", seed=42)
+    question = activities.question_of("reorder", spec)
+    fewest, winner = best_reordering(tuple(question.ranked_grades()), question.k, question.gain)
+    best_order = tuple(question.order[j] for j in winner)  # the best order, as rows of the question's list
+    answers = [{"order": list(best_order), "moves": fewest}, {"order": list(question.order), "moves": 0},
+               {"order": list(best_order), "moves": fewest + 2}]
+    rows = [Answer(1, n, "", answer, *activities.score("reorder", spec, answer), 1, 0.0)
+            for n, answer in enumerate(answers)]
+    assert [row.label for row in rows][0] == f"best in {fewest} moves"  # as stored: the reveal shows it
+    [bars] = widgets.distribution_chart(Activity(1, 1, 1, "reorder", spec, "open"), rows, revealed=False).data
+    expected = sorted({"0 moves": 1, f"{fewest} moves": 1, f"{fewest + 2} moves": 1}.items(),
+                      key=lambda item: int(item[0].split()[0]))
+    assert list(zip(bars.x, bars.y, strict=True)) == expected
+    assert not [label for label in bars.x if "best" in label or "NDCG" in label]
+    right, wrong = widgets.distribution_chart(Activity(1, 1, 1, "reorder", spec, "revealed"), rows, revealed=True).data
+    assert list(right.x)[0] == f"best in {fewest} moves" and list(right.y)[0] == 1

@@ -99,13 +99,29 @@ def score(kind: str, spec: dict, answer: dict) -> tuple[str, float, bool]:
         order = _valid_order(answer.get("order"), len(question.names))
         if order is None:
             raise ValueError("the answer is an order of the shown documents")
-        moves = max(_int(answer.get("moves")), moves_needed([question.order.index(j) for j in order]))
+        moves = _moves(question, order, answer)
         reached = question.result(order).ndcg
         best = is_best(question, order)
         points = reorder_points(best, moves, question.fewest_moves())
         label = (f"best in {moves} move{'s' if moves != 1 else ''}" if best else f"NDCG {reached:.2f}")
         return label, points, points == 1.0
     raise ValueError(f"unknown activity kind {kind!r}")
+
+
+def _moves(question: Question, order: tuple[int, ...], answer: dict) -> int:
+    """The moves an order took: as the phone counted them, and never fewer than it needs."""
+    return max(_int(answer.get("moves")), moves_needed([question.order.index(j) for j in order]))
+
+
+def unrevealed_label(kind: str, spec: dict, answer: dict, label: str) -> str:
+    """An answer's bar before the reveal: its label, except a reorder's, which said "best in 2 moves" or "NDCG 0.93"
+    on the projected chart while the class was still answering; the moves it took say nothing right or wrong."""
+    if kind != "reorder":
+        return label
+    question = question_of(kind, spec)
+    order = _valid_order(answer.get("order"), len(question.names))
+    moves = 0 if order is None else _moves(question, order, answer)
+    return f"{moves} move{'s' if moves != 1 else ''}"
 
 
 def _int(value: object) -> int:

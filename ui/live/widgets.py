@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from collections import Counter
+from dataclasses import replace
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -80,7 +81,13 @@ def _bins(activity: Activity, rows: list[Answer]) -> list[str]:
         return [f"{i * activities.BIN:.2f}" for i in range(int(round(1 / activities.BIN)) + 1)]
     if activity.kind == "compare":
         return ["A", "B"]
-    return sorted({row.label for row in rows}, key=lambda label: (not label.startswith("best"), label))
+    return sorted({row.label for row in rows}, key=_label_order)
+
+
+def _label_order(label: str) -> tuple:
+    """Reorder bars: the best first (by moves), then by NDCG; before the reveal, by moves ("2 moves" before "10 moves")."""
+    number = label.split()[-2] if label.startswith("best") else label.split()[0] if label[:1].isdigit() else ""
+    return (not label.startswith("best"), not label[:1].isdigit(), int(number) if number.isdigit() else 0, label)
 
 
 def distribution_chart(activity: Activity, rows: list[Answer], *, revealed: bool, height: int = 320) -> go.Figure:
@@ -92,6 +99,9 @@ def distribution_chart(activity: Activity, rows: list[Answer], *, revealed: bool
     centres: plotly places an annotation on a category axis by the category's index, so the "true NDCG" arrow
     at "0.55" was drawn at position 0.55, beside the first bar.
     """
+    if not revealed:  # before the reveal a bar's name must not say right or wrong (a reorder's said "best in ...")
+        rows = [replace(row, label=activities.unrevealed_label(activity.kind, activity.spec, row.answer, row.label))
+                for row in rows]
     labels = _bins(activity, rows)
     estimate = activity.kind == "estimate"
     x = [float(label) for label in labels] if estimate else labels
