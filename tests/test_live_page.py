@@ -634,3 +634,38 @@ def test_reorder_bars_before_the_reveal_say_how_many_moves_not_whether_best():
     assert not [label for label in bars.x if "best" in label or "NDCG" in label]
     right, wrong = widgets.distribution_chart(Activity(1, 1, 1, "reorder", spec, "revealed"), rows, revealed=True).data
     assert list(right.x)[0] == f"best in {fewest} moves" and list(right.y)[0] == 1
+
+
+def test_joining_again_from_the_same_browser_with_the_same_nickname_is_the_same_student(engine):
+    """A student whose tab was closed joins again with the code: they became a second student ("Joined 2" for one
+    person, their answers split over two rows). The student page leaves its token in the browser's storage
+    (ui/live/device.py; its script is run by Chromium in tests/browser/test_live_browser.py), and the join form
+    finds it: same class, same nickname, same browser -> the same student, welcomed back."""
+    _teacher_at, code, _secret = _teacher(engine)
+    first = _student(code, "Ana")
+    token = first.query_params["student"]
+    token = token[0] if isinstance(token, list) else token
+    session_id = store.find_session(engine, code).id
+    assert store.student_count(engine, session_id) == 1
+    places = {"places": {code: {"token": token, "nickname": "Ana"}}}  # what the browser keeps, as the page reads it
+
+    again = run_page("live_class", query_params={"join": code})
+    again.session_state["live_device_places"] = places
+    again.text_input(key="live_join_nickname").input(" ana ")  # the same nickname, however typed
+    again.button[0].click().run()
+    assert again.query_params["student"] in (token, [token])
+    assert store.student_count(engine, session_id) == 1
+    assert "Welcome back, Ana: you are the same student as before, with your answers." in _texts(again)
+
+    other = run_page("live_class", query_params={"join": code})  # another student on the same computer
+    other.session_state["live_device_places"] = places
+    other.text_input(key="live_join_nickname").input("Ben")
+    other.button[0].click().run()
+    assert other.query_params["student"] not in (token, [token])
+    assert store.student_count(engine, session_id) == 2 and "Welcome back" not in _texts(other)
+
+    forged = run_page("live_class", query_params={"join": code})  # storage that holds no valid token: a new student
+    forged.session_state["live_device_places"] = {"places": {code: {"token": "not-a-token", "nickname": "Cy"}}}
+    forged.text_input(key="live_join_nickname").input("Cy")
+    forged.button[0].click().run()
+    assert store.student_count(engine, session_id) == 3 and "Welcome back" not in _texts(forged)

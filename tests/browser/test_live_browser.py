@@ -375,3 +375,27 @@ def test_student_phone_shows_reconnecting_while_the_database_is_down(borrow):
         finally:
             stop_app(process)
             engine.dispose()
+
+
+@pytest.mark.parametrize("live_app", ["sqlite"], indirect=True)
+def test_a_student_who_closed_the_tab_joins_again_as_the_same_student(borrow, live_app):
+    """A phone that lost the student's tab: joining again with the same nickname in the same browser finds the place
+    the student page left in its storage (ui/live/device.py): the same student, not a second one."""
+    base, engine = live_app
+    schema.migrate(engine)  # (the app creates the tables on its first use; this test starts before any)
+    session, _secret = store.create_session(engine)
+    first = _join_by_link(borrow, base, session.code, "Ana", phone=True)
+    token = parse_qs(urlparse(first.url).query)["student"][0]
+    first.wait_for_function("(code) => localStorage.getItem('ndcg-live:' + code) !== null", arg=session.code,
+                            timeout=WAIT)
+    first.close()  # closed by mistake: its address, the student's place, is gone
+    again = _tab(borrow, phone=True)
+    again.goto(f"{base}/live_class?join={session.code}")
+    again.wait_for_function("() => window.__ndcgLivePlacesRead === true", timeout=WAIT)
+    again.get_by_role("textbox", name="Nickname (optional)").fill("Ana")
+    again.get_by_role("button", name="Join").click()
+    _wait_text(again, "Welcome back, Ana: you are the same student as before")
+    assert parse_qs(urlparse(again.url).query)["student"][0] == token
+    assert store.student_count(engine, session.id) == 1
+    screenshot(again, "live_welcome_back_phone")
+

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 import streamlit as st
 
 from ui import url_state
-from ui.live import connection, security, store
+from ui.live import connection, device, security, store
 from ui.live.schema import NICKNAME_MAX
 from ui.live.state import live
 from ui.live.student_view import student_page
@@ -78,6 +78,7 @@ def _landing(join_code: str | None) -> None:
                                  help=f"Up to {NICKNAME_MAX} characters (a longer one is cut). Shown only to the "
                                  "teacher, or to the class if the teacher turns the leaderboard on.")
         submitted = st.form_submit_button("Join", type="primary", width="stretch")
+    device.read_places()  # this browser's places in classes: joining again is the same student
     if submitted:
         _join(code, nickname)
     if join_code:
@@ -94,9 +95,15 @@ def _landing(join_code: str | None) -> None:
 
 def _join(code: str, nickname: str) -> None:
     client, ip = connection.client_keys()
+    engine = connection.live_engine()
     try:
-        session = store.find_session(connection.live_engine(), code)
-        _student, token = store.join(connection.live_engine(), code=code, nickname=nickname, client=client, ip=ip)
+        session = store.find_session(engine, code)
+        kept = session and device.remembered_token(session.code, security.clean_nickname(nickname))
+        if kept and not session.ended and store.student_by_token(engine, code=session.code, token=kept) is not None:
+            token = kept  # this browser's student in this class, back: not a second student
+            live().welcome_back = True
+        else:
+            _student, token = store.join(engine, code=code, nickname=nickname, client=client, ip=ip)
     except (store.JoinRefused, store.RateLimited) as error:
         st.error(str(error), icon=":material/error:")
         return

@@ -19,7 +19,7 @@ import streamlit as st
 from sqlalchemy.engine import Engine
 
 from ui.formatting import count
-from ui.live import activities, connection, store, widgets
+from ui.live import activities, connection, device, security, store, widgets
 from ui.live.state import Pending, Reorder, answer_key, answer_value, live, preset_answer, take_notice
 from ui.moves import carried_moves
 from ui.ranked_list import moved_documents, pending_order, ranked_list
@@ -36,8 +36,13 @@ def student_page(engine: Engine, *, code: str, token: str) -> None:
                  icon=":material/link_off:")
         return
     name = student.nickname or "anonymous"
-    st.caption(f"Class {plain(code.upper())} · you are {plain(name)} · this page's address is your place in the "
-               "class: keep this tab (a reload keeps your answers; joining again would make you a new student)")
+    if live().welcome_back:
+        live().welcome_back = False
+        st.info(f"Welcome back, {plain(name)}: you are the same student as before, with your answers.",
+                icon=":material/waving_hand:")
+    st.caption(f"Class {plain(code.upper())} · you are {plain(name)} · a reload keeps your answers, and so does "
+               "joining again from this browser with the same nickname")
+    device.remember(security.normalise_code(code) or code, token, student.nickname)
     _watch(student.session_id, student.id)
     _panel(code, token, student.id)
 
