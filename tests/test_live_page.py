@@ -501,8 +501,9 @@ def test_a_visit_to_another_page_and_back_returns_to_ones_place_in_the_class(eng
     teacher.button(key="live_add").click().run()
     student = _student(code, nickname="Ana")
     token = student.query_params["student"]
-    # Where the answers are is the database; the address is who you are (it said "answers are kept in the address").
-    assert "this page's address is your place in the class" in _texts(student)
+    # Where the answers are is the database (it said "answers are kept in the address"), and what keeps the place.
+    assert "a reload keeps your answers, and so does joining again from this browser with the same nickname" in _texts(
+        student)
     assert "answers are kept in this page's address" not in _texts(student)
     for at, page in ((teacher, "pages/playground.py"), (student, "pages/quiz.py")):
         _visit_and_come_back(at, page)
