@@ -336,26 +336,32 @@ def test_seed0_answers_fall_in_one_bin_with_right_and_wrong():
                                                               ("0.50", 1.0, True)]
 
 
-def test_revealed_chart_splits_a_bin_into_its_right_and_wrong_answers():
-    """The bin "0.50" holds 1 right and 2 wrong answers: one green bar for all three called the wrong ones right
-    (the page said "Correct 33%" beside it). Now the right answers are a green bar and the wrong ones a grey bar
-    stacked on it, each named in the legend and the hover."""
+def test_revealed_chart_splits_a_bin_into_its_right_half_right_and_wrong_answers():
+    """The bin "0.50" holds 1 right and 2 half-right answers (0.48: half a point), and 0.90 is wrong: one green bar
+    for all three called the others right (the page said "Correct 33%" beside it), and then a right/wrong split
+    called the half-point ones wrong beside the phone's "0.5 points". Right answers are a green bar, half-right an
+    orange one and wrong a grey one, stacked, each named in the legend and the hover."""
     from ui.live import widgets
 
-    activity, rows = _seed0_estimate()
+    activity, rows = _seed0_estimate((0.48, 0.48, 0.50, 0.90))
     figure = widgets.distribution_chart(activity, rows, revealed=True)
-    right, wrong = figure.data
-    at = list(right.customdata).index("0.50")
-    assert (right.y[at], wrong.y[at]) == (1, 2)
-    assert sum(right.y) == 1 and sum(wrong.y) == 2  # no other bin has anything
+    right, half, wrong = figure.data
+    at, far = list(right.customdata).index("0.50"), list(right.customdata).index("0.90")
+    assert (right.y[at], half.y[at], wrong.y[at]) == (1, 2, 0) and (right.y[far], half.y[far], wrong.y[far]) == (0, 0, 1)
+    assert (sum(right.y), sum(half.y), sum(wrong.y)) == (1, 2, 1)  # no other bin has anything
     assert (right.name, right.marker.color) == ("Right answers", "#009E73")
+    assert (half.name, half.marker.color) == ("Half right", "#E69F00")
     assert (wrong.name, wrong.marker.color) == ("Wrong answers", "#B8BEC6")
     assert figure.layout.barmode == "stack" and figure.layout.showlegend
     assert right.hovertemplate == "%{customdata}: %{y} right<extra></extra>"
+    assert half.hovertemplate == "%{customdata}: %{y} half right<extra></extra>"
     assert wrong.hovertemplate == "%{customdata}: %{y} wrong<extra></extra>"
     # Before the reveal: one colour, no right or wrong, no legend (it would give the answer away).
     [bars] = widgets.distribution_chart(activity, rows, revealed=False).data
-    assert bars.y[at] == 3 and sum(bars.y) == 3 and bars.marker.color == "#0072B2"
+    assert bars.y[at] == 3 and sum(bars.y) == 4 and bars.marker.color == "#0072B2"
+    # With no half-point answer there is no orange bar (nor its legend entry).
+    only = widgets.distribution_chart(activity, [rows[2], rows[3]], revealed=True).data
+    assert [trace.name for trace in only] == ["Right answers", "Wrong answers"]
 
 
 def test_teacher_page_after_reveal_draws_the_wrong_answers_grey(engine):
@@ -373,11 +379,12 @@ def test_teacher_page_after_reveal_draws_the_wrong_answers_grey(engine):
                             scorer=activities.score)
     teacher.button(key=f"live_closed_{activity.id}").click().run()
     teacher.button(key=f"live_revealed_{activity.id}").click().run()
-    assert teacher.metric[2].value == "33%" and "**Most common wrong answer:** 0\\.50 (2 students)" in _texts(teacher)
+    assert teacher.metric[2].value == "33%" and "**Most common answer short of full marks:** 0\\.50 (2 students)" in _texts(teacher)
     [chart] = teacher.get("plotly_chart")
-    right, wrong = json.loads(chart.proto.spec)["data"]
+    right, half, wrong = json.loads(chart.proto.spec)["data"]
     at = right["customdata"].index("0.50")
-    assert (right["name"], right["y"][at], wrong["name"], wrong["y"][at]) == ("Right answers", 1, "Wrong answers", 2)
+    assert (right["name"], right["y"][at], half["name"], half["y"][at], wrong["y"][at]) == (
+        "Right answers", 1, "Half right", 2, 0)
 
 
 def test_true_ndcg_arrow_points_at_the_truths_bin_even_when_nobody_answered_it():
@@ -413,6 +420,7 @@ def test_the_class_summary_follows_answers_while_an_activity_is_open(engine):
     assert summary["Answers"].tolist() == [0]
     for nickname in ("Al", "Bo"):
         student = _student(code, nickname=nickname)
+        student.slider(key=f"live_answer_{activity.id}").set_value(0.42)  # moved: the starting 0.50 is not sent
         student.button(key=f"live_send_{activity.id}").click().run()
     for poll in polls:  # the browser's timers, nobody touching the page
         _tick(teacher, poll)
@@ -431,6 +439,7 @@ def test_the_projector_shows_the_leaderboard_when_the_teacher_turns_it_on(engine
     teacher.button(key="live_add").click().run()
     activity = store.current_activity(engine, store.find_session(engine, code).id)
     student = _student(code, nickname="Al")
+    student.slider(key=f"live_answer_{activity.id}").set_value(0.42)
     student.button(key=f"live_send_{activity.id}").click().run()
     store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="revealed")
     projector = run_page("live_class", query_params={"code": code, "screen": security.screen_token(secret)})
@@ -488,7 +497,7 @@ def test_the_teacher_sees_every_answer_tied_for_most_common_wrong(engine):
     teacher.run()
     teacher.button(key=f"live_closed_{activity.id}").click().run()
     text = _texts(teacher)
-    assert r"**Most common wrong answers:** 0\.70 · 0\.30 (1 student each)" in text, text
+    assert r"**Most common answers short of full marks:** 0\.70 · 0\.30 (1 student each)" in text, text
     assert r"→ 0\.70: ignored the cutoff" in text and r"→ 0\.30: no single slip explains it" in text
 
 
@@ -633,8 +642,10 @@ def test_reorder_bars_before_the_reveal_say_how_many_moves_not_whether_best():
                       key=lambda item: int(item[0].split()[0]))
     assert list(zip(bars.x, bars.y, strict=True)) == expected
     assert not [label for label in bars.x if "best" in label or "NDCG" in label]
-    right, wrong = widgets.distribution_chart(Activity(1, 1, 1, "reorder", spec, "revealed"), rows, revealed=True).data
+    right, half, wrong = widgets.distribution_chart(Activity(1, 1, 1, "reorder", spec, "revealed"), rows,
+                                                    revealed=True).data
     assert list(right.x)[0] == f"best in {fewest} moves" and list(right.y)[0] == 1
+    assert list(half.x)[1] == f"best in {fewest + 2} moves" and list(half.y)[1] == 1  # half a point: not "wrong"
 
 
 def test_joining_again_from_the_same_browser_with_the_same_nickname_is_the_same_student(engine):
@@ -670,3 +681,65 @@ def test_joining_again_from_the_same_browser_with_the_same_nickname_is_the_same_
     forged.text_input(key="live_join_nickname").input("Cy")
     forged.button[0].click().run()
     assert store.student_count(engine, session_id) == 3 and "Welcome back" not in _texts(forged)
+
+
+def test_an_estimate_sent_without_moving_the_slider_is_not_taken(engine):
+    """Every new class starts on seed 0's "Predict the NDCG" (NDCG@3 0.531) with the slider at 0.50: a student who
+    tapped Send without moving it scored a full point, and the teacher saw "Correct 100%"."""
+    teacher, code, _secret = _teacher(engine)
+    teacher.button(key="live_add").click().run()
+    activity = store.current_activity(engine, store.find_session(engine, code).id)
+    assert activity.spec == activities.generate("estimate", seed=0)
+    student = _student(code, nickname="Al")
+    assert "Move the slider to your estimate, then send it." in _texts(student)
+    student.button(key=f"live_send_{activity.id}").click().run()
+    assert "Move the slider to your estimate first: it starts at 0.50 for everyone." in _texts(student)
+    assert store.activity_answers(engine, activity.id) == []
+    student.slider(key=f"live_answer_{activity.id}").set_value(0.6).run()
+    student.slider(key=f"live_answer_{activity.id}").set_value(0.5).run()  # moved away and back: 0.50 chosen
+    student.button(key=f"live_send_{activity.id}").click().run()
+    [row] = store.activity_answers(engine, activity.id)
+    assert row.answer == {"value": 0.5} and row.points == 1.0  # |0.50 - 0.531| < 0.05, chosen this time
+
+
+def test_a_reorder_answer_on_the_phone_says_its_moves_until_the_reveal_and_half_points_are_counted(engine):
+    """The phone said "Answer received: best in 3 moves" while the activity was open (a student could re-send until
+    it said "best"), and the class line counted a half-point answer as not right and not anything else."""
+    from ui.ranked_list import moves_to
+
+    _teacher_at, code, secret = _teacher(engine)
+    spec = {"names": ["D1", "D2", "D3", "D4"], "grades": [0, 3, 2, 1], "k": 2, "gain": "linear", "order": [0, 1, 2, 3]}
+    activity = store.add_activity(engine, code=code, secret=secret, kind="reorder", spec=spec)
+    store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="open")
+    students = []
+    al = _student(code, "Al")  # drags D1 to the bottom: the best order in one move
+    key = f"live_drag_{activity.id}"
+    al.session_state[key] = moves_to(al.session_state, key, [1, 2, 3, 0])
+    al.run()
+    assert "Moves so far: 1" in _texts(al)
+    al.button(key=f"live_send_{activity.id}").click().run()
+    bo = _student(code, "Bo")  # the best order in three moves (a detour): half a point
+    token = bo.query_params["student"]
+    store.submit_answer(engine, code=code, token=token[0] if isinstance(token, list) else token,
+                        activity_id=activity.id, answer={"order": [1, 2, 3, 0], "moves": 3}, scorer=activities.score)
+    bo.run()
+    students = [al, bo]
+    for student, moves in ((al, "1 move"), (bo, "3 moves")):
+        shown = _texts(student)
+        assert f"Answer received: your order, {moves}" in shown and "best" not in shown, shown
+    store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="revealed")
+    for student in students:
+        student.run()
+    assert "**The class:** 2 answers, 1 right, 1 half right" in _texts(students[1])
+    assert "Your answer: best in 3 moves · 0.5 points" in _texts(students[1])
+
+
+def test_an_ended_session_shows_no_join_code_or_qr_code(engine):
+    teacher, code, secret = _teacher(engine)
+    assert any("Join at" in md.value for md in teacher.markdown)
+    store.end_session(engine, code=code, secret=secret)
+    teacher.run()
+    projector = run_page("live_class", query_params={"code": code, "screen": security.screen_token(secret)})
+    for at in (teacher, projector):
+        assert not any("Join at" in md.value for md in at.markdown) and not at.get("imgs")
+        assert "This session has ended: its code no longer admits anyone." in _texts(at)

@@ -51,6 +51,7 @@ class LiveState:
     # Who this tab is in a class (the URL's code and student, teacher or screen token): a visit to another page
     # drops the address's parameters, and the Live class link in the sidebar brings the tab back to its place.
     place: dict[str, str] | None = None
+    estimated: set[int] = field(default_factory=set)  # activity ids whose estimate slider the student has moved
     welcome_back: bool = False  # this tab rejoined as the student this browser already was (ui.live.device)
 
 

@@ -26,6 +26,7 @@ from ui.ranked_list import moved_documents, pending_order, ranked_list
 from ui.widgets import plain
 
 REFRESH_SECONDS = 2.0
+START_ESTIMATE = 0.5  # where the estimate slider starts; sent only once the student has moved it
 RECONNECTING = "Reconnecting to the class… your answer is kept here and will be sent as soon as the connection is back."
 
 
@@ -64,6 +65,10 @@ def _send(code: str, token: str, activity_id: int, answer: dict) -> None:
         state.pending = Pending(code, token, activity_id, answer)
 
 
+def _estimated(activity_id: int) -> None:
+    live().estimated.add(activity_id)
+
+
 def _current_answer(activity: store.Activity) -> dict | None:
     """The answer the student's widgets hold now (None when nothing is chosen yet)."""
     if activity.kind == "estimate":
@@ -76,7 +81,17 @@ def _current_answer(activity: store.Activity) -> dict | None:
     return None if working is None else {"order": list(working.order), "moves": working.moves}
 
 
+def _untouched_estimate(activity: store.Activity) -> bool:
+    """An estimate still where the slider starts, never moved and never sent: its 0.50, sent as it was, scored a
+    full point on the first activity of every new class (NDCG 0.531). (Moved and sent in one instant: it counts.)"""
+    return (activity.kind == "estimate" and answer_value(activity.id) == START_ESTIMATE
+            and activity.id not in live().estimated and live().shown_revision.get(activity.id) is None)
+
+
 def _send_current(code: str, token: str, activity: store.Activity) -> None:
+    if _untouched_estimate(activity):
+        live().notice = ("error", "Move the slider to your estimate first: it starts at 0.50 for everyone.")
+        return
     answer = _current_answer(activity)
     if answer is not None:
         _send(code, token, activity.id, answer)
@@ -148,24 +163,28 @@ def _panel(code: str, token: str, student_id: int) -> None:
     if activity.state == "open":
         _answer_form(code, token, activity, question, mine)
     elif activity.state == "closed":
-        _own_answer(mine)
+        _own_answer(mine, activity)
         st.info("Answers are closed. Wait for the reveal…", icon=":material/hourglass_top:")
     else:
         _result(engine, session, activity, mine)
 
 
-def _own_answer(mine: store.Answer | None) -> None:
+def _own_answer(mine: store.Answer | None, activity: store.Activity) -> None:
     if mine is None:
         st.caption("You did not answer this one.")
         return
-    st.markdown(f"**Your answer:** {plain(_answer_text(mine))}")
+    st.markdown(f"**Your answer:** {plain(_answer_text(mine, activity))}")
 
 
-def _answer_text(mine: store.Answer) -> str:
+def _answer_text(mine: store.Answer, activity: store.Activity) -> str:
+    """The student's answer in words; a reorder's before the reveal only by its moves ("best in 3 moves" on the phone
+    told the student, and the room, that it was right, and invited re-sending until it said "best")."""
     if "value" in mine.answer:
         return f"{float(mine.answer['value']):.2f}"
     if "choice" in mine.answer:
         return f"Ranking {mine.answer['choice']}"
+    if activity.state != "revealed":
+        return f"your order, {activities.unrevealed_label(activity.kind, activity.spec, mine.answer, mine.label)}"
     return f"{mine.label}"
 
 
@@ -178,8 +197,10 @@ def _answer_form(code: str, token: str, activity: store.Activity, question, mine
     if mine is not None:
         shown[activity.id] = mine.revision
     if activity.kind == "estimate":
-        preset_answer(activity.id, float(mine.answer["value"]) if mine else 0.5, replace=adopt_stored)
-        st.slider("Your estimate of NDCG", 0.0, 1.0, step=0.01, key=key)
+        preset_answer(activity.id, float(mine.answer["value"]) if mine else START_ESTIMATE, replace=adopt_stored)
+        st.slider("Your estimate of NDCG", 0.0, 1.0, step=0.01, key=key, on_change=_estimated, args=(activity.id,))
+        if mine is None and activity.id not in live().estimated:
+            st.caption("Move the slider to your estimate, then send it.")
     elif activity.kind == "compare":
         preset_answer(activity.id, mine.answer["choice"] if mine else None, replace=adopt_stored)
         st.radio("Your answer", ["A", "B"], index=None, horizontal=True, key=key,
@@ -198,7 +219,7 @@ def _answer_form(code: str, token: str, activity: store.Activity, question, mine
     if live().pending is not None and live().pending.activity_id == activity.id:
         st.warning(RECONNECTING, icon=":material/sync:")  # sent, not acknowledged: never a false "received"
     if mine is not None:
-        st.success(f"✓ {'Answer replaced' if mine.revision > 1 else 'Answer received'}: {plain(_answer_text(mine))}. "
+        st.success(f"✓ {'Answer replaced' if mine.revision > 1 else 'Answer received'}: {plain(_answer_text(mine, activity))}. "
                    "You can change it until the teacher closes the answers.", icon=":material/check_circle:")
 
 
@@ -228,7 +249,7 @@ def _own_result(activity: store.Activity, mine: store.Answer | None) -> None:
     else:
         points = f"{mine.points:g} point{'s' if mine.points != 1 else ''}"
         (st.success if mine.correct else st.warning if mine.points > 0 else st.error)(
-            f"Your answer: {plain(_answer_text(mine))} · {points}")
+            f"Your answer: {plain(_answer_text(mine, activity))} · {points}")
         slip = None if mine.correct else activities.misconception(activity.kind, activity.spec, mine.answer)
         if slip:
             st.caption(f"Your answer fits this slip: {plain(slip)}.")
@@ -237,7 +258,9 @@ def _own_result(activity: store.Activity, mine: store.Answer | None) -> None:
 def _result(engine: Engine, session: store.Session, activity: store.Activity, mine: store.Answer | None) -> None:
     widgets.show_reveal(activity)
     rows = store.activity_answers(engine, activity.id)  # only labels are drawn: no names, no one's answer
-    st.markdown(f"**The class:** {count(len(rows), 'answer', 'answers')}, {sum(r.correct for r in rows)} right")
+    halves = sum(not r.correct and r.points > 0 for r in rows)
+    st.markdown(f"**The class:** {count(len(rows), 'answer', 'answers')}, {sum(r.correct for r in rows)} right"
+                + (f", {halves} half right" if halves else ""))
     st.plotly_chart(widgets.distribution_chart(activity, rows, revealed=True, height=260),
                     key=f"live_student_chart_{activity.id}", config={"displayModeBar": False, "staticPlot": True}, theme=None)
     if session.leaderboard:

@@ -73,7 +73,8 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
     error = take_teacher_error()
     if error:
         st.warning(error)
-    _header(engine, session, view_only=view_only)
+    if not session.ended:  # an ended session admits no one: no "Join at", code or QR code to follow
+        _header(engine, session, view_only=view_only)
     if session.ended:
         # The answers' summary and export are drawn below for the teacher only (the projector's view has none).
         below = "" if view_only else " The answers stay available below."
@@ -193,7 +194,8 @@ def _live_panel(session_id: int, activity_id: int, stamp: store.Stamp | None) ->
         if wrong:
             count = wrong[0][1]
             students = f"{count} student{'s' if count != 1 else ''}{' each' if len(wrong) > 1 else ''}"
-            heading = "Most common wrong answer" + ("s" if len(wrong) > 1 else "")
+            # "short of full marks": half-point answers ("best in 3 moves") are among them, and were called wrong
+            heading = "Most common answer" + ("s" if len(wrong) > 1 else "") + " short of full marks"
             st.markdown(f"**{heading}:** {plain(' · '.join(label for label, _, _ in wrong))} ({students})")
             for label, _, slip in wrong:
                 prefix = f"{plain(label)}: " if len(wrong) > 1 else ""
@@ -318,8 +320,13 @@ def csv_safe(value: object) -> object:
     return value
 
 
+SETTINGS_KEY = "live_settings_open"
+
+
 def _session_settings(session: store.Session, every: list[store.Activity]) -> None:
-    with st.expander("Teacher link and session settings"):
+    # Keyed, with its open state kept: unkeyed it was drawn anew (closed) whenever the page above it changed shape,
+    # so it folded shut after every "Add and open" and the teacher had to reopen it for the projector link or End.
+    with st.expander("Teacher link and session settings", key=SETTINGS_KEY, on_change="rerun"):
         st.caption("Keep this link private: it alone controls the session (open it on another device to continue).")
         copy_link(connection.teacher_link(session.code, _secret()), key="live_teacher_link", label="Teacher link")
         st.caption("Projector link: the same dashboard, view only (no control, no export). Safe to project.")

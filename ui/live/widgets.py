@@ -23,6 +23,7 @@ from ui.quiz_model import Question
 STATE_BADGES = {"draft": ("not open yet", "gray"), "open": ("open for answers", "green"),
                 "closed": ("answers closed", "orange"), "revealed": ("answer revealed", "blue")}
 RIGHT_COLOUR, WRONG_COLOUR = PALETTE["ndcg"], PALETTE["muted"]  # the revealed chart's bars (named in its legend)
+HALF_COLOUR = PALETTE["ideal"]  # orange: half a point (a close estimate, the best order in more moves)
 
 
 def qr_png(link: str, *, scale: int = 8) -> bytes:
@@ -106,8 +107,9 @@ def distribution_chart(activity: Activity, rows: list[Answer], *, revealed: bool
     estimate = activity.kind == "estimate"
     x = [float(label) for label in labels] if estimate else labels
     right = Counter(row.label for row in rows if row.correct)
-    wrong = Counter(row.label for row in rows if not row.correct)
-    totals = [right[label] + wrong[label] for label in labels]
+    half = Counter(row.label for row in rows if not row.correct and row.points > 0)  # ½ point: not "wrong"
+    wrong = Counter(row.label for row in rows if not row.correct and row.points <= 0)
+    totals = [right[label] + half[label] + wrong[label] for label in labels]
 
     def bars(name: str, counts: list[int], colour: str, what: str) -> dict:
         return {"type": "bar", "name": name, "x": x, "y": counts, "customdata": labels, "marker": {"color": colour},
@@ -115,6 +117,7 @@ def distribution_chart(activity: Activity, rows: list[Answer], *, revealed: bool
 
     if revealed:
         data = [bars("Right answers", [right[label] for label in labels], RIGHT_COLOUR, "right"),
+                *([bars("Half right", [half[label] for label in labels], HALF_COLOUR, "half right")] if half else []),
                 bars("Wrong answers", [wrong[label] for label in labels], WRONG_COLOUR, "wrong")]
     else:  # no right or wrong before the reveal: it would tell the room the answer
         data = [bars("Answers", totals, PALETTE["actual"], "answers")]
