@@ -34,6 +34,10 @@ def test_num_writes_whole_numbers_bare(value, expected):
 
 def test_signed_compact_percent():
     assert fmt.signed(0.04, 3) == "+0.040" and fmt.signed(-0.0123) == "-0.0123"
+    # A change as large as a card's value is written as the value is: 2^100 - 7 (a grade 3 -> 100 under
+    # exponential gain) was "+1267650600228229401496703205369.0000" under "1.2677e+30", cut off at the card's edge.
+    assert fmt.signed(2.0**100 - 7) == "+1.2677e+30" == "+" + fmt.fixed(2.0**100)
+    assert fmt.signed(-(2.0**60)) == "-1.1529e+18"
     assert fmt.compact(3.0) == "3" and fmt.compact(2.5237) == "2.524" and fmt.compact(13.3472) == "13.35"
     assert fmt.percent(0.95) == "95%"
 

@@ -63,9 +63,13 @@ def fixed(value: float | None, digits: int = 4, *, missing: str = MISSING) -> st
 
 
 def signed(value: float | None, digits: int = 4, *, missing: str = MISSING) -> str:
-    """``value`` with an explicit sign and ``digits`` decimals: ``signed(0.04, 3) == "+0.040"``."""
+    """``value`` with an explicit sign and ``digits`` decimals: ``signed(0.04, 3) == "+0.040"``; from ``LARGE`` on,
+    scientific notation as :func:`fixed` writes the value beside it (``signed(2.0**100) == "+1.2677e+30"``: a card's
+    change of 2^100 printed 36 characters under its "1.2677e+30", cut off at the card's edge)."""
     if _missing(value):
         return missing
+    if abs(float(value)) >= LARGE:
+        return f"{float(value):+.{digits}e}"
     return f"{float(value):+.{digits}f}"
 
 
