@@ -4,7 +4,7 @@ Eight choices (dimensions), each with the values found in libraries and in
 hand calculations:
 
 * ``ties`` - how equal scores are ordered: ``"average"`` (scikit-learn,
-  torchmetrics), ``"stable"`` (input order: LightGBM, XGBoost, ranx),
+  torchmetrics), ``"stable"`` (input order: LightGBM, XGBoost; ranx approximately),
   ``"trec_eval"`` (document id descending, as trec_eval), ``"optimistic"``, ``"pessimistic"``.
 * ``precision`` - scores compared as ``"double"`` or rounded to ``"float32"``
   first (XGBoost, torchmetrics), which can create ties.

@@ -13,7 +13,8 @@ The rules (``ties=``):
   The rows themselves keep their input order inside the tie.
 * ``"optimistic"``: inside a tie, better grades first (an upper bound).
 * ``"pessimistic"``: inside a tie, worse grades first (a lower bound).
-* ``"stable"``: inside a tie, input order (LightGBM, XGBoost, ranx sort stably).
+* ``"stable"``: inside a tie, input order (LightGBM and XGBoost sort stably; the ranx presets use it too,
+  but ranx's own sort is unstable, so inside a tie ranx may give another order).
 """
 
 from __future__ import annotations

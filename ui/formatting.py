@@ -95,7 +95,7 @@ def compact(value: float) -> str:
 TIE_RULE_LABELS = {
     "trec_eval": "Doc id, Z to A (trec_eval)",
     "average": "Average of the tie (scikit-learn)",
-    "stable": "Input order (LightGBM, XGBoost, ranx)",
+    "stable": "Input order (LightGBM, XGBoost)",  # not ranx: its unstable sort can order a tie otherwise
     "optimistic": "Better grades first (best case)",
     "pessimistic": "Worse grades first (worst case)",
 }
