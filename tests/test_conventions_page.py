@@ -291,3 +291,20 @@ def test_scores_that_tie_in_single_precision_are_not_said_to_be_untied():
     # Scores apart in single precision too: no such sentence.
     at = open_case("gain")
     assert not any("single precision" in t.value for t in at.text)
+
+
+def test_an_edited_case_keeps_its_lesson_out_of_the_way():
+    """The case "All grades equal" says every library reports 1; with d2's grade edited to 3 the page gave three
+    different values under that sentence. Edited, the lesson moves into an expander under a line that says so."""
+    at = open_case("equal")
+    lesson = view.CASES["equal"].lesson
+    assert [info.value for info in at.info] == [lesson]
+    at.session_state["conventions_editor_equal"] = {"edited_rows": {1: {"grade": "3"}}, "added_rows": [],
+                                                     "deleted_rows": []}
+    at.run()
+    assert lesson not in [info.value for info in at.info]
+    assert any(caption.value.startswith("You have edited this case's input") for caption in at.caption)
+    assert [expander.label for expander in at.expander if expander.label.startswith("The lesson")] == [
+        "The lesson of the case as it was"]
+    values = results(at)
+    assert len({round(row["NDCG"], 4) for row in values.values() if row["NDCG"] == row["NDCG"]}) > 1  # no longer all 1

@@ -61,14 +61,11 @@ def editor_key(case_key: str) -> str:
 
 
 def choose_case() -> tuple[str, view.Case | None]:
-    """The case picker (restored from and published to the link); its lesson under it. None: the user's input."""
+    """The case picker (restored from and published to the link). None: the user's input."""
     url_state.restore_choice(CASE_KEY, "case", list(CASE_TITLES), scope=SCOPE, label="case")
     case_key = st.selectbox("Case", list(CASE_TITLES), format_func=CASE_TITLES.get, key=CASE_KEY, persist_state="session")
     url_state.publish({"case": case_key})
-    case = view.CASES.get(case_key)
-    if case is not None:
-        st.info(case.lesson, icon=":material/lightbulb:")
-    return case_key, case
+    return case_key, view.CASES.get(case_key)
 
 
 def _case_frame(case: view.Case | None) -> pd.DataFrame:
@@ -96,8 +93,10 @@ def _start_table(case_key: str, case: view.Case | None, settings: MetricSettings
 
 
 def input_table(case_key: str, case: view.Case | None, settings: MetricSettings) -> view.CheckedInput:
-    """The editable input and the input to evaluate: the edit when valid, else the last valid one (and why)."""
+    """The case's lesson, the editable input and the input to evaluate: the edit when valid, else the last valid one
+    (and why)."""
     _start_table(case_key, case, settings)
+    lesson = st.container()  # filled once the table's edit is known: the lesson is about the case's own input
     url_state.show_warning(SCOPE)
     base = session.widget(base_key(case_key))
     if refused := session.guard_editor(editor_key(case_key), rows=len(base), columns=view.INPUT_COLUMNS):
@@ -118,4 +117,19 @@ def input_table(case_key: str, case: view.Case | None, settings: MetricSettings)
         if not same_as_case:
             url_state.warn(SCOPE, None)  # the user's own input replaced the link's
     url_state.publish({"rows": page.rows.get(case_key)})  # an invalid edit keeps the last valid
+    if case is not None:
+        with lesson:
+            _lesson(case, edited=page.rows.get(case_key) is not None)
     return given
+
+
+def _lesson(case: view.Case, *, edited: bool) -> None:
+    """The case's lesson; once its input is edited, only on request: it described the case's own numbers ("every
+    library reports 1") above a table that, edited, gave three different values."""
+    if not edited:
+        st.info(case.lesson, icon=":material/lightbulb:")
+        return
+    st.caption("You have edited this case's input, so the figures below are your table's. The case's lesson was "
+               "about its own input:")
+    with st.expander("The lesson of the case as it was"):
+        st.markdown(case.lesson)
