@@ -49,7 +49,11 @@ def test_next_previous_and_slider_move_the_position_with_ndcg_core_numbers():
     assert at.session_state["step_position"] == 2
     at.slider(key="step_position").set_value(len(grades)).run()
     assert not at.exception
-    assert at.button(key="step_next").disabled
+    # At the last position "Next" becomes "Start again" (disabled, it dropped the keyboard focus to the page).
+    last = at.button(key="step_next")
+    assert (last.label, last.disabled) == ("Start again", False)
+    last.click().run()
+    assert at.session_state["step_position"] == 1 and at.button(key="step_next").label == "Next"
 
 
 def test_autoplay_advances_and_stops_at_the_end():

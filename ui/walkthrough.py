@@ -103,7 +103,11 @@ def _clamp_position(size: int) -> None:
 
 def _move(step: int, size: int) -> None:
     url_state.warn(SCOPE, None)  # the user moved on from what the link asked for
-    session.set_widget(POSITION_KEY, min(max(int(session.widget(POSITION_KEY)) + step, 1), size))
+    position = int(session.widget(POSITION_KEY))
+    # Next at the last position starts again (its label says so): disabled there, it dropped the keyboard focus to
+    # the page, and the next Tab started from the top.
+    after = 1 if step > 0 and position >= size else min(max(position + step, 1), size)
+    session.set_widget(POSITION_KEY, after)
     session.set_widget(USER_MOVED_KEY, True)
 
 
@@ -123,9 +127,11 @@ def _controls(size: int, playing: bool) -> None:
             "Previous", icon=":material/arrow_back:", key="step_previous", on_click=_move, args=(-1, size),
             disabled=position <= 1,
         )
+        last = position >= size
         st.button(
-            "Next", icon=":material/arrow_forward:", icon_position="right", key="step_next", on_click=_move,
-            args=(1, size), disabled=position >= size, type="primary",
+            "Start again" if last else "Next", icon=":material/restart_alt:" if last else ":material/arrow_forward:",
+            icon_position="right", key="step_next", on_click=_move, args=(1, size), disabled=size <= 1,
+            type="primary",  # (no tooltip at the end only: it wraps the button anew, which drops the focus)
         )
         st.button(
             "Pause" if playing else "Autoplay", icon=":material/pause:" if playing else ":material/play_arrow:",

@@ -134,6 +134,24 @@ def test_answer_the_quiz_by_keyboard(page, app_url):
     _content_is_clean(page)
 
 
+def test_step_through_every_position_by_keyboard_keeps_the_focus(page, app_url):
+    """Enter on "Next" to the last position: "Next" became disabled there and the focus fell to the page (the next
+    Tab started from the top). It now reads "Start again" and keeps the focus; Enter goes back to position 1."""
+    open_page(page, f"{app_url}/step_by_step")
+    size = len(GRADES)  # the Playground's default list, walked here
+    tab_to(page, "el.tagName === 'BUTTON' && el.closest('.st-key-step_next')")
+    for position in range(2, size + 1):
+        page.keyboard.press("Enter")
+        expect()(page.get_by_text(f"Position i = {position} of {size}").first).to_be_visible(timeout=15_000)
+        wait_for_app(page)
+    label = f"() => {{ const el = ({FOCUSED})(); return el.closest('.st-key-step_next') ? el.innerText : null; }}"
+    assert "Start again" in (page.evaluate(label) or "")  # the focused element is still that button
+    page.keyboard.press("Enter")
+    expect()(page.get_by_text(f"Position i = 1 of {size}").first).to_be_visible(timeout=15_000)
+    wait_for_app(page)
+    assert "Next" in (page.evaluate(label) or "")
+
+
 def test_run_the_diagnosis_by_keyboard(page, app_url):
     grades, scores = [2, 3, 0, 1, 3, 0], [0.8, 0.7, 0.65, 0.5, 0.4, 0.1]
     sklearn = ndcg_core.CONVENTIONS["sklearn"].evaluate(grades, scores).ndcg
