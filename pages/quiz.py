@@ -15,5 +15,6 @@ st.markdown(
 seed = quiz_state.current_seed()
 questions = quiz.questions_for(seed)
 quiz.quiz_header(seed, questions)
+checked = quiz_state.take_just_checked()
 for question in questions:
-    quiz.show_question(question, seed)
+    quiz.show_question(question, seed, checked)

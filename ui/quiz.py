@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ui import present, quiz_state, quiz_whys, session, url_state
+from ui import focus, present, quiz_state, quiz_whys, session, url_state
 from ui.copy_link import copy_link
 from ui.formatting import GAIN_FORMULAS, compact, fixed
 from ui.moves import carried_moves
@@ -101,8 +101,9 @@ def _playground_button(question: Question, order: tuple[int, ...] | None, label:
     st.link_button(label, present.link(link), icon=":material/tune:", key=key)
 
 
-def show_question(question: Question, seed: int) -> None:
-    """Draw one question; once answered, show the verdict, the reasoning and a Playground link."""
+def show_question(question: Question, seed: int, checked: tuple[int, int] | None = None) -> None:
+    """Draw one question; once answered, show the verdict, the reasoning and a Playground link. ``checked``: the
+    question whose Check button started this run (:func:`ui.quiz_state.take_just_checked`)."""
     answer = quiz_state.session_answers().get((seed, question.number))
     with st.container(border=True, key=f"quiz_question_{question.number}"):
         heading, badge = st.columns([5, 1], vertical_alignment="center")
@@ -113,6 +114,8 @@ def show_question(question: Question, seed: int) -> None:
                 st.badge(f"{answer.points:g} point{'s' if answer.points != 1 else ''}", color=colour)
         st.caption(f"Convention: {question.convention()}")
         {"compare": _compare, "estimate": _estimate, "reorder": _reorder}[question.kind](question, seed, answer)
+        if answer is not None and checked == (seed, question.number):  # its Check button, gone: focus the verdict
+            focus.land_here(f"quiz_question_{question.number}", token=f"{seed}-{question.number}-{id(answer)}")
         if answer is None and session.widget(quiz_state.REVEAL_KEY, False):
             st.info(f"**Answer:** {answer_summary(question)}", icon=":material/visibility:")
 

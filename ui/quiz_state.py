@@ -27,6 +27,7 @@ class QuizState:
     answers: dict = field(default_factory=dict)  # {(seed, number): Answer}
     typed_problem: str | None = None  # why the last seed typed in "Type a seed" was not used
     answers_read: bool = False  # the address's answers are read once, on the session's first run
+    just_checked: tuple[int, int] | None = None  # (seed, question) whose Check button started this run
 
 
 def _quiz_from_url() -> QuizState:
@@ -85,8 +86,18 @@ def session_score() -> tuple[float, int]:
     return sum(answer.points for answer in answers), len(answers)
 
 
-def record_answer(seed: int, number: int, answer: Answer) -> None:
+def record_answer(seed: int, number: int, answer: Answer, *, checked: bool = True) -> None:
+    """Keep an answer; ``checked``: given by its Check button now (the next run moves the focus to its verdict)."""
     session_answers()[(seed, number)] = answer
+    if checked:
+        page().just_checked = (seed, number)
+
+
+def take_just_checked() -> tuple[int, int] | None:
+    """The (seed, question) checked by the action that started this run, once."""
+    state = page()
+    checked, state.just_checked = state.just_checked, None
+    return checked
 
 
 # --- each question's widgets ---------------------------------------------------------------------------
@@ -148,7 +159,7 @@ def read_linked_answers(seed: int, questions: tuple[Question, ...]) -> None:
                                "unanswered.")
         return
     for number, answer in answers.items():
-        record_answer(seed, number, answer)
+        record_answer(seed, number, answer, checked=False)
         _restore(by_number[number], seed, answer)
 
 

@@ -117,6 +117,9 @@ def test_answer_the_quiz_by_keyboard(page, app_url):
     first = page.locator(".st-key-quiz_question_1")
     expect()(first).to_contain_text("Correct!", timeout=15_000)
     expect()(first).to_contain_text("1 point")
+    # The Check button is gone: the focus is on the answered question (it fell to the page, and the next Tab
+    # started from the top, past the sidebar and every question before).
+    page.wait_for_function(f"() => ({FOCUSED})().classList.contains('st-key-quiz_question_1')", timeout=15_000)
     # Question 2: estimate NDCG@k with the slider (0.50 to start, 0.01 per arrow press).
     target = round(estimate.result().ndcg, 2)
     tab_to(page, "el.getAttribute('aria-label') === 'Your estimate' && el.closest('.st-key-quiz_question_2')")
@@ -130,6 +133,9 @@ def test_answer_the_quiz_by_keyboard(page, app_url):
     page.keyboard.press("Enter")
     second = page.locator(".st-key-quiz_question_2")
     expect()(second).to_contain_text("Spot on!", timeout=15_000)
+    page.wait_for_function(f"() => ({FOCUSED})().classList.contains('st-key-quiz_question_2')", timeout=15_000)
+    page.keyboard.press("Tab")  # and Tab goes on from there, into what follows question 2 (not the page's top)
+    assert page.evaluate(f"() => !({FOCUSED})().closest('[data-testid=\"stSidebar\"]')")
     screenshot(page, "keyboard_quiz")
     _content_is_clean(page)
 
