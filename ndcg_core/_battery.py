@@ -92,36 +92,35 @@ _NEGATIVE_AS_ZERO = ("trec_gdeval",)  # gdeval keeps positive judgments only, an
 
 
 def refusal(key: str, vector: TestVector) -> str | None:
-    """Why the library behind preset ``key`` refuses this input, or None."""
+    """Why the library behind preset ``key`` refuses this input, or None.
+
+    Non-negative grades: the preset's own rule, :meth:`Convention.refusal` (whole numbers only, a largest grade,
+    a shortest list), except that trec_eval and ranx read a fractional grade as its whole part (``TRUNCATING``:
+    the expected figure is then computed on those grades). Negative grades, which ndcg_core refuses outright, as
+    each library reads them (below).
+    """
     grades = np.r_[vector.judged_grades(), np.array(vector.unretrieved, dtype=float)]
+    if (grades < 0).any():
+        return _negative_refusal(key)
+    convention = CONVENTIONS[key]
+    if key in TRUNCATING and key not in _WHOLE_GRADES_ONLY:
+        ranked, extra = library_grades(key, vector)
+        return convention.refusal(ranked, ideal_relevances=np.r_[ranked, extra])
+    return convention.refusal(vector.judged_grades(), ideal_relevances=grades)
+
+
+def _negative_refusal(key: str) -> str | None:
+    """A negative grade, as the library behind ``key`` reads it (None: it reads one, as ``library_grades`` says)."""
     label = CONVENTIONS[key].label
-    if len(vector.grades) < CONVENTIONS[key].min_documents:
-        return f"{label} refuses a list of one document (NDCG needs more than one)."
-    if key == "sklearn" and (grades < 0).any():
+    if key == "sklearn":
         return f"{label} refuses negative grades."
     if key in ("lightgbm", "xgboost", "xgboost_minus"):
-        if (grades < 0).any():
-            return f"{label} refuses negative labels."
-        if not np.array_equal(grades, np.floor(grades)):
-            return f"{label} needs whole-number labels."
-        top = CONVENTIONS[key].max_grade
-        if top is not None and grades.max() > top:
-            return f"{label} accepts labels up to {top} only."
-    if key in _WHOLE_GRADES_ONLY and not np.array_equal(grades, np.floor(grades)):
-        return f"{label} refuses fractional grades (its qrels take whole numbers: 'Expected relevance to be integer')."
-    if key == "torchmetrics" and (grades < 0).any():
+        return f"{label} refuses negative labels."
+    if key == "torchmetrics":
         return "torchmetrics adds negative gains as they are (NDCG can leave [0, 1]); ndcg_core refuses them."
-    if key in TRUNCATING or key in ("sklearn", "lightgbm", "xgboost", "xgboost_minus", "torchmetrics"):
-        return None
-    # the presets added for issue 13 (libraries not installed here, and the 2002 paper): as their sources read grades
-    convention = CONVENTIONS[key]
-    if (grades < 0).any() and key not in _NEGATIVE_AS_ZERO:
-        return f"{label} would add a negative gain (NDCG could leave [0, 1]); ndcg_core refuses it."
-    if convention.whole_grades and not np.array_equal(grades, np.floor(grades)):
-        return f"{label} needs whole-number grades."
-    if convention.max_grade is not None and grades.max() > convention.max_grade:
-        return f"{label} accepts grades up to {convention.max_grade} only."
-    return None
+    if key in TRUNCATING or key in _NEGATIVE_AS_ZERO:
+        return None  # a negative grade gives no gain
+    return f"{label} would add a negative gain (NDCG could leave [0, 1]); ndcg_core refuses it."
 
 
 def library_grades(key: str, vector: TestVector) -> tuple[np.ndarray, np.ndarray]:
