@@ -1,10 +1,16 @@
-"""Keyboard focus kept where the user is when a rerun takes away the element that had it.
+"""Where the user's attention goes after a rerun: a lost keyboard focus, a result drawn out of sight.
+
+Keyboard focus kept where the user is when a rerun takes away the element that had it.
 
 A button that does its job and disappears (the quiz's "Check", replaced by the verdict) leaves the focus on the
 page's body, and the next Tab starts again from the top: past the sidebar and every question before. Drawn inside
 the container that replaced it, :func:`land_here` moves a focus that was lost (on the body) to that container, so
 a screen reader reads the verdict and the next Tab goes on from there. A focus the user has put somewhere else is
 left alone.
+
+A control low on a page can change what its top shows (the Live class's "Add and open" puts the new activity at
+the top of the teacher's page, while the teacher is scrolled down at the picker): :func:`bring_into_view` scrolls
+the changed container into view, once, when it is above the screen.
 """
 
 from __future__ import annotations
@@ -40,3 +46,29 @@ _component = st.components.v2.component("ndcg_focus_here", js=_JS)
 def land_here(container_key: str, token: str) -> None:
     """Move a lost keyboard focus to the container keyed ``container_key`` (drawn inside it), once per ``token``."""
     _component(key=f"focus_{container_key}", data={"container": f"st-key-{container_key}", "token": token})
+
+
+_SCROLL_JS = """
+export default function ({ data, parentElement }) {
+  const seen = (window.__ndcgBroughtIntoView = window.__ndcgBroughtIntoView || new Set());
+  if (seen.has(data.token)) return;
+  seen.add(data.token);
+  const host = parentElement.getRootNode().host || parentElement;
+  requestAnimationFrame(() => {  // once the rerun's elements are laid out
+    const target = host.closest("." + data.container);
+    const header = document.querySelector('[data-testid="stHeader"]');  // Streamlit's bar over the page's top
+    const covered = header ? header.getBoundingClientRect().bottom : 0;
+    if (!target || target.getBoundingClientRect().top >= covered) return;
+    target.style.scrollMarginTop = `${covered + 8}px`;
+    target.scrollIntoView({ block: "start" });
+  });
+}
+"""
+
+_scroll_component = st.components.v2.component("ndcg_bring_into_view", js=_SCROLL_JS)
+
+
+def bring_into_view(container_key: str, token: str) -> None:
+    """Scroll the container keyed ``container_key`` (drawn inside it) into view when it is above the screen, once
+    per ``token``."""
+    _scroll_component(key=f"into_view_{container_key}", data={"container": f"st-key-{container_key}", "token": token})

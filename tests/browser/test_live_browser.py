@@ -406,3 +406,29 @@ def test_a_student_who_closed_the_tab_joins_again_as_the_same_student(borrow, li
     assert store.student_count(engine, session.id) == 1
     screenshot(again, "live_welcome_back_phone")
 
+
+
+@pytest.mark.parametrize("live_app", ["sqlite"], indirect=True)
+def test_add_and_open_low_on_the_page_brings_the_new_activity_into_view(borrow, live_app):
+    """The picker sits under the current activity: after "Add and open" there, the teacher stayed scrolled down with
+    the new question (the one the projector and the phones now show) above the screen."""
+    base, engine = live_app
+    schema.migrate(engine)
+    session, secret = store.create_session(engine)
+    first = store.add_activity(engine, code=session.code, secret=secret, kind="estimate",
+                               spec=activities.generate("estimate", seed=0))
+    store.set_state(engine, code=session.code, secret=secret, activity_id=first.id, state="open")
+    teacher = _tab(borrow)
+    teacher.goto(f"{base}/live_class?code={session.code}&teacher={secret}")
+    _wait_text(teacher, "Activity 1")
+    wait_for_app(teacher)
+    add = teacher.get_by_role("button", name="Add and open")
+    add.scroll_into_view_if_needed()
+    current = teacher.locator(".st-key-live_current_activity")
+    assert current.bounding_box()["y"] < 0  # the current activity is above the screen
+    add.click()
+    _wait_text(teacher, "Activity 2")
+    expect()(current.get_by_text("Activity 2", exact=False).first).to_be_in_viewport(timeout=WAIT)
+    header = teacher.get_by_test_id("stHeader").bounding_box()
+    assert current.bounding_box()["y"] >= header["y"] + header["height"] - 1  # not under Streamlit's top bar
+    screenshot(teacher, "live_teacher_after_add_and_open")

@@ -52,6 +52,7 @@ class LiveState:
     # drops the address's parameters, and the Live class link in the sidebar brings the tab back to its place.
     place: dict[str, str] | None = None
     estimated: set[int] = field(default_factory=set)  # activity ids whose estimate slider the student has moved
+    show_current: bool = False  # the teacher changed the current activity: bring it into view (ui.focus)
     welcome_back: bool = False  # this tab rejoined as the student this browser already was (ui.live.device)
 
 

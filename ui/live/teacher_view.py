@@ -19,7 +19,7 @@ import sqlalchemy as sa
 import streamlit as st
 from sqlalchemy.engine import Engine
 
-from ui import present, url_state
+from ui import focus, present, url_state
 from ui.copy_link import copy_link
 from ui.live import activities, connection, store, widgets
 from ui.live.state import (
@@ -53,6 +53,7 @@ def _control(action, **kwargs) -> None:
     """Run one store control with this page's code and secret; refusals and outages become messages."""
     try:
         action(connection.live_engine(), code=_code(), secret=_secret(), **kwargs)
+        live().show_current = True
     except store.LiveError as error:
         live().teacher_error = str(error)
     except sa.exc.DBAPIError:
@@ -88,7 +89,11 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
         elif current is None:
             st.info("Add an activity below, then open it: the students' phones show it at once.")
         else:
-            _current_activity(session, current, controls=not view_only)
+            with st.container(key="live_current_activity"):
+                _current_activity(session, current, controls=not view_only)
+                if live().show_current:  # changed from the picker below: the teacher may be scrolled down there
+                    live().show_current = False
+                    focus.bring_into_view("live_current_activity", token=f"{current.id}-{current.state}")
     with right:
         if current is not None:
             _live_panel(session.id, current.id, stamp)
@@ -245,6 +250,7 @@ def _add_activities(*, whole_quiz: bool, open_it: bool = False) -> None:
         added = [store.add_activity(engine, code=code, secret=secret, kind=kind, spec=spec) for kind, spec in items]
         if open_it and added:
             store.set_state(engine, code=code, secret=secret, activity_id=added[-1].id, state="open")
+            live().show_current = True
         offer_next_seed(seed, largest=MAX_SEED)
     except store.LiveError as error:
         live().teacher_error = str(error)
