@@ -168,7 +168,7 @@ def test_reorder_activity_by_buttons_counts_a_carried_document_once(engine):
 
 
 def test_csv_export_defuses_spreadsheet_formulas():
-    from ui.live.teacher_view import csv_safe
+    from ui.live.export import csv_safe
 
     assert [csv_safe(v) for v in ["=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "Ann", 0.5, "-"]] == [
         "'=HYPERLINK(\"x\")", "'+1", "'-2", "'@SUM(A1)", "Ann", 0.5, "'-"]
@@ -555,7 +555,7 @@ def test_a_second_add_and_open_asks_a_new_question_and_the_seed_box_moves_on(eng
 
 def test_the_csv_export_gives_times_a_spreadsheet_reads_and_names_the_chart_group():
     """submitted_at was Unix seconds (1795549517.398267) and an estimate's bin "0.55" (answer 0.53) sat under "label"."""
-    from ui.live.teacher_view import export_table
+    from ui.live.export import export_table
 
     rows = [{"position": 1, "kind": "estimate", "student": 1, "nickname": "=cmd()", "answer": '{"value": 0.53}',
              "label": "0.55", "points": 1.0, "correct": True, "revision": 1, "submitted_at": 1795549517.398267}]

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Engine
 
 from ui import focus, present, url_state
 from ui.copy_link import copy_link
-from ui.live import activities, connection, store, widgets
+from ui.live import activities, connection, export, store, widgets
 from ui.live.state import (
     END_ANYWAY_KEY,
     KIND_KEY,
@@ -268,11 +268,11 @@ def _summary(engine: Engine, session: store.Session, activities_now: list[store.
     is_open = any(activity.state == "open" for activity in activities_now)
     st.fragment(run_every=REFRESH_SECONDS if is_open else None)(_summary_table)(session.id)
     try:
-        export = store.export_rows(engine, code=_code(), secret=_secret())
+        rows = store.export_rows(engine, code=_code(), secret=_secret())
     except store.NotAuthorized:
         return
     buffer = io.StringIO()
-    export_table(export).to_csv(buffer, index=False)
+    export.export_table(rows).to_csv(buffer, index=False)
     st.download_button("Download every answer (CSV)", buffer.getvalue(), file_name=f"live-{session.code}.csv",
                        mime="text/csv", icon=":material/download:", key="live_export")
     _leaderboard(engine, session)
@@ -303,27 +303,6 @@ def _leaderboard(engine: Engine, session: store.Session) -> None:
         board = store.leaderboard(engine, session.id)
         st.markdown("**Leaderboard**")
         st.dataframe(pd.DataFrame(board, columns=["Nickname", "Points", "Answers"]), hide_index=True)
-
-
-def export_table(rows: list[dict]) -> pd.DataFrame:
-    """The CSV export's table: the answer time as UTC date and time a spreadsheet reads (it was Unix seconds,
-    1795549517.398267), the chart's group of the answer named as such (an estimate's 0.05-wide bin, "0.55" for an
-    answer of 0.53, sat in a column called "label"), and no cell a spreadsheet would run as a formula."""
-    table = pd.DataFrame(rows, columns=["position", "kind", "student", "nickname", "answer", "label", "points",
-                                        "correct", "revision", "submitted_at"])
-    table["submitted_at"] = pd.to_datetime(table["submitted_at"], unit="s", utc=True).dt.strftime("%Y-%m-%d %H:%M:%S")
-    table = table.rename(columns={"label": "chart_group", "submitted_at": "submitted_at_utc"})
-    return table.map(csv_safe)
-
-
-def csv_safe(value: object) -> object:
-    """A cell a spreadsheet will not run: text starting with = + - @ (or tab/CR) gets a leading apostrophe.
-
-    Nicknames are student text; opened in a spreadsheet, "=HYPERLINK(...)" would otherwise be a formula.
-    """
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
 
 
 SETTINGS_KEY = "live_settings_open"
