@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import ndcg_core
 from tests.conftest import copy_links, run_page
@@ -329,3 +331,32 @@ def test_the_share_link_of_the_questions_holds_the_seed_only():
     at = run_page("quiz", query_params={"seed": "42", "answers": f"1:{question.best_answer()}"})
     assert _score(at) == "1 / 1"
     assert copy_links(at)["Share link of these questions"].endswith("/quiz?seed=42")
+
+
+QUESTIONS_42 = {question.number: question for question in quiz_model.generate_quiz(42)}
+ANSWER_TEXT = st.from_regex(r"[0-9]{1,2}:[AB0-9.,/eE+-]{1,24}(_[0-9]{1,2}:[AB0-9.,/eE+-]{1,24}){0,5}", fullmatch=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80) | ANSWER_TEXT)
+@example("1:B_2:0.55_3:1,0,2,3,4/3_4:A_5:1e-1_6:5,4,3,2,1,0/12")  # every kind, read and scored
+def test_any_answers_text_is_read_or_refused_and_what_is_read_round_trips(text):
+    """Whatever the address holds as ``answers`` is refused with a LinkError (the page then warns) or read as
+    answers that, written back, read the same and score the same."""
+    from ui.quiz_answers import answer_from_link
+    from ui.url_codecs import decode_answers, encode_answers
+    from ui.url_rules import LinkError
+
+    try:
+        linked = decode_answers(text)
+        answers = {n: answer_from_link(QUESTIONS_42[n], a) for n, a in linked.items() if n in QUESTIONS_42}
+    except LinkError:
+        assert text != "1:B_2:0.55_3:1,0,2,3,4/3_4:A_5:1e-1_6:5,4,3,2,1,0/12"  # the example must be read
+        return
+    if not answers:  # (numbers this quiz does not have: the page refuses those with a warning)
+        return
+    assert text != "1:B_2:0.55_3:1,0,2,3,4/3_4:A_5:1e-1_6:5,4,3,2,1,0/12" or len(answers) == 6
+    again = decode_answers(encode_answers({n: answer.details["link"] for n, answer in answers.items()}) or "")
+    for number, answer in answers.items():
+        reread = answer_from_link(QUESTIONS_42[number], again[number])
+        assert (reread.points, reread.given, reread.details) == (answer.points, answer.given, answer.details)
