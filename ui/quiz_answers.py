@@ -3,7 +3,8 @@
 Each kind of question has one function that scores what the student gave (the Check buttons and a reopened
 address both call it, so an answer read back scores as it did when checked) and records, in ``details["link"]``,
 the answer's text in the address: ``B`` (the ranking chosen), ``0.62`` (the estimate), ``2,1,0,4,3/5`` (the order
-reached, as rows of the question's list, and the moves it took). :func:`answer_from_link` reads that text back.
+reached, as rows of the question's list, and the moves it took), beside the values themselves (``choice``, or
+``order`` and ``moves``). :func:`answer_from_link` reads that text back.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ MAX_MOVES = 10_000
 def compare_answer(question: Question, chosen: str) -> Answer:
     right = chosen == question.best_answer()
     return Answer(1.0 if right else 0.0, "Correct!" if right else "Not quite.", f"Ranking {chosen}",
-                  {"link": chosen})
+                  {"link": chosen, "choice": chosen})
 
 
 def estimate_answer(question: Question, guess: float) -> Answer:
@@ -32,7 +33,7 @@ def reorder_answer(question: Question, order: tuple[int, ...], moves: int) -> An
     points = reorder_points(is_best(question, order), moves, question.fewest_moves())
     verdict = {1.0: "Perfect!", 0.5: "Best NDCG reached, but in more moves than needed.", 0.0: "Not the best NDCG."}[points]
     return Answer(points, verdict, ", ".join(question.ranked_names(order)),
-                  {"link": f"{encode_order(order)}/{moves}"})
+                  {"link": f"{encode_order(order)}/{moves}", "order": tuple(order), "moves": moves})
 
 
 def answer_from_link(question: Question, text: str) -> Answer:

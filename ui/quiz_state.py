@@ -132,11 +132,10 @@ ANSWERS_PARAM = "answers"
 def _restore(question: Question, seed: int, answer: Answer) -> None:
     """Put back what the answered question shows besides its verdict: the choice, or the order and its moves."""
     if question.kind == "compare":
-        session.set_widget(widget_key(seed, question, "choice"), answer.details["link"])
+        session.set_widget(widget_key(seed, question, "choice"), answer.details["choice"])
     elif question.kind == "reorder":
-        order_text, _, moves_text = answer.details["link"].partition("/")
-        session.set_widget(order_key(seed, question), url_state.decode_order(order_text, len(question.names)))
-        session.set_widget(moves_key(seed, question), int(moves_text))
+        session.set_widget(order_key(seed, question), answer.details["order"])
+        session.set_widget(moves_key(seed, question), answer.details["moves"])
 
 
 def read_linked_answers(seed: int, questions: tuple[Question, ...]) -> None:
