@@ -314,8 +314,8 @@ def focused_row(tab) -> str | None:
     )
 
 
-def wait_until_settled(tab, names: list[str], grades: dict[str, float], *, timeout: float = 15_000, **options) -> None:
-    """Wait until the list shows ``names`` with no move waiting for the server, and the NDCG card agrees."""
+def wait_for_list(tab, names: list[str], *, timeout: float = 15_000) -> None:
+    """Wait until the ranked list shows ``names`` with no move waiting for the server (else say what it shows)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
@@ -323,6 +323,11 @@ def wait_until_settled(tab, names: list[str], grades: dict[str, float], *, timeo
     except PlaywrightTimeout:
         pending = tab.locator(".rl-root").first.get_attribute("data-pending")
         raise AssertionError(f"the list shows {list_names(tab)} ({pending} moves pending), expected {names}") from None
+
+
+def wait_until_settled(tab, names: list[str], grades: dict[str, float], *, timeout: float = 15_000, **options) -> None:
+    """Wait until the list shows ``names`` with no move waiting for the server, and the NDCG card agrees."""
+    wait_for_list(tab, names, timeout=timeout)
     expect_ndcg(tab, ndcg_core.evaluate([grades[name] for name in names], **options).ndcg, timeout=timeout)
 
 

@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.browser.conftest import _require_browser, free_port, screenshot, start_app, stop_app, wait_for_app
-from tests.browser.helpers import LIST_SETTLED_JS, drag_row, expect, next_frame, row
+from tests.browser.helpers import drag_row, expect, next_frame, row, wait_for_list
 from tests.live_databases import fresh_database, postgres_cluster
 from ui.live import activities, schema, security, store
 
@@ -204,7 +204,7 @@ TABLES_FIT = """() => [...document.querySelectorAll('[data-testid="stMain"] [dat
 
 def _settled(tab, names: list[str]) -> None:
     """Wait until the ranked list shows ``names`` with no move waiting for the server."""
-    tab.wait_for_function(LIST_SETTLED_JS, arg=names, timeout=WAIT)
+    wait_for_list(tab, names, timeout=WAIT)
 
 
 def _chart_bars(tab) -> dict[str, int]:

@@ -15,10 +15,13 @@ from tests.browser.helpers import (
     LIST_ROOT_JS,
     expect,
     go_to_page,
+    list_names,
+    moved,
     open_page,
     screenshot,
     wait_for_app,
     wait_for_charts,
+    wait_for_list,
     wait_until_settled,
 )
 
@@ -162,7 +165,9 @@ def test_predict_first_keeps_the_list_in_place_after_a_move(sized, app_url):
     before = tab.locator(".rl-row").first.bounding_box()["y"]
     down = tab.locator(".rl-row").first.locator(".rl-down")
     down_box = down.bounding_box()
+    names = list_names(tab)
     down.click()
+    wait_for_list(tab, moved(names, names[0], 1))  # the move was made and the server has it
     tab.locator(".st-key-playground_predict_box").wait_for(timeout=15_000)
     wait_for_app(tab)
     after = tab.locator(".rl-row").first.bounding_box()["y"]
