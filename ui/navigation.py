@@ -53,10 +53,14 @@ CLOSE_ON_PHONE_SCRIPT = """
   // region must be reachable by keyboard (axe: scrollable-region-focusable), so it gets a tab stop and a name.
   let pending = false;
   const focusableScroll = () => {
-    const boxes = document.querySelectorAll("[data-testid='stSidebar'], [data-testid='stSidebar'] div, "
-      + "[data-testid='stAppViewContainer'], [data-testid='stMain'], [data-testid='stAppScrollToBottomContainer']");
+    // Streamlit's scrolling boxes (the sidebar's content box and the main area scroll; the others are checked in case
+    // a Streamlit version moves the scrolling to them). Not every div of the sidebar: that check alone took ~40 ms of
+    // each page load (this runs once per frame while a page is being drawn).
+    const boxes = document.querySelectorAll("[data-testid='stSidebar'], [data-testid='stSidebarContent'], "
+      + "[data-testid='stSidebarUserContent'], [data-testid='stAppViewContainer'], [data-testid='stMain'], "
+      + "[data-testid='stAppScrollToBottomContainer']");
     // Cheapest test first: reading scrollHeight makes the browser lay the page out, so it is read only for
-    // the few boxes styled to scroll (this runs once per frame while a page is being drawn).
+    // the few boxes styled to scroll.
     for (const box of boxes) {
       if (box.hasAttribute("tabindex") || !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) continue;
       if (box.scrollHeight > box.clientHeight) {
