@@ -360,3 +360,74 @@ def test_any_answers_text_is_read_or_refused_and_what_is_read_round_trips(text):
     for number, answer in answers.items():
         reread = answer_from_link(QUESTIONS_42[number], again[number])
         assert (reread.points, reread.given, reread.details) == (answer.points, answer.given, answer.details)
+
+
+def _running_dcg_by_hand(grades: list[float], gain: str) -> list[float]:
+    """DCG at each rank from the formula: gain g (linear) or 2^g - 1 (exponential) over log2(rank + 1)."""
+    import math
+
+    total, out = 0.0, []
+    for rank, grade in enumerate(grades, start=1):
+        total += (grade if gain == "linear" else 2 ** grade - 1) / math.log2(rank + 1)
+        out.append(total)
+    return out
+
+
+def _ranks_in(words: str) -> list[int]:
+    import re
+
+    return [int(number) for number in re.findall(r"\d+", words)]
+
+
+def test_the_compare_explanation_of_seed_954_says_where_each_ranking_leads():
+    """Seed 954's first question (linear gain, k = 6): A = 2 1 3 1 1 3, B = 1 3 1 3 1 2. Running DCG by rank:
+    A 2.000 2.631 4.131 4.562 4.948 6.017, B 1.000 2.893 3.393 4.685 5.072 5.784. B is ahead at ranks 2, 4 and 5;
+    A wins at rank 6 only (its 3 against B's 2). The explanation said A "keeps the lead" after rank 1 and that B's
+    better documents "sit lower", both false (B's 3s are at ranks 2 and 4, A's at 3 and 6)."""
+    question = next(q for q in quiz_model.generate_quiz(954) if q.kind == "compare")
+    assert (question.ranked_grades(question.order), question.ranked_grades(question.other_order)) == \
+        ([2, 1, 3, 1, 1, 3], [1, 3, 1, 3, 1, 2])
+    a, b = _whys(question)
+    assert a.correct and not b.correct
+    assert "B is ahead in running DCG at ranks 2, 4 and 5; A takes the lead for good at rank 6 (grade 3 against 2; " \
+           "running DCG 6.017 against 5.784)" in a.why
+    assert "it is ahead in running DCG at ranks 2, 4 and 5, but A takes the lead for good at rank 6" in b.why
+    assert "keeps the lead" not in a.why + b.why and "sit lower" not in b.why
+
+
+def _whys(question):
+    from ui.quiz_options import compare_whys
+
+    return compare_whys(question)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10**6))
+def test_every_compare_explanation_states_only_what_the_running_dcg_shows(seed):
+    """The ranks an explanation names as "ahead" are exactly those where that ranking's running DCG is larger
+    (computed here from the formula), and the winner is ahead from the rank it "takes the lead for good" at on,
+    with a higher grade there, and not ahead just before it."""
+    import re
+
+    question = next(q for q in quiz_model.generate_quiz(seed) if q.kind == "compare")
+    counted = min(question.k, len(question.names))
+    running = {label: _running_dcg_by_hand(question.ranked_grades(order)[:counted], question.gain)
+               for label, order in (("A", question.order), ("B", question.other_order))}
+    for why in _whys(question):
+        label = why.label[-1]
+        other = "B" if label == "A" else "A"
+        mine, theirs = running[label], running[other]
+        ahead = [rank + 1 for rank in range(counted) if mine[rank] > theirs[rank] + 1e-9]
+        behind = [rank + 1 for rank in range(counted) if mine[rank] < theirs[rank] - 1e-9]
+        said_ahead = re.search(r"it is ahead in running DCG at ranks? ([\d, and]+), but", why.why)
+        said_behind = re.search(rf"{other} is ahead in running DCG at ranks? ([\d, and]+);", why.why)
+        assert (_ranks_in(said_ahead.group(1)) if said_ahead else []) == ([] if why.correct else ahead), why.why
+        assert (_ranks_in(said_behind.group(1)) if said_behind else []) == (behind if why.correct else []), why.why
+        if "never behind" in why.why:
+            assert why.correct and not behind
+        if "never ahead" in why.why:
+            assert not why.correct and not ahead
+        settled = int(re.search(r"(?:from|at) rank (\d+) \(grade", why.why).group(1))
+        winner, loser = (mine, theirs) if why.correct else (theirs, mine)
+        assert all(winner[rank] > loser[rank] for rank in range(settled - 1, counted)), why.why
+        assert settled == 1 or not winner[settled - 2] > loser[settled - 2], why.why

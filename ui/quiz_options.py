@@ -28,34 +28,57 @@ def _grades_words(grades) -> str:
     return ", ".join(f"{g:g}" for g in grades)
 
 
+def _ranks_words(ranks: list[int]) -> str:
+    """1-based ranks as words: "2", "2 and 4", "2, 4 and 5"."""
+    words = [str(rank + 1) for rank in ranks]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _race_words(label: str, other: str, grades: dict, running: dict, *, won: bool) -> str:
+    """Where ``label`` is ahead of ``other`` in running DCG, rank by rank, and where the winner took the lead for
+    good (its grade there is higher: the same discount, a larger gain)."""
+    mine, theirs = running[label], running[other]
+    ahead = [i for i in range(len(mine)) if mine[i] > theirs[i]]
+    behind = [i for i in range(len(mine)) if mine[i] < theirs[i]]
+    winner, loser = (label, other) if won else (other, label)
+    # The winner is ahead from this rank to the last counted one, and was not just before it.
+    not_ahead = [i for i in range(len(mine)) if not running[winner][i] > running[loser][i]]
+    settled = not_ahead[-1] + 1 if not_ahead else 0
+    at = (f"rank {settled + 1} (grade {grades[winner][settled]:g} against {grades[loser][settled]:g}; running DCG "
+          f"{fixed(running[winner][settled], 3)} against {fixed(running[loser][settled], 3)})")
+    if won and not behind:
+        return f"it is ahead in running DCG from {at} down to the last counted rank, and never behind."
+    if won:
+        return (f"{other} is ahead in running DCG at {'rank' if len(behind) == 1 else 'ranks'} {_ranks_words(behind)}; "
+                f"{label} takes the lead for good at {at}.")
+    if not ahead:
+        return f"it is never ahead in running DCG: {other} leads from {at} on."
+    return (f"it is ahead in running DCG at {'rank' if len(ahead) == 1 else 'ranks'} {_ranks_words(ahead)}, but "
+            f"{other} takes the lead for good at {at}.")
+
+
 def compare_whys(question: Question) -> list[OptionWhy]:
     """Rankings A and B, each with its NDCG@k and why it wins or loses, from ndcg_core's per-position table.
 
-    The reason names the first counted rank where the two rankings' grades differ, and whether that first
-    difference decided it or was outweighed further down (the discounted gains that follow).
+    Both rankings hold the same documents, so they share IDCG@k and the one with the larger DCG@k wins. The
+    reason follows the running DCG (``cumulative_dcg``) rank by rank: where each ranking is ahead, and the rank
+    from which the winner stays ahead to the cutoff.
     """
     k = question.k
     orders = {"A": question.order, "B": question.other_order}
     results = {label: question.result(order) for label, order in orders.items()}
-    grades = {label: question.ranked_grades(order)[:k] for label, order in orders.items()}
+    counted = min(k, len(question.names))
+    grades = {label: question.ranked_grades(order)[:counted] for label, order in orders.items()}
+    running = {label: result.table["cumulative_dcg"].to_numpy()[:counted] for label, result in results.items()}
     best = question.best_answer()
-    first = next((i for i in range(min(k, len(question.names))) if grades["A"][i] != grades["B"][i]), None)
     whys = []
     for label, other in (("A", "B"), ("B", "A")):
         mine, theirs = results[label], results[other]
         head = f"top {k} grades {_grades_words(grades[label])}, DCG@{k} {fixed(mine.dcg, 3)} vs {fixed(theirs.dcg, 3)}"
-        if first is None:
+        if grades[label] == grades[other]:
             reason = f"{head}: the counted positions hold the same grades."
         else:
-            ahead = grades[label][first] > grades[other][first]
-            if label == best:
-                reason = (f"{head}. At rank {first + 1} it has grade {grades[label][first]:g} where {other} has "
-                          f"{grades[other][first]:g}" + (": a larger gain at a smaller discount, and it keeps the lead."
-                                                         if ahead else ", but the ranks below make up for it."))
-            else:
-                reason = (f"{head}. At rank {first + 1} it has grade {grades[label][first]:g} where {other} has "
-                          f"{grades[other][first]:g}" + (", but it loses more further down." if ahead
-                                                         else ": its better documents sit lower, where the discount is larger."))
+            reason = f"{head}; " + _race_words(label, other, grades, running, won=label == best)
         whys.append(OptionWhy(f"Ranking {label}", mine.ndcg, label == best,
                               f"NDCG@{k} = {fixed(mine.ndcg, 3)}; {reason}"))
     return whys
