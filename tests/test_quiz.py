@@ -431,3 +431,42 @@ def test_every_compare_explanation_states_only_what_the_running_dcg_shows(seed):
         winner, loser = (mine, theirs) if why.correct else (theirs, mine)
         assert all(winner[rank] > loser[rank] for rank in range(settled - 1, counted)), why.why
         assert settled == 1 or not winner[settled - 2] > loser[settled - 2], why.why
+
+
+def _replay(start: list[str], steps: list[tuple[str, int]]) -> list[str]:
+    """Each step as a person does it: take the document out, put it at that rank."""
+    order = list(start)
+    for name, rank in steps:
+        order.remove(name)
+        order.insert(rank - 1, name)
+    return order
+
+
+@settings(max_examples=200, deadline=None)
+@given(target=st.permutations([f"D{i}" for i in range(1, 8)]))
+@example(target=["D2", "D3", "D1", "D4", "D5", "D6", "D7"])
+def test_the_steps_shown_reach_the_order_in_the_fewest_moves(target):
+    from ui.moves import move_steps, moves_needed
+
+    start = [f"D{i}" for i in range(1, 8)]
+    steps = move_steps(start, target)
+    assert _replay(start, steps) == list(target)
+    assert len(steps) == moves_needed([start.index(name) for name in target])
+    assert len({name for name, _ in steps}) == len(steps)  # each document moves at most once
+
+
+def test_the_answer_to_fix_the_ranking_lists_the_moves_that_reach_the_best_order():
+    """"One way to get there in 2 moves:" was followed by the final order only; a student wants the moves. Checked
+    without moving: the steps listed, replayed on the starting list, give the page's best order."""
+    import re
+
+    at = run_page("quiz", query_params={"seed": "42"})
+    question = next(q for q in quiz_model.generate_quiz(42) if q.kind == "reorder")
+    at.button(key=f"quiz_42_{question.number}_check").click().run()
+    (steps_text,) = [md.value for md in at.markdown if md.value.startswith("1. Move **")]
+    steps = [(name, int(rank)) for name, rank in re.findall(r"Move \*\*(\S+)\*\* to rank (\d+)\.", steps_text)]
+    assert len(steps) == question.fewest_moves() == len(steps_text.splitlines())
+    best = _replay(question.ranked_names(), steps)
+    assert best == question.ranked_names(question.shortest_fix())
+    assert ndcg_core.evaluate([question.grades[question.names.index(n)] for n in best], k=question.k,
+                              gain=question.gain).ndcg == pytest.approx(1.0)

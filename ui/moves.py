@@ -44,3 +44,28 @@ def carried_moves(steps: Sequence[str], last: str | None) -> tuple[int, str | No
         moves += document != last
         last = document
     return moves, last
+
+
+def move_steps(start: Sequence[str], target: Sequence[str]) -> list[tuple[str, int]]:
+    """The moves that turn ``start`` into ``target`` (the same names), as few as :func:`moves_needed` counts:
+    ``(name, rank)`` pairs, each taking ``name`` out and putting it back at 1-based ``rank`` of the list as it is
+    then.
+
+    The names of a longest run that is already in order stay; the others move, in their target order, each to
+    just after the name that precedes it in ``target`` (already in place by then), so the list ends as ``target``.
+
+    >>> move_steps(["D1", "D2", "D3", "D4"], ["D2", "D3", "D1", "D4"])
+    [('D1', 3)]
+    """
+    position = {name: i for i, name in enumerate(start)}
+    kept = {start[i] for i in longest_increasing([position[name] for name in target])}
+    current = list(start)
+    steps = []
+    for i, name in enumerate(target):
+        if name in kept:
+            continue
+        current.remove(name)
+        rank = current.index(target[i - 1]) + 1 if i else 0
+        current.insert(rank, name)
+        steps.append((name, rank + 1))
+    return steps

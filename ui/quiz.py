@@ -12,7 +12,7 @@ import streamlit as st
 from ui import focus, present, quiz_state, quiz_whys, session, url_state
 from ui.copy_link import copy_link
 from ui.formatting import GAIN_FORMULAS, compact, fixed
-from ui.moves import carried_moves
+from ui.moves import carried_moves, move_steps
 from ui.quiz_answers import compare_answer, estimate_answer, reorder_answer
 from ui.quiz_model import (
     ESTIMATE_FULL,
@@ -243,8 +243,11 @@ def _reorder(question: Question, seed: int, answer: Answer | None) -> None:
     st.markdown(
         f"**Why:** NDCG@{question.k} is highest when the top {question.k} positions hold the highest grades, best "
         f"first; the order of the rest does not matter. The best order reaches {why_text(question, shortest)}. "
-        f"One way to get there in {fewest} moves:"
+        f"One way to get there in {fewest} moves, from the starting list:"
     )
+    steps = move_steps(question.ranked_names(), question.ranked_names(shortest))
+    st.markdown("\n".join(f"{n}. Move **{name}** to rank {rank}." for n, (name, rank) in enumerate(steps, start=1)))
+    st.caption("The list it gives:")
     _show_ranking(question, shortest)
     _playground_button(question, None, "Open the starting list in the Playground", quiz_state.widget_key(seed, question, "link"))
 
