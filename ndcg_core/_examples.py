@@ -8,10 +8,10 @@ the same inputs (at import; it is cheap). ``status`` compares the two:
 * ``"matches"``: every stated figure equals the computed one at the printed
   precision (e.g. 0.98 for 0.9762...).
 * ``"matches after rounding"``: a stated figure differs at its printed precision
-  only because the document rounded its intermediate terms: its own terms are
-  each within one unit of their last printed digit of the exact terms, and add
-  up to the stated figure (e.g. 3 + 4.41 + 0.5 + 1.29 = 9.20 while the exact DCG
-  is 9.2085).
+  only because the document shortened its intermediate terms (rounded or cut
+  them): its own terms are each within one unit of their last printed digit of
+  the exact terms, and add up to the stated figure (e.g. 3 + 4.41 + 0.5 + 1.29 =
+  9.20 while the exact DCG is 9.2085).
 * ``"erratum"``: a stated figure is wrong beyond rounding, or the document's
   code does not compute what its text or printed output says; ``erratum``
   explains the cause in plain words (it is None otherwise).
@@ -317,8 +317,9 @@ WORKED_EXAMPLES: tuple[WorkedExample, ...] = (
         gain="exponential",
         stated={"dcg": "9.20", "idcg": "10.82", "ndcg": "0.85"},
         terms={"dcg": (3, 4.41, 0.5, 1.29), "idcg": (7, 1.89, 1.5, 0.43)},
-        note="The exact DCG is 9.2085 (it would round to 9.21); the document adds terms rounded to two "
-        "decimals (7/1.585 = 4.416 is written 4.41), which gives 9.20. Ideal order A, B, C, D = [3, 2, 2, 1].",
+        note="The exact DCG is 9.2085 (it would round to 9.21); the document adds terms cut to two decimals "
+        "(7/log2 3 = 4.4165 is written 4.41, where rounding gives 4.42), which gives 9.20. Ideal order A, B, C, D = "
+        "[3, 2, 2, 1].",
     ),
     _example(
         key="002-numpy-snippet",
@@ -387,8 +388,8 @@ WORKED_EXAMPLES: tuple[WorkedExample, ...] = (
         stated={"dcg": "12.78", "idcg": "13.65", "ndcg": "0.94"},
         terms={"dcg": (7, 1.89, 3.5, 0, 0.39)},
         erratum="IDCG@5 is wrong: the ideal order [3, 3, 2, 1, 0] gives 7/1 + 7/1.585 + 3/2 + 1/2.322 + 0 = "
-        "7 + 4.42 + 1.5 + 0.43 = 13.35 (exactly 13.3472), not 13.65. With it NDCG@5 = 12.78 / 13.35 = 0.9575, "
-        "not 0.94 (0.94 is 12.78 / 13.65).",
+        "7 + 4.42 + 1.5 + 0.43 = 13.35 (exactly 13.3472), not 13.65. With it NDCG@5 = 12.7796 / 13.3472 = "
+        "0.9575 (12.78 / 13.35 = 0.9573 from the rounded figures), not 0.94 (0.94 is 12.78 / 13.65).",
     ),
     _example(
         key="004-sklearn-snippet",

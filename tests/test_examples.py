@@ -220,3 +220,26 @@ def test_examples_are_frozen():
     assert isinstance(example, WorkedExample)
     with pytest.raises(FrozenInstanceError):
         example.status = "matches"  # type: ignore[misc]
+
+
+def test_every_division_written_in_an_erratum_or_note_is_right_at_its_printed_precision():
+    """"12.78 / 13.35 = 0.9575" was printed (12.78 / 13.35 = 0.9573; 0.9575 is 12.7796 / 13.3472): a learner who
+    checks a figure with a calculator must get the figure the text prints."""
+    import re
+
+    checked = 0
+    for example in WORKED_EXAMPLES:
+        for text in (example.erratum or "", example.note or ""):
+            for a, b, c in re.findall(r"(\d+(?:\.\d+)?) ?/ ?(\d+(?:\.\d+)?) = (\d+\.\d+)", text):
+                decimals = len(c.split(".")[1])
+                assert round(float(a) / float(b), decimals) == float(c), (example.key, f"{a} / {b} = {c}")
+                checked += 1
+    assert checked >= 4  # 001, 003 and 004 (two)
+
+
+def test_the_002_note_says_the_document_cut_its_terms():
+    """7 / log2 3 = 4.4165 rounds to 4.42; the document wrote 4.41 (cut), and its sum 9.20 needs the cut term."""
+    example = next(e for e in WORKED_EXAMPLES if e.key == "002-badc")
+    assert round(7 / math.log2(3), 4) == 4.4165 and round(7 / math.log2(3), 2) == 4.42
+    assert math.floor(7 / math.log2(3) * 100) / 100 == 4.41
+    assert "cut to two decimals" in example.note and "rounding gives 4.42" in example.note

@@ -150,7 +150,9 @@ def example_card(example, index: int) -> None:
             if example.status == "erratum" and example.erratum:
                 st.error(f"**Erratum.** {example.erratum}", icon=":material/error:")
             elif example.status == "matches after rounding":
-                st.info("The document rounds intermediate or final figures; rounded the same way, they agree.", icon=":material/info:")
+                st.info("The document shortens its terms to a few decimals (rounding or cutting them) and adds those: "
+                        "each is within one unit of its last decimal of the exact term, and their sum is its figure.",
+                        icon=":material/info:")
             elif not example.stated:
                 st.info("The document gives no figure here; the one above is computed by this app.",
                         icon=":material/info:")
