@@ -607,3 +607,22 @@ def test_present_mode_names_the_extra_judged_documents_it_hides_the_table_of():
     assert "Also judged, not in the ranking: D7 (grade 3), D8 (grade 2). The ideal list (IDCG) includes them." in [
         caption.value for caption in at.caption]
     assert not [c for c in open_playground(EXTRA_LINK).caption if c.value.startswith("Also judged")]  # the table shows them
+
+
+def test_the_per_position_table_greys_the_rows_below_the_cutoff_and_shows_counted_beside_the_names():
+    """k = 3 on five documents: the list and the chart mark ranks 4-5 "do not count", but the table showed them
+    like the others, its "Counted (≤ k)" column off the right edge at 1440 px (found by an exploratory pass)."""
+    import re
+
+    at = run_page("playground", query_params={"k": "3", "docs": "D1:3,D2:1,D3:2,D4:0,D5:2", "gain": "linear"})
+    table = next(df.proto for df in at.dataframe if "cumulative_dcg" in df.proto.column_order)
+    assert list(table.column_order)[:3] == ["rank", "document", "in_cutoff"]
+    styles = table.arrow_data.styler.styles
+    rules = [rule.split("{") for rule in styles.split("}") if "{" in rule]  # "selector, selector { body"
+    grey_rows = {int(row) for selectors, body in rules if "color: #6b6b6b" in body
+                 for row in re.findall(r"_row(\d+)_col", selectors)}
+    styled_rows = {int(row) for row in re.findall(r"_row(\d+)_col", styles)}
+    assert grey_rows == styled_rows == {3, 4}  # ranks 4 and 5
+    whole = run_page("playground", query_params={"docs": "D1:3,D2:1,D3:2,D4:0,D5:2", "gain": "linear"})
+    table = next(df.proto for df in whole.dataframe if "cumulative_dcg" in df.proto.column_order)
+    assert not table.arrow_data.HasField("styler")  # every position counts: no styling (and no Styler's cost)

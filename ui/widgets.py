@@ -146,12 +146,16 @@ def show_table(
     }
     config["rank"] = st.column_config.NumberColumn("Rank", format="%d", width="small")
     config["relevance"] = st.column_config.NumberColumn("Grade", format="%g", width="small")
-    config["ideal_relevance"] = st.column_config.NumberColumn("Ideal grade", format="%g", width="small")
+    config["ideal_relevance"] = st.column_config.NumberColumn("Ideal grade", format="%g")  # "small" cut its name
     config["in_cutoff"] = st.column_config.CheckboxColumn("Counted (≤ k)", width="small")
     if "document" in table.column_names:
         config["document"] = st.column_config.TextColumn("Document")
-    shown = table if highlight is None else _shaded(table_frame(result, names), highlight, colour)
-    st.dataframe(shown, hide_index=True, column_config=config, height=height, width="stretch")
+    cut = not bool(np.all(result.table["in_cutoff"].to_numpy()))  # some positions lie below the cutoff k
+    shown = table if highlight is None and not cut else _shaded(table_frame(result, names), highlight, colour)
+    # "Counted (≤ k)" next to the names, where it is seen without scrolling the table sideways.
+    order = ["rank", *(["document"] if "document" in table.column_names else []), "in_cutoff"]
+    order += [column for column in table.column_names if column not in order]
+    st.dataframe(shown, hide_index=True, column_config=config, column_order=order, height=height, width="stretch")
     st.download_button(
         "Download this table as CSV",
         lambda: table_frame(result, names).to_csv(index=False).encode(),  # built only when clicked, not on every rerun
@@ -163,12 +167,15 @@ def show_table(
     )
 
 
-def _shaded(frame: pd.DataFrame, rank: int, colour: str):
-    """``frame`` styled with rank ``rank``'s row shaded (a Styler costs a few ms: only while a rank is highlighted)."""
+def _shaded(frame: pd.DataFrame, rank: int | None, colour: str):
+    """``frame`` styled: rank ``rank``'s row shaded, and the rows below the cutoff (not counted) in grey, as the
+    ranked list and the chart show them. A Styler costs a few ms: only while a rank is highlighted or k cuts."""
     tint = f"background-color: {colour}33; font-weight: bold"  # the colour at 20 % opacity, text stays dark
+    uncounted = "color: #6b6b6b; background-color: #f2f2f2"  # grey, still readable (contrast 4.8:1)
 
     def shade(row: pd.Series) -> list[str]:
-        return [tint] * len(row) if row["rank"] == rank else [""] * len(row)
+        style = tint if row["rank"] == rank else "" if row["in_cutoff"] else uncounted
+        return [style] * len(row)
 
     return frame.style.apply(shade, axis=1)
 
