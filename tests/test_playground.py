@@ -626,3 +626,13 @@ def test_the_per_position_table_greys_the_rows_below_the_cutoff_and_shows_counte
     whole = run_page("playground", query_params={"docs": "D1:3,D2:1,D3:2,D4:0,D5:2", "gain": "linear"})
     table = next(df.proto for df in whole.dataframe if "cumulative_dcg" in df.proto.column_order)
     assert not table.arrow_data.HasField("styler")  # every position counts: no styling (and no Styler's cost)
+
+
+def test_the_formula_says_what_g_is_under_a_custom_gain_table():
+    """The formula reads Σ g(rel_i)/log(i + 1): with a custom gain nothing said g was the sidebar's table."""
+    at = run_page("playground", query_params={"gain": "custom", "k": "5"})
+    (caption,) = [c.value for c in at.caption if c.value.startswith("Here k = 5")]
+    assert caption.endswith("g(rel) is the gain of a grade in the sidebar's custom gain table 0→0, 1→1, 2→3, 3→7, "
+                            "4→15.")
+    plain_caption = [c.value for c in run_page("playground").caption if c.value.startswith("Here n = 5")]
+    assert plain_caption == ["Here n = 5; rel* is the ideal order: every judged grade sorted from high to low."]

@@ -16,7 +16,7 @@ import pyarrow as pa
 import streamlit as st
 
 import ndcg_core
-from ui.formatting import TIE_RULE_LABELS, fixed, gain_formula_latex, gain_term_latex, log_latex, signed
+from ui.formatting import TIE_RULE_LABELS, fixed, gain_formula_latex, gain_term_latex, gain_words, log_latex, signed
 from ui.settings_model import MetricSettings, zero_idcg_words
 
 METRICS = (
@@ -264,8 +264,10 @@ def formula(
         + ("" if result.k is None or result.k <= n else f" (the ranking has {n} documents)")
         + (f" and m = {ideal_value}" if longer_ideal else "")
         + "; rel* is the ideal order: every judged grade sorted from high to low"
-        + ("." if not longer_ideal
-           else f", all m = {ideal_value} of them: without a cutoff IDCG counts every judged document.")
+        + ("" if not longer_ideal
+           else f", all m = {ideal_value} of them: without a cutoff IDCG counts every judged document")
+        + (f"; g(rel) is the gain of a grade in the sidebar's {gain_words(settings.gain_spec())}."
+           if settings.gain == "custom" else ".")
     )
     shared = _shared_gains(result, tie_groups)
     st.latex(
