@@ -308,3 +308,26 @@ def test_an_edited_case_keeps_its_lesson_out_of_the_way():
         "The lesson of the case as it was"]
     values = results(at)
     assert len({round(row["NDCG"], 4) for row in values.values() if row["NDCG"] == row["NDCG"]}) > 1  # no longer all 1
+
+
+def test_every_library_row_is_in_view_and_the_page_says_which_setting_applies(monkeypatch):
+    """The table showed 10 of its 15 rows (the 11th cut in half) in a box that scrolled with no hint, and only a
+    caption at the very end said the sidebar's gain and zero-IDCG rule do not apply (its log base was unmentioned,
+    and changes nothing here either)."""
+    import streamlit
+
+    drawn = []
+    original = streamlit.dataframe
+
+    def dataframe(data, *args, **kwargs):
+        if kwargs.get("key") == "conventions_table":
+            drawn.append(kwargs.get("height", "auto"))
+        return original(data, *args, **kwargs)
+
+    monkeypatch.setattr(streamlit, "dataframe", dataframe)
+    at = run_page("conventions")
+    (table,) = [df.value for df in at.dataframe if "Library" in df.value.columns]
+    assert len(table) == len(ndcg_core.CONVENTIONS) >= 15
+    assert drawn == ["content"]  # as tall as its rows ("auto" shows at most ten)
+    assert ("Of the sidebar's settings only the cutoff k applies here: each library brings its own gain, discount "
+            "(log base) and zero-IDCG rule.") in [c.value for c in at.caption]

@@ -177,13 +177,16 @@ def show_results(given: CheckedInput, *, k: int | None) -> None:
     table = conventions_table(given, k=k)
     cutoff = "the whole list" if k is None else f"k = {k} (from the sidebar)"
     st.header(f"NDCG under each library's convention, at {cutoff}")
+    st.caption("Of the sidebar's settings only the cutoff k applies here: each library brings its own gain, "
+               "discount (log base) and zero-IDCG rule.")
     labels = {
         "library": "Library", "ndcg": "NDCG" if given.scores_2 is None else "NDCG, ranker 1",
         "ndcg_2": "NDCG, ranker 2", "better": "Better ranker", **SETTING_COLUMNS, "note": "Note",
     }
     if not table["note"].any():
         table = table.drop(columns="note")
-    st.dataframe(styled(table, labels), hide_index=True, key="conventions_table")
+    # Every library's row in view (the default height showed 10 of 15, the 11th cut in half, with no hint to scroll).
+    st.dataframe(styled(table, labels), hide_index=True, key="conventions_table", height="content")
     rankers = {"ndcg": ""} if given.scores_2 is None else {"ndcg": "Ranker 1: ", "ndcg_2": "Ranker 2: "}
     for column, prefix in rankers.items():  # with two rankers, a sentence each (ranker 2's values went unsaid)
         st.text(prefix + _agreement(table, column, first=column == "ndcg"))
@@ -229,5 +232,4 @@ def show_explanations() -> None:
             if convention.caveat:
                 st.caption(plain(convention.caveat))
             st.caption(f"Source: {plain(convention.source)}")  # every preset cites its source and version
-    st.caption("Highlighted (orange, bold) = differs from the most common value in its column. The sidebar's gain "
-               "and zero-IDCG settings do not apply here: each library's own convention does.")
+    st.caption("Highlighted (orange, bold) = differs from the most common value in its column.")
