@@ -246,3 +246,14 @@ def test_the_all_zero_lesson_gives_the_refusal_in_full_under_its_table():
     assert zero["NDCG"].tolist() == ["0", "1", "left out (NaN)", "refused (below)"]
     refusal = next(c.value for c in at.caption if c.value.startswith("Refuse: "))
     assert "IDCG is 0" in refusal and len(refusal) > 80
+
+
+def test_the_all_zero_lessons_refuse_row_shows_the_same_dcg_and_idcg_and_points_to_the_rows_above():
+    """The rule only decides NDCG: the "refuse (error)" row showed DCG "–" beside IDCG "0", and its caption said to
+    choose another rule in the sidebar, while the lesson's own rows already show every rule."""
+    at = run_page("step_by_step")
+    zero = next(df.value for df in at.dataframe if "Rule for IDCG = 0" in df.value.columns)
+    assert zero["DCG"].tolist() == ["0"] * 4 and zero["IDCG"].tolist() == ["0"] * 4
+    refusal = next(c.value for c in at.caption if c.value.startswith("Refuse: ")).replace("\\", "")  # as shown
+    assert refusal == ("Refuse: IDCG is 0 (no judged document has a positive gain), so NDCG = DCG / IDCG is undefined "
+                       "(0/0). The other rules above each give it a value.")

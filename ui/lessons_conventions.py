@@ -101,19 +101,21 @@ def lesson_all_zero(settings: MetricSettings) -> None:
     grades = [0.0] * size
     if rescue:
         grades[-1] = 1.0
-    rows, refusal = [], None
+    rows, refusal, sums = [], None, None
     for rule, label in (("zero", "0 (scikit-learn, trec_eval)"), ("one", "1 (LightGBM, XGBoost)"),
                         ("skip", "skip (left out of averages)"), ("error", "refuse (error)")):
         try:
             result = ndcg_core.evaluate(grades, **lesson_kwargs(settings, zero_idcg=rule))
             shown = "left out (NaN)" if math.isnan(result.ndcg) else num(result.ndcg)
-            rows.append({"Rule for IDCG = 0": label, "DCG": num(result.dcg), "IDCG": num(result.idcg), "NDCG": shown})
+            sums = (num(result.dcg), num(result.idcg))  # the rule only decides NDCG, never DCG or IDCG
+            rows.append({"Rule for IDCG = 0": label, "DCG": sums[0], "IDCG": sums[1], "NDCG": shown})
         except ndcg_core.InvalidInput as error:
             refusal = user_message(error)
-            rows.append({"Rule for IDCG = 0": label, "DCG": "–", "IDCG": "0", "NDCG": "refused (below)"})
+            rows.append({"Rule for IDCG = 0": label, "DCG": sums[0], "IDCG": sums[1], "NDCG": "refused (below)"})
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if refusal:  # in full under the table: a table cell cut it off mid-word ("… is unde")
-        st.caption(f"Refuse: {plain(refusal)}")
+        # Only the core's reason: its advice (another rule in the sidebar) is what the rows above already show.
+        st.caption(f"Refuse: {plain(refusal.split(' Choose another')[0])} The other rules above each give it a value.")
     if rescue:
         st.info("With one relevant document IDCG > 0, so every rule gives the same, well-defined NDCG.")
 
