@@ -21,16 +21,17 @@ from ui.ranking import make_ranking
 from ui.settings import MetricSettings
 from ui.walkthrough import ideal_names
 
+# Short titles: all nine tabs fit a 1440 px screen with the sidebar open (longer ones pushed the 9th out of view).
 LESSON_TITLES = (
-    "1 · CG ignores order",
-    "2 · Why normalise",
+    "1 · CG vs DCG",
+    "2 · Normalise",
     "3 · Binary vs graded",
-    "4 · What k does",
-    "5 · Linear vs exp. gain",
-    "6 · All judged docs",
-    "7 · Every grade 0",
-    "8 · Dataset NDCG",
-    "9 · Unjudged docs",
+    "4 · Cutoff k",
+    "5 · Linear vs exp.",
+    "6 · All judged",
+    "7 · All grades 0",
+    "8 · Datasets",
+    "9 · Unjudged",
 )
 # Lesson 4's list: NDCG@k falls from k = 1 to 2, then rises again (tests/test_step_by_step.py asserts it).
 DOWN_THEN_UP_GRADES = (3.0, 0.0, 3.0, 3.0, 0.0)

@@ -74,10 +74,10 @@ def lesson_unjudged(settings: MetricSettings) -> None:
     if result.n_unjudged == 0:
         st.info(f"Every document is judged: the condensed list is the usual list, and both give {num(result.standard)}.")
     else:
-        verb = "is" if result.n_unjudged_at_k == 1 else "are"
+        verb, them = ("is", "it") if result.n_unjudged_at_k == 1 else ("are", "them")
         st.markdown(
             f"{result.n_unjudged_at_k} of the top {k} documents {verb} unjudged (judged@{k} = "
-            f"{percent(result.judged_at_k)}): the usual figure, {num(result.standard)}, treats them as misses, the "
+            f"{percent(result.judged_at_k)}): the usual figure, {num(result.standard)}, treats {them} as a miss{'' if them == 'it' else 'es'}, the "
             f"condensed list gives {num(result.condensed)}. A low judged@k means: judge more documents before "
             "trusting either number. The Dataset page shows all three figures for every query of a run."
         )

@@ -90,7 +90,7 @@ TABLE_LABELS = {
     "ideal_contribution": "Ideal contribution",
     "cumulative_idcg": "IDCG@i",
     "ndcg_at_rank": "NDCG@i",
-    "in_cutoff": "Counted (≤ k)",
+    "in_cutoff": "Counted",
 }
 
 
@@ -147,12 +147,13 @@ def show_table(
     config["rank"] = st.column_config.NumberColumn("Rank", format="%d", width="small")
     config["relevance"] = st.column_config.NumberColumn("Grade", format="%g", width="small")
     config["ideal_relevance"] = st.column_config.NumberColumn("Ideal grade", format="%g")  # "small" cut its name
-    config["in_cutoff"] = st.column_config.CheckboxColumn("Counted (≤ k)", width="small")
+    config["in_cutoff"] = st.column_config.CheckboxColumn("Counted", width="small",
+                                                          help="Within the cutoff (rank ≤ k): counted in DCG@k")
     if "document" in table.column_names:
         config["document"] = st.column_config.TextColumn("Document")
     cut = not bool(np.all(result.table["in_cutoff"].to_numpy()))  # some positions lie below the cutoff k
     shown = table if highlight is None and not cut else _shaded(table_frame(result, names), highlight, colour)
-    # "Counted (≤ k)" next to the names, where it is seen without scrolling the table sideways.
+    # "Counted" next to the names, where it is seen without scrolling the table sideways.
     order = ["rank", *(["document"] if "document" in table.column_names else []), "in_cutoff"]
     order += [column for column in table.column_names if column not in order]
     st.dataframe(shown, hide_index=True, column_config=config, column_order=order, height=height, width="stretch")
