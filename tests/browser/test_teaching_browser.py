@@ -53,6 +53,10 @@ def test_step_through_three_positions(page, app_url):
     # when the chart font's CSS was invalid (an unquoted "Source Sans 3") and the browser fell back to Open Sans.
     wait_for_charts(page)
     assert page.evaluate(CUT_LEGEND_ENTRIES_JS) == []
+    # The nine lesson tabs fit a 1400 px screen with the sidebar open: the ninth was hidden behind a scroll arrow.
+    lessons = page.get_by_role("tablist").filter(has=page.get_by_role("tab", name=re.compile(r"^9 · ")))
+    assert lessons.evaluate("(list) => list.scrollWidth <= list.clientWidth"), lessons.evaluate(
+        "(list) => [list.scrollWidth, list.clientWidth]")
     screenshot(page, "teaching_step_by_step")
 
 
