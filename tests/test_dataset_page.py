@@ -477,3 +477,19 @@ def test_a_second_query_opened_in_the_playground_shows_no_change_against_the_fir
         ndcg = next(m for m in at.metric if m.label == "NDCG")
         assert ndcg.value == f"{expected:.4f}"
         assert [m.delta for m in at.metric[:4]] == ["±0"] * 4, query
+
+
+def test_a_link_whose_run_rules_or_query_cannot_be_used_says_so_until_the_choices_change():
+    """/dataset?run=zzz&query=😀 showed BM25 and query 401 with no word: the page kept its link warnings under a
+    scope nothing showed, and a query the run does not have was dropped silently."""
+    at = run_page("dataset", query_params={"run": "zzz", "ties": "nope", "query": "😀"})
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "The link's run could not be read, so the default is shown. The link's tie rule could not be read, so the "
+        "default is shown. The link's query “😀” is not one of this run's queries, so the first query is shown."]
+    at.run()
+    assert len(at.warning) == 1  # a rerun keeps it
+    at.selectbox(key="dataset_ties").set_value("average").run()
+    assert not at.warning  # the user's own choice ends it
+    good = run_page("dataset", query_params={"ties": "average"})
+    assert not good.warning and good.selectbox(key="dataset_ties").value == "average"

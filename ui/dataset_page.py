@@ -18,6 +18,7 @@ from ui.widgets import plain
 
 def show() -> None:
     show_url_warning()
+    link_notice = st.empty()  # the link's run, rules or query that could not be used: known further down
     st.title("Dataset: NDCG over many queries")
     st.caption(
         "Upload TREC judgments (qrels) and a run, or one CSV, or use the bundled sample. Every figure comes from "
@@ -40,14 +41,16 @@ def show() -> None:
                          key="dataset_curve", theme=None)
     dataset_queries.show(dataset, run_name, options, result, settings=settings, label=label, ties=ties)
     incomplete_view.show(dataset, run_name, options, label=label)
+    view.show_link_warning(link_notice, (run_name, ties, missing, dataset_state.picked_query()))
 
 
 def _run_choices(dataset) -> tuple[str, str, str]:
     """The run, the tie rule and the missing-query rule (restored from a link first, then the user's choice)."""
     run_names = list(dataset.runs)
     view.restore_from_url({
-        dataset_state.RUN_KEY: ("run", run_names), dataset_state.TIES_KEY: ("ties", list(view.TIE_RULES)),
-        dataset_state.MISSING_KEY: ("missing", list(view.MISSING_RULES)),
+        dataset_state.RUN_KEY: ("run", run_names, "run"),
+        dataset_state.TIES_KEY: ("ties", list(view.TIE_RULES), "tie rule"),
+        dataset_state.MISSING_KEY: ("missing", list(view.MISSING_RULES), "rule for missing queries"),
     })
     top = st.columns([2, 2, 2])
     run_name = top[0].selectbox("Run", run_names, key=dataset_state.RUN_KEY, persist_state="session",

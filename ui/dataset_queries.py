@@ -153,8 +153,12 @@ def _picked_query(dataset, run_name: str, options: dict, table: pd.DataFrame, sh
         dataset_state.pick_query(shown["query"].iloc[selected_rows[0]])  # a new row click picks that query
     page.table_rows = selected_rows
     linked = url_state.params().get("query")
-    if dataset_state.picked_query() is None and linked is not None and linked in index:
-        dataset_state.pick_query(linked)
+    if dataset_state.picked_query() is None and linked is not None:
+        if linked in index:
+            dataset_state.pick_query(linked)
+        else:
+            url_state.add_warning(dataset_state.LINK_SCOPE, f"The link's query “{linked}” is not one of this run's queries, "
+                                                     "so the first query is shown.")
     exact = search.strip()
     if exact and exact in index and page.search != exact:
         dataset_state.pick_query(exact)  # typing a whole query id picks that query

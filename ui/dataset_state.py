@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ui.dataset_upload import LoadedDataset
 
 STATE_KEY = "dataset"
+LINK_SCOPE = "dataset"  # the page's link warnings (ui.url_state)
 # widget keys (Streamlit keeps each widget's value under its key)
 SOURCE_KEY = "dataset_source"
 QRELS_FILE_KEY = "dataset_qrels_file"
@@ -43,6 +44,7 @@ class DatasetState:
     open_request: str | None = None  # the query whose "Open in the Playground" was clicked
     table_rows: list[int] = field(default_factory=list)  # the table's selection last acted on
     search: str = ""  # the search text last acted on
+    warned_for: tuple | None = None  # (run, ties, missing, query) when the link's warning was first shown
 
 
 def state() -> DatasetState:

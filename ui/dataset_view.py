@@ -55,12 +55,27 @@ def take_open_request() -> str | None:
 
 # --- share links ---------------------------------------------------------------------------------------------
 
-def restore_from_url(fields: dict[str, tuple[str, Sequence[str]]]) -> None:
-    """On a session's first visit, take widget values from the URL: ``{state key: (param, allowed values)}``.
+def restore_from_url(fields: dict[str, tuple[str, Sequence[str], str]]) -> None:
+    """On a session's first visit, take widget values from the URL: ``{state key: (param, allowed values, label)}``.
 
-    Anything not in the allowed values is ignored (a malformed link falls back to the default)."""
-    for key, (param, allowed) in fields.items():
-        url_state.restore_choice(key, param, allowed, scope="dataset", label=param)
+    A value not allowed falls back to the default and leaves a warning (:func:`show_link_warning`)."""
+    for key, (param, allowed, label) in fields.items():
+        url_state.restore_choice(key, param, allowed, scope=dataset_state.LINK_SCOPE, label=label)
+
+
+def show_link_warning(slot, choices: tuple) -> None:
+    """Show, in ``slot``, why the link's run, rules or query were not used, until ``choices`` (run, tie rule,
+    missing-query rule, query) change from what they were when it was first shown."""
+    page = dataset_state.state()
+    if url_state.warning(dataset_state.LINK_SCOPE) is None:
+        return
+    if page.warned_for is None:
+        page.warned_for = choices
+    elif page.warned_for != choices:
+        url_state.warn(dataset_state.LINK_SCOPE, None)
+        return
+    with slot:
+        url_state.show_warning(dataset_state.LINK_SCOPE)
 
 
 def mirror_to_url(values: dict[str, str | None]) -> None:

@@ -257,6 +257,13 @@ def warn(scope: str, message: str | None) -> None:
         _session().warnings[scope] = message
 
 
+def add_warning(scope: str, message: str) -> None:
+    """Add ``message`` to ``scope``'s link warning (a link can hold several values that cannot be used)."""
+    earlier = warning(scope)
+    if earlier is None or message not in earlier:
+        warn(scope, message if earlier is None else f"{earlier} {message}")
+
+
 def warning(scope: str) -> str | None:
     return _session().warnings.get(scope)
 
@@ -343,4 +350,4 @@ def restore_choice(key: str, param: str, allowed: Sequence[str], *, scope: str, 
     if value in allowed:
         session.set_widget(key, value)
     else:
-        warn(scope, f"The link's {label} could not be read, so the default is shown.")
+        add_warning(scope, f"The link's {label} could not be read, so the default is shown.")
