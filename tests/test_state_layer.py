@@ -263,3 +263,32 @@ def test_views_reach_session_and_url_only_through_the_state_layer():
             for number, line in enumerate(path.read_text().splitlines(), 1)
             for name, door in doors.items() if path != door and re.search(re.escape(name) + r"\s*[.\[(]", line)]
     assert len(files) > 60 and bare == []
+
+
+def test_a_link_with_a_misspelt_parameter_name_says_so_instead_of_silently_showing_other_numbers():
+    """/?gain=linear&dosc=D1:3,D2:1 showed the built-in list and /?GAIN=linear exponential gain, with no word: a
+    bad value was named, a bad name never. The warning stays on the page the link opened, not on the next one."""
+    at = run_page(None, query_params={"gain": "linear", "dosc": "D1:3,D2:1"})
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "The link has parameters this app does not read, left out: “dosc” (did you mean “docs”?)."]
+    assert "dosc" not in at.query_params and at.query_params["gain"] == "linear"  # the address shows what is used
+    at.run()
+    assert len(at.warning) == 1
+    at.switch_page("pages/step_by_step.py").run()
+    assert not [w for w in at.warning if "does not read" in w.value]
+    quiz = run_page("quiz", query_params={"sed": "46"})
+    assert [w.value for w in quiz.warning] == [
+        "The link has parameters this app does not read, left out: “sed” (did you mean “seed”?)."]
+
+
+def test_every_name_the_app_reads_passes_and_a_repeated_one_is_named():
+    from ui import url_state
+
+    assert url_state.unread_names(sorted(url_state.KNOWN), {}) is None
+    assert url_state.unread_names(["gain", "docs"], {"gain": 2, "docs": 1}) == (
+        "The link gives “gain” more than once: the last value is used.")
+    assert url_state.unread_names(["GAIN", "utm_source"], {}) == (
+        "The link has parameters this app does not read, left out: “GAIN” (did you mean “gain”?), “utm_source”.")
+    at = run_page(None, query_params={name: "x" for name in sorted(url_state.MANAGED)})
+    assert not at.exception and not [w for w in at.warning if "does not read" in w.value]

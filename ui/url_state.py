@@ -95,6 +95,9 @@ MAX_TEXT_CHARS = 40_000  # one field of the Why-differ page (its own limit on ty
 APP_PARAMS = ("present",)  # the app's own switches, on every page
 MANAGED = frozenset(SETTINGS_PARAMS + PAGE_PARAMS + tuple(WHY_DIFFER_PARAMS.values()) + APP_PARAMS)
 LIVE_PARAMS = ("join", "code", "student", "teacher", "screen")
+STREAMLIT_PARAMS = ("embed", "embed_options")  # Streamlit's own (an app embedded in another page)
+KNOWN = MANAGED | frozenset(LIVE_PARAMS + STREAMLIT_PARAMS)
+NAMES_SCOPE = "link names"  # the warning about parameters no page reads, or given twice
 PLAYGROUND_URL = "/"  # the default page is served at the root (and "/playground" by a hidden alias of it)
 _SESSION_KEY = "url_state"
 
@@ -238,6 +241,7 @@ class UrlSession:
     pending: dict[str, str | None] = field(default_factory=dict)
     warnings: dict[str, str] = field(default_factory=dict)
     first_run_done: bool = False
+    names_page: str | None = None  # the page the link with unread parameter names opened
 
 
 def _session() -> UrlSession:
@@ -279,6 +283,43 @@ def start() -> None:
     _session().pending = {}
 
 
+def unread_names(names: Sequence[str], counts: Mapping[str, int]) -> str | None:
+    """Why a link's parameter names would go unread: names no page reads (with the nearest known name, as a
+    typo such as "dosc" or "GAIN" for "docs" or "gain" silently gave other numbers) and names given more than once
+    (``counts``: how often each is given). None when every name is read once."""
+    import difflib
+
+    unknown = [name for name in names if name not in KNOWN]
+    parts = []
+    if unknown:
+        words = []
+        for name in unknown[:5]:
+            near = difflib.get_close_matches(name.lower(), sorted(KNOWN), n=1, cutoff=0.6)
+            words.append(f"“{name[:40]}”" + (f" (did you mean “{near[0]}”?)" if near else ""))
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        parts.append(f"The link has parameters this app does not read, left out: {', '.join(words)}{more}.")
+    repeated = [name for name in names if counts.get(name, 1) > 1 and name in KNOWN]
+    if repeated:
+        parts.append(f"The link gives {', '.join(f'“{name}”' for name in repeated[:5])} more than once: the last "
+                     "value is used.")
+    return " ".join(parts) or None
+
+
+def check_names(page: str) -> None:
+    """On a tab's first run, warn about the link's unread or repeated parameter names; show that warning on the
+    page the link opened (app.py calls it before the page runs), until another page is opened."""
+    link = _session()
+    if not link.first_run_done:
+        names = list(st.query_params.keys())
+        problem = unread_names(names, {name: len(st.query_params.get_all(name)) for name in names})
+        if problem:
+            warn(NAMES_SCOPE, problem)
+            link.names_page = page
+    if link.names_page != page:
+        warn(NAMES_SCOPE, None)
+    show_warning(NAMES_SCOPE)
+
+
 def publish(values: Mapping[str, str | None]) -> None:
     """Declare this run's value of some managed parameters (None = absent); written by :func:`flush`."""
     _session().pending.update(values)
@@ -317,7 +358,10 @@ def flush(*, partial: bool = False) -> None:
         if not _session().warnings:
             return
     current = st.query_params.to_dict()
-    desired = dict(current) if partial else {name: value for name, value in current.items() if name not in MANAGED}
+    # A full write keeps the parameters nobody manages that are read (the Live class's, Streamlit's own); those no
+    # page reads go (check_names said so), so the address shows what the page uses.
+    desired = dict(current) if partial else {name: value for name, value in current.items()
+                                             if name not in MANAGED and name in KNOWN}
     for name, value in _session().pending.items():
         if value is None:
             desired.pop(name, None)
