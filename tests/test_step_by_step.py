@@ -257,3 +257,19 @@ def test_the_all_zero_lessons_refuse_row_shows_the_same_dcg_and_idcg_and_points_
     refusal = next(c.value for c in at.caption if c.value.startswith("Refuse: ")).replace("\\", "")  # as shown
     assert refusal == ("Refuse: IDCG is 0 (no judged document has a positive gain), so NDCG = DCG / IDCG is undefined "
                        "(0/0). The other rules above each give it a value.")
+
+
+def test_the_address_of_a_walk_through_the_playgrounds_list_walks_the_same_list_when_reopened():
+    """Opened from the Playground on A:0, B:3, C:1, the address was /step_by_step?...&pos=2: reloaded or shared it
+    walked the built-in D1-D5 list (Running DCG@2 = 3.631 instead of 1.893), still called the Playground's list."""
+    at = run_page(None, query_params={"gain": "linear", "docs": "A:0,B:3,C:1"})
+    at.switch_page("pages/step_by_step.py").run()
+    assert not at.exception
+    address = dict(at.query_params)
+    assert address["docs"] == "A:0,B:3,C:1"
+    reopened = run_page("step_by_step", query_params={**address, "pos": "2"})
+    assert not reopened.exception
+    assert "Position i = 2 of 3" in [h.value for h in reopened.header]
+    expected = ndcg_core.evaluate([0, 3, 1], gain="linear").table["cumulative_dcg"][1]
+    assert round(expected, 3) == 1.893
+    assert any(f"Running DCG@2 = **{num(expected)}**" in md.value for md in reopened.markdown)

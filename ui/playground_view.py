@@ -175,10 +175,7 @@ def extra_note(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
 
 def publish_ranking(ranking: Ranking) -> url_state.RankingLink:
     """Put the ranking in the URL (``docs``/``extra``, or ``unlinked`` when it cannot fit), before anything else."""
-    link = url_state.ranking_link(ranking, **state.score_link_args())  # sc/tie in score mode (ui.score_mode)
-    url_state.publish({"docs": None, "extra": None, "tg": None, "sc": None, "tie": None, "unlinked": None,
-                       **link.params})
-    return link
+    return state.publish_list(ranking)
 
 
 def share_link(link: url_state.RankingLink, settings: MetricSettings) -> None:

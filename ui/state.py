@@ -204,10 +204,20 @@ def open_in_playground(
 
 
 def playground_list() -> tuple[list[str], list[float], list[str], list[float]]:
-    """(names, grades, extra names, extra grades) of the Playground's current ranking (for other pages)."""
-    ranking = session.widget(RANKING_KEY, None)
-    ranking = ranking.ranking if isinstance(ranking, PlaygroundState) else DEFAULT_RANKING
+    """(names, grades, extra names, extra grades) of the Playground's current ranking (for other pages; on a
+    session's first visit the link's list, as the Playground itself would restore it)."""
+    ranking = current_ranking()
     return list(ranking.names), list(ranking.grades), list(ranking.extra_names), list(ranking.extra_grades)
+
+
+def publish_list(ranking: Ranking | None = None) -> url_state.RankingLink:
+    """Put the Playground's list (default: the current one) in the URL: ``docs``/``extra`` (``sc``/``tie`` in score
+    mode), or ``unlinked`` when it cannot fit. The Playground does it, and Step by step while it walks that list,
+    so a reload or a shared address walks the same list."""
+    link = url_state.ranking_link(ranking if ranking is not None else current_ranking(), **score_link_args())
+    url_state.publish({"docs": None, "extra": None, "tg": None, "sc": None, "tie": None, "unlinked": None,
+                       **link.params})
+    return link
 
 
 def playground_link(names, grades, *, extra_names=(), extra_grades=(), settings: MetricSettings | None = None) -> str:

@@ -17,7 +17,7 @@ from ui import session, url_state
 from ui.messages import document_title
 from ui.ranking import Ranking
 from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings
-from ui.state import playground_list
+from ui.state import playground_list, publish_list
 
 PLAYGROUND_SOURCE = "playground"
 SOURCE_KEY = "step_source"
@@ -119,6 +119,8 @@ def choose_source() -> str:
         "also sets the sidebar to the example's convention.",
     )
     url_state.publish({"list": None if source == PLAYGROUND_SOURCE else source})
+    if source == PLAYGROUND_SOURCE:
+        publish_list()  # the list walked is in the address: a reload or a shared link walks it again
     return source
 
 
