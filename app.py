@@ -11,7 +11,13 @@ from ui.settings import settings_sidebar
 
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
 # Less empty space above each page's title: on a projector every line of height counts.
-st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 1.75rem; }</style>")
+st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 1.75rem; }"
+        # With less space, the top of the page lies under Streamlit's header, which is opaque when the sidebar is
+        # closed (it cut the Live class's "Join at" line and class code on a projector): the header lets the page
+        # show through and takes pointer events only on its own buttons.
+        "[data-testid='stHeader'] { background: transparent; }"
+        "[data-testid='stHeader'], [data-testid='stHeader'] * { pointer-events: none; }"
+        "[data-testid='stHeader'] :is(button, a, [role='button']) { pointer-events: auto; }</style>")
 # One element for the scripts (each element adds a gap above the title): Back returns to the previous page (a new
 # query string on the same page replaces the history entry, ui/history.py); the sidebar closes when a page is chosen
 # on a phone; a swipe that starts on a chart scrolls the page, also on the charts whose bars are clicked.

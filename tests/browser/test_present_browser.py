@@ -241,6 +241,20 @@ CUT_NAV_LABELS_JS = """() => [...document.querySelectorAll('[data-testid="stSide
   .map(link => link.innerText.trim())"""
 
 
+# The page's first heading's text where the user sees it: the top of its first line is not under Streamlit's header
+# (opaque when the sidebar is closed, 86 px tall at 1920 in Present mode; the Live class's "Join at" and its class
+# code were cut by it). Returns what covers it, or null.
+HEADING_COVERED_JS = """() => {
+  const heading = document.querySelector('[data-testid="stMain"] :is(h1, h2)');
+  if (!heading) return null;
+  const range = document.createRange();
+  range.selectNodeContents(heading);
+  const line = range.getClientRects()[0];
+  const hit = document.elementFromPoint(line.left + 4, line.top + 2);
+  return hit && heading.contains(hit) ? null : (hit ? hit.closest('[data-testid]')?.dataset.testid ?? hit.tagName : 'nothing');
+}"""
+
+
 def test_every_page_and_chart_in_present_mode(sized, app_url):
     """A teacher's tour in Present mode, page to page through the sidebar (Present mode must stay on): no page
     raises, no sidebar label is cut, and at 1920x1080 no text on any page (sidebar, page, ranked lists) is under
@@ -261,6 +275,7 @@ def test_every_page_and_chart_in_present_mode(sized, app_url):
         if width == 1920:
             assert tab.evaluate(SMALL_TEXT_JS) == [], path
         assert tab.evaluate(CUT_NAV_LABELS_JS) == [], path  # the larger text wraps in the sidebar, never "Why do my…"
+        assert tab.evaluate(HEADING_COVERED_JS) is None, path
         screenshot(tab, f"present_page_{path or 'playground'}_{width}x{height}", full_page=False)
         if path == "":
             _playground_charts_fit(tab, width, height)
