@@ -7,6 +7,7 @@ import math
 import pytest
 
 import ndcg_core
+from tests.conftest import run_page
 from tests.test_playground import G, edit, expected_metrics, open_playground, shown_metrics
 from ui.settings import MetricSettings, parse_gain_table_param, settings_to_params
 
@@ -113,3 +114,16 @@ def test_settings_to_params_round_trip():
     params = settings_to_params(settings)
     assert params == {"gain": "custom", "base": "e", "z": "skip", "k": "7", "gt": "0:0,1:2.5"}
     assert parse_gain_table_param(params["gt"]) == settings.gain_table
+
+
+def test_a_links_gain_table_that_reads_but_is_refused_says_why():
+    """/?gain=custom&gt=0:0,1:5,2:3 said the table "could not be read": it was read, and ndcg_core refuses gains
+    that fall as grades rise. The warning gives that reason; an unreadable table still says it could not be read."""
+    at = run_page(None, query_params={"gain": "custom", "gt": "0:0,1:5,2:3", "docs": "D1:2,D2:1"})
+    assert [w.value for w in at.warning] == [
+        "The link's gain table was refused, so the default table is used: In the gain table a higher grade gets a "
+        "smaller gain. Gains must not decrease as grades go up, otherwise the 'ideal' order (grades sorted from high "
+        "to low) would not be the best one."]
+    unreadable = run_page(None, query_params={"gain": "custom", "gt": "0:0,1:x", "k": "0"})
+    assert [w.value for w in unreadable.warning] == [
+        "The link's cutoff k, gain table could not be read, so the default was used."]

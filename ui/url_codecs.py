@@ -77,6 +77,21 @@ def parse_gain_table(text: str) -> tuple[tuple[float, float], ...] | None:
     return tuple(sorted((float(g), float(v)) for g, v in checked.items()))
 
 
+def gain_table_refusal(text: str) -> str | None:
+    """Why ndcg_core refuses a gain table whose numbers read well (None: unreadable text, or not refused)."""
+    import ndcg_core
+
+    try:
+        pairs = dict((parse_number(g, "a grade"), parse_number(v, "a gain"))
+                     for g, v in (chunk.split(":") for chunk in text[:2_000].split(",")))
+        ndcg_core.check_gain(pairs)
+    except ndcg_core.InvalidInput as error:
+        return str(error)
+    except ValueError:
+        return None
+    return None
+
+
 # --- the Playground's documents -------------------------------------------------------------------------------
 
 def encode_documents(names: Sequence[str], grades: Sequence[float]) -> str:

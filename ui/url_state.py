@@ -53,6 +53,7 @@ from ui.url_codecs import (  # noqa: F401 - the list formats are part of this mo
     encode_documents,
     encode_order,
     encode_rows,
+    gain_table_refusal,
     parse_gain_table,
 )
 from ui.url_compare import (  # noqa: F401 - the Compare page's link formats are part of this module's interface
