@@ -303,7 +303,7 @@ LONG = "D:1," * 20_000
         ({"gain": "bogus"}, "gain could not be read"),
         ({"gain": "custom", "gt": "1:2,x"}, "gain table could not be read"),
         ({"gain": "custom", "gt": "0:0," * 2_000}, "gain table could not be read"),
-        ({"gain": "custom", "gt": "0:5,1:1,2:3,3:7"}, "gain table could not be read"),  # not monotone
+        ({"gain": "custom", "gt": "0:5,1:1,2:3,3:7"}, "gain table was refused"),  # not monotone: read, refused
         ({"base": "7"}, "log base could not be read"),
         ({"base": ""}, "log base could not be read"),
         ({"z": "<script>"}, "“ndcg when idcg = 0” rule could not be read"),
