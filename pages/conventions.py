@@ -23,3 +23,4 @@ given = conventions_input.input_table(case_key, case, settings)
 view.show_results(given, k=settings.k)
 tie_band_section.show_for_conventions(given, k=settings.k)  # issue 13 item 2: how far ties alone move NDCG
 view.show_explanations()
+conventions_input.share_link(case_key, settings)

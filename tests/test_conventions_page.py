@@ -331,3 +331,25 @@ def test_every_library_row_is_in_view_and_the_page_says_which_setting_applies(mo
     assert drawn == ["content"]  # as tall as its rows ("auto" shows at most ten)
     assert ("Of the sidebar's settings only the cutoff k applies here: each library brings its own gain, discount "
             "(log base) and zero-IDCG rule.") in [c.value for c in at.caption]
+
+
+def test_the_copy_box_holds_the_edited_input_and_the_cutoff_and_reopens_to_the_same_figures():
+    """Library conventions offered no share box (the Playground, Compare, Quiz and Why-differ pages do): only the
+    address bar could be copied."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    from tests.conftest import copy_links
+
+    at = run_page("conventions", query_params={"case": "ties", "k": "3"})
+    at.session_state["conventions_editor_ties"] = {"edited_rows": {1: {"grade": 2.0}}, "added_rows": [],
+                                                   "deleted_rows": []}
+    at.run()
+    link = copy_links(at)["Share link of this comparison"]
+    params = dict(parse_qsl(urlsplit(link).query))
+    assert urlsplit(link).path.endswith("/conventions")
+    assert params["case"] == "ties" and params["k"] == "3" and params["rows"] == _param(at, "rows")
+    opened = run_page("conventions", query_params=params)
+    assert not opened.exception and not opened.warning
+    expected = ndcg_score([[3, 2, 1, 2]], [[0.9, 0.9, 0.4, 0.4]], k=3)
+    assert results(opened)[LABELS["sklearn"]]["NDCG"] == pytest.approx(expected)
+    assert results(opened) == results(at)

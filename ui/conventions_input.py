@@ -16,6 +16,7 @@ import streamlit as st
 import ndcg_core
 from ui import cells, session, url_state
 from ui import conventions_view as view
+from ui.copy_link import copy_link
 from ui.messages import user_message
 from ui.settings_model import MetricSettings
 from ui.widgets import plain
@@ -133,3 +134,14 @@ def _lesson(case: view.Case, *, edited: bool) -> None:
                "about its own input:")
     with st.expander("The lesson of the case as it was"):
         st.markdown(case.lesson)
+
+
+def share_link(case_key: str, settings: MetricSettings) -> None:
+    """The copy box: this page's address with the case, the edited table (if any) and the sidebar's settings."""
+    url = getattr(st.context, "url", None) or ""
+    base = url.split("?", 1)[0] if url.startswith("http") else "/conventions"  # st.context.url is this page's address
+    rows = _state().rows.get(case_key)
+    copy_link(url_state.link(base, {**url_state.settings_params(settings), "case": case_key,
+                                    **({"rows": rows} if rows else {})}),
+              key="conventions_share_link", label="Share link of this comparison")
+    st.caption("Opening the link restores this input (and its edits) and the cutoff.")
