@@ -276,3 +276,25 @@ def test_in_present_mode_the_playground_legend_is_short():
     assert figure["layout"]["legend"]["xanchor"] == "right" and figure["layout"]["legend"]["x"] > 1
     (normal,) = chart_specs(run_page())
     assert [trace["name"] for trace in normal["data"]] == ["Your ranking", "Ideal ranking"]
+
+
+def test_present_mode_shows_the_per_position_table_as_text_that_grows_with_the_page():
+    """On a projector the data grid kept 13 px text beside 23 px body text, and its 14 columns needed scrolling at
+    1280 px: Present mode shows the main nine columns as an HTML table (its text scales with the page), rows below
+    the cutoff in grey with a caption saying why."""
+    import re
+
+    from tests.conftest import run_page
+
+    at = run_page(None, query_params={"present": "1", "k": "3", "docs": "D1:3,D2:1,D3:2,D4:0,D5:2"})
+    assert not at.exception
+    assert not [df for df in at.dataframe if "cumulative_dcg" in df.proto.column_order]  # no grid for it
+    (table,) = [t for t in at.table if "DCG@i" in t.value.columns]
+    assert table.value.columns.tolist() == ["Rank", "Document", "Grade", "Gain", "Discount", "Contribution", "DCG@i",
+                                            "IDCG@i", "NDCG@i"]
+    result = ndcg_core.evaluate([3, 1, 2, 0, 2], k=3)
+    assert table.value["NDCG@i"].tolist() == [f"{v:.4f}" for v in result.table["ndcg_at_rank"]]
+    rules = [rule.split("{") for rule in table.proto.arrow_data.styler.styles.split("}") if "{" in rule]
+    grey = {int(row) for selectors, body in rules if "#6b6b6b" in body for row in re.findall(r"_row(\d+)_", selectors)}
+    assert grey == {3, 4}
+    assert "Grey rows lie below the cutoff k = 3: they do not count." in [c.value for c in at.caption]

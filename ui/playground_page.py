@@ -47,7 +47,7 @@ def show() -> None:
         st.header("Per-position table")
         widgets.show_table(result, names=ranking.names, key="playground_table",
                            height=min(46 + 35 * len(ranking.names), 420), highlight=highlight,
-                           colour=colours[highlight - 1] if highlight else "#CC79A7")
+                           colour=colours[highlight - 1] if highlight else "#CC79A7", readable=present.active())
     if not present.active():
         st.header("Share this exact state")
         playground_view.share_link(link, settings)

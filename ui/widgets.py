@@ -133,10 +133,13 @@ def show_table(
     height: int | str = "auto",
     highlight: int | None = None,
     colour: str = "#CC79A7",
+    readable: bool = False,
 ) -> None:
     """The per-position table from ndcg_core, formatted, with a CSV download of the exact numbers.
 
     ``highlight``: that rank's row is shaded in ``colour`` (the linked views' colour of the rank, ui/linked.py).
+    ``readable`` (Present mode): an HTML table of the main columns, whose text grows with the page's (a data grid
+    keeps its 13 px on a projector, and its 14 columns needed scrolling sideways at 1280 px); no download.
     """
     table = table_arrow(result, names)
     config = {
@@ -152,6 +155,9 @@ def show_table(
     if "document" in table.column_names:
         config["document"] = st.column_config.TextColumn("Document")
     cut = not bool(np.all(result.table["in_cutoff"].to_numpy()))  # some positions lie below the cutoff k
+    if readable:
+        _readable_table(result, names, highlight, colour)
+        return
     shown = table if highlight is None and not cut else _shaded(table_frame(result, names), highlight, colour)
     # "Counted" next to the names, where it is seen without scrolling the table sideways.
     order = ["rank", *(["document"] if "document" in table.column_names else []), "in_cutoff"]
@@ -166,6 +172,28 @@ def show_table(
         key=f"{key}_csv",
         help="Every column at full precision, one row per position.",
     )
+
+
+READABLE_COLUMNS = ("rank", "document", "relevance", "gain", "discount", "contribution", "cumulative_dcg",
+                    "cumulative_idcg", "ndcg_at_rank")
+
+
+def _readable_table(result: ndcg_core.ListResult, names: Sequence[str] | None, highlight: int | None,
+                    colour: str) -> None:
+    frame = table_frame(result, names)
+    shown = [column for column in READABLE_COLUMNS if column in frame.columns]
+    text = pd.DataFrame({
+        TABLE_LABELS[column]: (frame[column].map("{:g}".format) if column == "relevance"
+                               else frame[column].map("{:.4f}".format) if column not in ("rank", "document")
+                               else frame[column])
+        for column in shown
+    })
+    tint, uncounted = f"background-color: {colour}33; font-weight: bold", "color: #6b6b6b; background-color: #f2f2f2"
+    styles = [tint if rank == highlight else "" if counted else uncounted
+              for rank, counted in zip(frame["rank"], frame["in_cutoff"], strict=True)]
+    st.table(text.style.apply(lambda column: styles, axis=0), hide_index=True)
+    if not bool(np.all(result.table["in_cutoff"].to_numpy())):
+        st.caption(f"Grey rows lie below the cutoff k = {result.k}: they do not count.")
 
 
 def _shaded(frame: pd.DataFrame, rank: int | None, colour: str):
