@@ -353,3 +353,15 @@ def test_the_copy_box_holds_the_edited_input_and_the_cutoff_and_reopens_to_the_s
     expected = ndcg_score([[3, 2, 1, 2]], [[0.9, 0.9, 0.4, 0.4]], k=3)
     assert results(opened)[LABELS["sklearn"]]["NDCG"] == pytest.approx(expected)
     assert results(opened) == results(at)
+
+
+def test_present_mode_shows_the_libraries_table_as_text_that_wraps():
+    """On a projector the grid's columns from "IDCG = 0 gives" on were cut or hidden (the cells that set LightGBM and
+    XGBoost apart) and its text stayed 13 px: Present mode shows an HTML table whose cells wrap and grow."""
+    at = run_page("conventions", query_params={"present": "1", "case": "gain"})
+    assert not at.exception
+    assert not [df for df in at.dataframe if "Library" in df.value.columns]
+    (table,) = [t for t in at.table if "Library" in t.value.columns]
+    assert len(table.value) == len(ndcg_core.CONVENTIONS)
+    assert "IDCG = 0 gives" in table.value.columns and "Discount" in table.value.columns
+    assert table.proto.arrow_data.styler.styles  # the cells that differ from their column are still highlighted

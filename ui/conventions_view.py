@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import url_state
+from ui import present, url_state
 from ui.conventions_cases import CASES, CUSTOM, Case  # noqa: F401 - the page's cases, used through this module
 from ui.formatting import fixed, preset_discount_words
 from ui.ranking import Ranking
@@ -185,8 +185,10 @@ def show_results(given: CheckedInput, *, k: int | None) -> None:
     }
     if not table["note"].any():
         table = table.drop(columns="note")
-    # Every library's row in view (the default height showed 10 of 15, the 11th cut in half, with no hint to scroll).
-    st.dataframe(styled(table, labels), hide_index=True, key="conventions_table", height="content")
+    if present.active():  # a projector: an HTML table, whose text grows with the page's and wraps in its cells
+        st.table(styled(table, labels), hide_index=True)
+    else:  # every library's row in view (the default height showed 10 of 15, the 11th cut in half, no hint to scroll)
+        st.dataframe(styled(table, labels), hide_index=True, key="conventions_table", height="content")
     rankers = {"ndcg": ""} if given.scores_2 is None else {"ndcg": "Ranker 1: ", "ndcg_2": "Ranker 2: "}
     for column, prefix in rankers.items():  # with two rankers, a sentence each (ranker 2's values went unsaid)
         st.text(prefix + _agreement(table, column, first=column == "ndcg"))
