@@ -272,3 +272,17 @@ def test_too_many_numbers_says_how_many_and_the_limit():
     assert str(refused.value) == (f"Grades: {MAX_DOCUMENTS + 1:,} numbers; this page diagnoses one query of up to "
                                   f"{MAX_DOCUMENTS:,} documents (a whole run's figures: the Dataset page).")
     assert len(numbers(" ".join(["1"] * MAX_DOCUMENTS), what="Grades")) == MAX_DOCUMENTS
+
+
+def test_present_mode_shows_the_side_by_side_calculations_as_a_table_that_fits():
+    """At 1920 in Present mode the side-by-side grid was 2810 px wide in a 1688 px box: only the first number's
+    columns were in view, at 13 px. Present mode shows an HTML table (its cells wrap, its text grows)."""
+    params = {"g": "3,2,3,0,1", "ra": "0.9724", "rb": "0.9575"}
+    normal = run_page("why_differ", query_params=params)
+    (grid,) = [df.value for df in normal.dataframe if "rank" in df.value.columns]
+    projected = run_page("why_differ", query_params={**params, "present": "1"})
+    assert not projected.exception
+    assert not [df for df in projected.dataframe if "rank" in df.value.columns]
+    (table,) = [t.value for t in projected.table if "rank" in t.value.columns]
+    assert table.shape == grid.shape == (5, 13)
+    assert table.columns.tolist() == grid.columns.tolist()

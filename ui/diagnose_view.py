@@ -13,7 +13,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import diagnose_input as inputs
-from ui import url_state
+from ui import present, url_state
 from ui.copy_link import copy_link
 from ui.tie_band_view import show_tie_band
 from ui.widgets import plain
@@ -151,7 +151,12 @@ def _side_by_side(diagnosis: ndcg_core.Diagnosis, findings, question: inputs.Que
                       help=f"DCG {match.dcg:.4f} / IDCG {match.idcg:.4f}" if match.idcg > 0 else "IDCG = 0")
         column.caption(f"DCG = {match.dcg:.4f}, IDCG = {match.idcg:.4f}")
     frame = side_by_side_frame(diagnosis, findings, question.ids)
-    st.dataframe(frame, hide_index=True, key="why_side_by_side",
-                 column_config={name: st.column_config.NumberColumn(format="%.4f") for name in frame.columns
-                                if name != "rank" and not name.endswith(("document", "grade"))})
+    numbers = [name for name in frame.columns if name != "rank" and not name.endswith(("document", "grade"))]
+    if present.active():  # a projector: an HTML table, whose text grows with the page's and wraps in its cells
+        grades = [name for name in frame.columns if name.endswith("grade")]
+        st.table(frame.style.format("{:.4f}", subset=numbers, na_rep="").format("{:g}", subset=grades, na_rep=""),
+                 hide_index=True)
+    else:
+        st.dataframe(frame, hide_index=True, key="why_side_by_side",
+                     column_config={name: st.column_config.NumberColumn(format="%.4f") for name in numbers})
     st.caption("Empty cells are past the cutoff (ranking) or past the ideal list's depth: they do not count.")
