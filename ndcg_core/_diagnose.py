@@ -98,6 +98,10 @@ class Diagnosis:
         return calculation_table(self.space, match.setting)
 
 
+# Presets whose order inside score ties cannot be reproduced (ranx sorts with an unstable argsort): a number labelled
+# with them is checked against the range over the ties' orders.
+UNSTABLE_TIES = frozenset({"ranx_ndcg", "ranx_ndcg_burges"})
+
 def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None, tolerance: float = 5e-5,
              doc_ids=None, gain_tables: Mapping[str, Mapping[float, float]] | None = None,
              baseline: str | None = None, library_refusals: bool = True) -> Diagnosis:
@@ -241,8 +245,8 @@ def _finding(space, grid: _Grid, presets: dict[str, tuple], number: Reported, le
     keys = list(presets)
     flat = {key: int(np.ravel_multi_index(point, space.shape)) for key, point in presets.items()}
     preset_values = {key: float(grid.ndcg[index]) for key, index in flat.items() if grid.valid[index]}
-    id_ranges = {key: spread for key in named if key in presets and unknown_ids
-                 and (spread := _tie_order_range(space, grid, presets[key])) is not None}
+    id_ranges = {key: spread for key in named if key in presets and (unknown_ids or key in UNSTABLE_TIES)
+                 and (spread := _tie_order_range(space, grid, presets[key], any_rule=key in UNSTABLE_TIES)) is not None}
     tolerance = _tolerance(number, least_tolerance, grid, [preset_values[key] for key in named if key in preset_values])
     rows = np.flatnonzero(grid.valid & _close(grid.ndcg, value, tolerance))
     preset_coords = np.array([presets[key] for key in keys])
@@ -268,14 +272,15 @@ def _finding(space, grid: _Grid, presets: dict[str, tuple], number: Reported, le
                    preset_values=preset_values, tolerance=tolerance, printed=number.printed)
 
 
-def _tie_order_range(space, grid: _Grid, point: tuple) -> tuple[float, float] | None:
-    """(lowest, highest) NDCG of a trec_eval-tie preset over every order of its tied scores, when the order matters.
+def _tie_order_range(space, grid: _Grid, point: tuple, *, any_rule: bool = False) -> tuple[float, float] | None:
+    """(lowest, highest) NDCG of a preset over every order of its tied scores, when the order matters.
 
     trec_eval orders tied scores by document id; with no ids given, the preset's figure takes one order (the later
-    position first), and the user's ids may give any other: the best and the worst orders bound them.
+    position first), and the user's ids may give any other: the best and the worst orders bound them. ``any_rule``:
+    a preset whose tie order cannot be reproduced at all (ranx's unstable sort), whatever its tie rule says.
     """
     ties = list(space.axes["ties"].values)
-    if space.setting(point)["ties"] != "trec_eval":
+    if not any_rule and space.setting(point)["ties"] != "trec_eval":
         return None
     figures = []
     for rule in ("optimistic", "pessimistic"):
@@ -383,8 +388,10 @@ def _summary(label, shown: str, matches, named, preset_values, value: float, ref
         text.append(f"{head} is what {_listing(libraries)} compute{'s' if len(libraries) == 1 else ''}.")
     else:
         text.append(f"{head} is no library preset's figure; the nearest reading: {matches[0].sentence}")
+    # A label naming several presets ("ranx": ndcg and ndcg_burges) is explained once one of them gives the number.
+    named_found = any(key in m.presets for m in matches for key in named)
     for key in named:
-        if not any(key in m.presets for m in matches) and key in preset_values:
+        if not named_found and key in preset_values:
             text.append(_named_miss(key, preset_values[key], value, (id_ranges or {}).get(key), tolerance))
     text.extend(refused)
     others = len(matches) - (len(exact) if exact else 1)
@@ -401,6 +408,13 @@ def _named_miss(key: str, figure: float, value: float, id_range: tuple[float, fl
         return (f"{library}'s own conventions give {figure:.4f} on this input, so the number came from different "
                 "settings or a different input.")
     low, high = id_range
+    if key in UNSTABLE_TIES:
+        guess = (f"{library} orders tied scores with an unstable internal sort, so its figure depends on the order "
+                 f"that sort gives them: {figure:.4f} with the ties in input order, anything from {low:.4f} to "
+                 f"{high:.4f} over their orders.")
+        if low - tolerance <= value <= high + tolerance:
+            return guess + f" This number is in that range: it can be {library}'s figure."
+        return guess + " This number is outside it, so it came from different settings or a different input."
     guess = (f"{library} orders tied scores by document id, and no ids were given: its figure here, {figure:.4f}, "
              f"takes the later of two tied documents first, and other ids give anything from {low:.4f} to "
              f"{high:.4f}.")

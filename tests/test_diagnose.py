@@ -433,3 +433,32 @@ def test_a_pytrec_eval_number_on_tied_scores_without_ids_is_not_called_another_s
     lightgbm = f"{CONVENTIONS['lightgbm'].evaluate(grades, scores).ndcg:.6f}"  # 0.577353: exponential gain
     outside = diagnose(grades, scores, reported=[("pytrec_eval", lightgbm)]).findings[0]
     assert "This number is outside it, so it came from different settings or a different input." in outside.summary
+
+
+def test_a_real_ranx_figure_on_tied_scores_is_named_as_possible_not_as_other_settings():
+    """Query 101 of an engineer's run (16 documents, ties at 0.9, 0.8, 0.5, 0.3, 0.2): ranx's ndcg@10 is 0.3552, its
+    ties reordered by an unstable sort (neither input nor id order). The page said ranx's "own conventions give
+    0.1461, so the number came from different settings". Labelled "ranx", the same number matched ranx ndcg and
+    was still said to miss ranx ndcg_burges."""
+    import ranx
+
+    grades = [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0]
+    scores = [0.9, 0.9, 0.8, 0.8, 0.8, 0.5, 0.5, 0.3, 0.3, 0.3, 0.3, 0.3, 0.2, 0.2, 0.2, 0.1]
+    ids = ["D01", "D11", "D08", "D13", "X99", "D12", "D14", "D04", "D05", "D06", "D07", "D10", "D02", "D09", "D15",
+           "D03"]
+    qrels = ranx.Qrels({"q": {doc: grade for doc, grade in zip(ids, grades, strict=True) if grade > 0}})
+    run = ranx.Run({"q": dict(zip(ids, scores, strict=True))})
+    # ranx compiled by numba printed 0.3551588773328819 (an exploratory pass); the interpreted ranx of this test run
+    # (NUMBA_DISABLE_JIT, tests/conftest.py) sorts the same ties another way: both are ranx's figures.
+    here = float(ranx.evaluate(qrels, run, "ndcg@10"))
+    for figure in (0.3551588773328819, here):
+        (finding,) = ndcg_core.diagnose(grades, scores, k=10, doc_ids=ids, reported={"ranx ndcg": figure}).findings
+        assert "different settings or a different input" not in finding.summary, (figure, finding.summary)
+    (finding,) = ndcg_core.diagnose(grades, scores, k=10, doc_ids=ids,
+                                    reported={"ranx ndcg": 0.3551588773328819}).findings
+    assert "unstable internal sort" in finding.summary and "it can be ranx ndcg's figure" in finding.summary
+    assert "0.1461 with the ties in input order" in finding.summary
+    labelled = ndcg_core.diagnose([3, 0, 1, 2, 0, 1], [0.9, 0.9, 0.5, 0.5, 0.5, 0.1], k=4,
+                                  reported={"ranx": 0.8399273613836907})
+    assert "is what" in labelled.findings[0].summary and "ranx" in labelled.findings[0].summary
+    assert "different settings" not in labelled.findings[0].summary

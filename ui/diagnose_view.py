@@ -117,7 +117,8 @@ def _finding(finding: ndcg_core.Finding, index: int) -> None:
     st.markdown("\n".join(lines))
     rest = finding.matches[SHOWN_MATCHES:]
     if rest:
-        with st.expander(f"{len(rest)} more calculations that give this number"):
+        with st.expander(f"{len(rest)} more calculation{'s' if len(rest) != 1 else ''} that give{'' if len(rest) != 1 else 's'} "
+                         "this number"):
             st.markdown("\n".join(f"- {plain(match.sentence)}" for match in rest))
 
 

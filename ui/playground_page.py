@@ -123,8 +123,8 @@ def _editors(ranking: Ranking, settings: MetricSettings, result, *, hidden: bool
                    "The rows follow the ranking: reorder it in the list above.")
     with extra_column, st.expander(f"Extra judged documents, not in the ranking ({len(ranking.extra_names)})",
                                    expanded=bool(ranking.extra_names)):
-        st.caption("Documents someone judged but the ranker did not return (like D7 and D8 in document 003). "
-                   "Their grades join the ideal list, so they can raise IDCG.")
+        st.caption("Documents someone judged but the ranker did not return (source document 003's D7 and D8 are "
+                   "such documents). Their grades join the ideal list, so they can raise IDCG.")
         playground_view.extra_editor(ranking)
         if not hidden:
             playground_view.extra_note(ranking, settings, result)
