@@ -154,10 +154,10 @@ def show_table(
                                                           help="Within the cutoff (rank ≤ k): counted in DCG@k")
     if "document" in table.column_names:
         config["document"] = st.column_config.TextColumn("Document")
-    cut = not bool(np.all(result.table["in_cutoff"].to_numpy()))  # some positions lie below the cutoff k
     if readable:
         _readable_table(result, names, highlight, colour)
         return
+    cut = not bool(np.all(result.table["in_cutoff"].to_numpy()))  # some positions lie below the cutoff k
     shown = table if highlight is None and not cut else _shaded(table_frame(result, names), highlight, colour)
     # "Counted" next to the names, where it is seen without scrolling the table sideways.
     order = ["rank", *(["document"] if "document" in table.column_names else []), "in_cutoff"]
@@ -188,25 +188,26 @@ def _readable_table(result: ndcg_core.ListResult, names: Sequence[str] | None, h
                                else frame[column])
         for column in shown
     })
-    tint, uncounted = f"background-color: {colour}33; font-weight: bold", "color: #6b6b6b; background-color: #f2f2f2"
-    styles = [tint if rank == highlight else "" if counted else uncounted
-              for rank, counted in zip(frame["rank"], frame["in_cutoff"], strict=True)]
+    styles = _row_styles(frame, highlight, colour)
     st.table(text.style.apply(lambda column: styles, axis=0), hide_index=True)
-    if not bool(np.all(result.table["in_cutoff"].to_numpy())):
+    if not bool(frame["in_cutoff"].all()):
         st.caption(f"Grey rows lie below the cutoff k = {result.k}: they do not count.")
 
 
-def _shaded(frame: pd.DataFrame, rank: int | None, colour: str):
-    """``frame`` styled: rank ``rank``'s row shaded, and the rows below the cutoff (not counted) in grey, as the
-    ranked list and the chart show them. A Styler costs a few ms: only while a rank is highlighted or k cuts."""
+def _row_styles(frame: pd.DataFrame, rank: int | None, colour: str) -> list[str]:
+    """Each row's style: rank ``rank``'s shaded, and the rows below the cutoff (not counted) in grey, as the ranked
+    list and the chart show them."""
     tint = f"background-color: {colour}33; font-weight: bold"  # the colour at 20 % opacity, text stays dark
     uncounted = "color: #6b6b6b; background-color: #f2f2f2"  # grey, still readable (contrast 4.8:1)
+    return [tint if row_rank == rank else "" if counted else uncounted
+            for row_rank, counted in zip(frame["rank"], frame["in_cutoff"], strict=True)]
 
-    def shade(row: pd.Series) -> list[str]:
-        style = tint if row["rank"] == rank else "" if row["in_cutoff"] else uncounted
-        return [style] * len(row)
 
-    return frame.style.apply(shade, axis=1)
+def _shaded(frame: pd.DataFrame, rank: int | None, colour: str):
+    """``frame`` styled with :func:`_row_styles` (a Styler costs a few ms: only while a rank is highlighted or k
+    cuts)."""
+    styles = _row_styles(frame, rank, colour)
+    return frame.style.apply(lambda column: styles, axis=0)
 
 
 # --- formula -----------------------------------------------------------------------------------------------
