@@ -113,14 +113,10 @@ def _table_frame(table: tuple[tuple[float, float], ...]) -> pd.DataFrame:
 def settings_sidebar() -> MetricSettings:
     """Draw the settings in the sidebar, publish them to the URL and return the canonical settings."""
     if not session.has(STATE_KEY):
-        settings, problems = url_state.settings_from_params(url_state.params())
-        if problems:
+        settings, problem = url_state.settings_from_link(url_state.params())
+        if problem:
             # Shown until the settings change, so every page the link opens says why a default was used.
-            refusal = url_state.gain_table_refusal(url_state.params().get("gt") or "") if "gain table" in problems else None
-            unread = [problem for problem in problems if not (refusal and problem == "gain table")]
-            url_state.warn(SCOPE, " ".join(
-                ([f"The link's {', '.join(unread)} could not be read, so the default was used."] if unread else [])
-                + ([f"The link's gain table was refused, so the default table is used: {refusal}"] if refusal else [])))
+            url_state.warn(SCOPE, problem)
             _link().warned_for = settings
         set_settings(settings)
     link = _link()

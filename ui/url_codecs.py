@@ -57,39 +57,34 @@ class RankingLink:
 
 # --- a gain table ----------------------------------------------------------------------------------------------
 
-def parse_gain_table(text: str) -> tuple[tuple[float, float], ...] | None:
-    """'grade:gain,...' (numbers only, each grade once, gains checked by ndcg_core); None when unusable."""
+def read_gain_table(text: str) -> tuple[tuple[tuple[float, float], ...] | None, str | None]:
+    """'grade:gain,...' (numbers only, each grade once, gains checked by ndcg_core): ``(table, None)``; ``(None,
+    ndcg_core's reason)`` when the numbers read but the gains are refused; ``(None, None)`` when the text is not a
+    gain table."""
     import ndcg_core
 
     if len(text) > 2_000:
-        return None
+        return None, None
     pairs: dict[float, float] = {}
     try:
         for chunk in text.split(","):
             grade_text, gain_text = chunk.split(":")
             grade = parse_number(grade_text, "a grade")
             if grade in pairs:
-                return None
+                return None, None
             pairs[grade] = parse_number(gain_text, "a gain")
-        checked = ndcg_core.check_gain(pairs)
-    except (ValueError, ndcg_core.InvalidInput):
-        return None
-    return tuple(sorted((float(g), float(v)) for g, v in checked.items()))
-
-
-def gain_table_refusal(text: str) -> str | None:
-    """Why ndcg_core refuses a gain table whose numbers read well (None: unreadable text, or not refused)."""
-    import ndcg_core
-
-    try:
-        pairs = dict((parse_number(g, "a grade"), parse_number(v, "a gain"))
-                     for g, v in (chunk.split(":") for chunk in text[:2_000].split(",")))
-        ndcg_core.check_gain(pairs)
-    except ndcg_core.InvalidInput as error:
-        return str(error)
     except ValueError:
-        return None
-    return None
+        return None, None
+    try:
+        checked = ndcg_core.check_gain(pairs)
+    except ndcg_core.InvalidInput as error:
+        return None, str(error)
+    return tuple(sorted((float(g), float(v)) for g, v in checked.items())), None
+
+
+def parse_gain_table(text: str) -> tuple[tuple[float, float], ...] | None:
+    """:func:`read_gain_table`'s table; None when unusable."""
+    return read_gain_table(text)[0]
 
 
 # --- the Playground's documents -------------------------------------------------------------------------------

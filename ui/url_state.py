@@ -53,8 +53,8 @@ from ui.url_codecs import (  # noqa: F401 - the list formats are part of this mo
     encode_documents,
     encode_order,
     encode_rows,
-    gain_table_refusal,
     parse_gain_table,
+    read_gain_table,
 )
 from ui.url_compare import (  # noqa: F401 - the Compare page's link formats are part of this module's interface
     UPLOADED_RUNS_LINK,
@@ -117,6 +117,22 @@ def settings_params(settings: MetricSettings) -> dict[str, str]:
 
 def settings_from_params(params: Mapping[str, str]) -> tuple[MetricSettings, list[str]]:
     """Settings a link describes; each unusable parameter keeps its default and is named in the list."""
+    settings, problems, refusal = _read_settings(params)
+    return settings, problems + (["gain table"] if refusal else [])
+
+
+def settings_from_link(params: Mapping[str, str]) -> tuple[MetricSettings, str | None]:
+    """Settings a link describes, and the warning saying which parameters kept their default and why (None: all
+    read). A gain table that reads but is refused says ndcg_core's reason, not that it could not be read."""
+    settings, problems, refusal = _read_settings(params)
+    sentences = [f"The link's {', '.join(problems)} could not be read, so the default was used."] if problems else []
+    if refusal:
+        sentences.append(f"The link's gain table was refused, so the default table is used: {refusal}")
+    return settings, " ".join(sentences) or None
+
+
+def _read_settings(params: Mapping[str, str]) -> tuple[MetricSettings, list[str], str | None]:
+    """(settings, unreadable parameters, ndcg_core's reason for refusing a gain table that reads)."""
     problems: list[str] = []
     defaults = MetricSettings()
     gain = choice(params, "gain", list(GAIN_LABELS), problems, "gain") or defaults.gain
@@ -127,14 +143,14 @@ def settings_from_params(params: Mapping[str, str]) -> tuple[MetricSettings, lis
         k = parse_int(params.get("k"), low=1, high=MAX_K)
         if k is None:
             problems.append("cutoff k")
-    table = defaults.gain_table
+    table, refusal = defaults.gain_table, None
     if params.get("gt") is not None:
-        parsed = parse_gain_table(params["gt"])
-        if parsed is None:
-            problems.append("gain table")
-        else:
+        parsed, refusal = read_gain_table(params["gt"])
+        if parsed is not None:
             table = parsed
-    return MetricSettings(gain=gain, gain_table=table, log_base=base, k=k, zero_idcg=zero), problems
+        elif refusal is None:
+            problems.append("gain table")
+    return MetricSettings(gain=gain, gain_table=table, log_base=base, k=k, zero_idcg=zero), problems, refusal
 
 
 # --- the Playground's documents -------------------------------------------------------------------------------
