@@ -188,9 +188,7 @@ def share_link(link: url_state.RankingLink, settings: MetricSettings) -> None:
         st.caption(f"These rankings cannot be shared as a link: {link.problem}. Opening the address shows the "
                    "example rankings with a note.")
         return
-    url = getattr(st.context, "url", None) or ""
-    base = url.split("?", 1)[0] if url.startswith("http") else "/compare"  # st.context.url is this page's address
-    copy_link(url_state.link(base, {**url_state.settings_params(settings), "compare": "lists", **link.params}),
+    copy_link(url_state.link(url_state.page_address("/compare"), {**url_state.settings_params(settings), "compare": "lists", **link.params}),
               key="compare_share_link", label="Share link of these rankings")
     st.caption("Opening the link restores both rankings, the documents' names and grades, and the settings.")
 

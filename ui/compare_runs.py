@@ -171,10 +171,8 @@ def share_link(params: dict[str, str | None], settings: MetricSettings) -> None:
         st.caption("This comparison cannot be shared as a link: its runs were uploaded, and a link cannot carry "
                    "files. Opening the address shows the bundled sample's runs with a note.")
         return
-    url = getattr(st.context, "url", None) or ""
-    base = url.split("?", 1)[0] if url.startswith("http") else "/compare"  # st.context.url is this page's address
     shown = {name: value for name, value in params.items() if value is not None}
-    copy_link(url_state.link(base, {**url_state.settings_params(settings), "compare": "runs", **shown}),
+    copy_link(url_state.link(url_state.page_address("/compare"), {**url_state.settings_params(settings), "compare": "runs", **shown}),
               key="compare_runs_share_link", label="Share link of this comparison")
     st.caption("Opening the link restores both runs, the resamples, the seed and the confidence level, the Dataset "
                "page's tie and missing-query rules, the query of the flip grid, and the settings.")

@@ -138,10 +138,8 @@ def _lesson(case: view.Case, *, edited: bool) -> None:
 
 def share_link(case_key: str, settings: MetricSettings) -> None:
     """The copy box: this page's address with the case, the edited table (if any) and the sidebar's settings."""
-    url = getattr(st.context, "url", None) or ""
-    base = url.split("?", 1)[0] if url.startswith("http") else "/conventions"  # st.context.url is this page's address
     rows = _state().rows.get(case_key)
-    copy_link(url_state.link(base, {**url_state.settings_params(settings), "case": case_key,
+    copy_link(url_state.link(url_state.page_address("/conventions"), {**url_state.settings_params(settings), "case": case_key,
                                     **({"rows": rows} if rows else {})}),
               key="conventions_share_link", label="Share link of this comparison")
     st.caption("Opening the link restores this input (and its edits) and the cutoff.")

@@ -12,8 +12,6 @@ import math
 import re
 from dataclasses import dataclass, field
 
-import streamlit as st
-
 import ndcg_core
 from ui import session, url_state
 from ui.widgets import plain
@@ -229,6 +227,4 @@ def mirror_to_url(texts: dict[str, str]) -> None:
 def share_link(texts: dict[str, str]) -> str:
     """The page's address with these texts (absolute when the browser's URL is known)."""
     params = url_state.why_differ_params(texts)
-    url = getattr(st.context, "url", None) or ""
-    base = url.split("?", 1)[0] if url.startswith("http") else "/why_differ"
-    return url_state.link(base, {param: value for param, value in params.items() if value is not None})
+    return url_state.link(url_state.page_address("/why_differ"), {param: value for param, value in params.items() if value is not None})

@@ -55,9 +55,7 @@ def _show_ranking(question: Question, order: tuple[int, ...] | None = None, *, w
 
 def share_link(seed: int) -> str:
     """The quiz's address with this seed (absolute when the browser's URL is known)."""
-    url = getattr(st.context, "url", None) or ""
-    base = url.split("?", 1)[0] if url else "/quiz"
-    return f"{base}?seed={seed}"
+    return f"{url_state.page_address('/quiz')}?seed={seed}"
 
 
 def quiz_header(seed: int, questions: tuple[Question, ...]) -> None:

@@ -388,6 +388,13 @@ def flush(*, partial: bool = False) -> None:
         st.query_params.from_dict(desired)
 
 
+def page_address(default: str) -> str:
+    """This page's address without its query string (``st.context.url``, absolute), for a link to copy; ``default``
+    (a root-relative path) when the browser's address is unknown (AppTest)."""
+    url = str(getattr(st.context, "url", None) or "")
+    return url.split("?", 1)[0] if url.startswith("http") else default
+
+
 def live_params() -> dict[str, str]:
     """The Live class's parameters present in the URL (empty values left out)."""
     current = params()
