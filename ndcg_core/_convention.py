@@ -96,6 +96,11 @@ class Convention:
     whole_list_label : str or None
         The label of the library's measure without a cutoff, when it has another
         name (trec_eval's ``ndcg``, not ``ndcg_cut``); see :meth:`label_for`.
+    unstable_ties : bool
+        The library orders tied scores with an unstable sort (ranx), so inside a
+        tie its order, and its figure, cannot be reproduced: ``ties`` is the
+        nearest rule, and :func:`ndcg_core.diagnose` checks a number labelled
+        with this preset against the range over the ties' orders.
     """
 
     key: str
@@ -118,6 +123,7 @@ class Convention:
     discount: str = "log"
     log_base: float = 2.0
     whole_list_label: str | None = None
+    unstable_ties: bool = False
 
     def label_for(self, *, whole_list: bool) -> str:
         """The label of the measure used with a cutoff, or without one (``whole_list``).

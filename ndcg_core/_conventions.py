@@ -81,6 +81,7 @@ _LIST = [
         caveat="Inside score ties ranx's order comes from an unstable internal sort; with distinct scores it "
         "matches exactly. ranx reads grades as whole numbers (1.5 counts as 1).",
         whole_grades=True,
+        unstable_ties=True,
     ),
     Convention(
         key="ranx_ndcg_burges",
@@ -97,6 +98,7 @@ _LIST = [
         caveat="Inside score ties ranx's order comes from an unstable internal sort; with distinct scores it "
         "matches exactly. ranx reads grades as whole numbers (1.5 counts as 1).",
         whole_grades=True,
+        unstable_ties=True,
     ),
     Convention(
         key="lightgbm",

@@ -100,7 +100,8 @@ class Diagnosis:
 
 # Presets whose order inside score ties cannot be reproduced (ranx sorts with an unstable argsort): a number labelled
 # with them is checked against the range over the ties' orders.
-UNSTABLE_TIES = frozenset({"ranx_ndcg", "ranx_ndcg_burges"})
+UNSTABLE_TIES = frozenset(key for key, convention in CONVENTIONS.items() if convention.unstable_ties)
+
 
 def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None, tolerance: float = 5e-5,
              doc_ids=None, gain_tables: Mapping[str, Mapping[float, float]] | None = None,
