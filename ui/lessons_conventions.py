@@ -14,7 +14,7 @@ import streamlit as st
 import ndcg_core
 from ui.formatting import num
 from ui.lesson_inputs import DOCUMENT_003_EXTRA, DOCUMENT_003_GRADES, grades_field, lesson_kwargs
-from ui.messages import user_message
+from ui.messages import reason_only
 from ui.settings import MetricSettings
 from ui.widgets import plain
 
@@ -110,12 +110,11 @@ def lesson_all_zero(settings: MetricSettings) -> None:
             sums = (num(result.dcg), num(result.idcg))  # the rule only decides NDCG, never DCG or IDCG
             rows.append({"Rule for IDCG = 0": label, "DCG": sums[0], "IDCG": sums[1], "NDCG": shown})
         except ndcg_core.InvalidInput as error:
-            refusal = user_message(error)
+            refusal = reason_only(error)  # its advice (another rule) is what the rows above show
             rows.append({"Rule for IDCG = 0": label, "DCG": sums[0], "IDCG": sums[1], "NDCG": "refused (below)"})
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if refusal:  # in full under the table: a table cell cut it off mid-word ("… is unde")
-        # Only the core's reason: its advice (another rule in the sidebar) is what the rows above already show.
-        st.caption(f"Refuse: {plain(refusal.split(' Choose another')[0])} The other rules above each give it a value.")
+        st.caption(f"Refuse: {plain(refusal)} The other rules above each give it a value.")
     if rescue:
         st.info("With one relevant document IDCG > 0, so every rule gives the same, well-defined NDCG.")
 

@@ -24,6 +24,18 @@ REWRITES = (
 )
 
 
+_ADVICE = (REWRITES[0][0], REWRITES[1][0])  # ndcg_core's "choose another zero_idcg rule" sentences
+
+
+def reason_only(error: Exception | str) -> str:
+    """:func:`user_message` without ndcg_core's advice to choose another zero-IDCG rule: for a view that already
+    shows what every rule gives."""
+    text = str(error)
+    for advice in _ADVICE:
+        text = text.replace(advice, "")
+    return user_message(text.strip())
+
+
 def user_message(error: Exception | str) -> str:
     """The error's first line with ndcg_core's argument names replaced by the sidebar's words."""
     text = str(error)
