@@ -15,6 +15,7 @@ import ndcg_core
 from ui import diagnose_input as inputs
 from ui import present, url_state
 from ui.copy_link import copy_link
+from ui.formatting import count
 from ui.tie_band_view import show_tie_band
 from ui.widgets import plain
 
@@ -117,8 +118,7 @@ def _finding(finding: ndcg_core.Finding, index: int) -> None:
     st.markdown("\n".join(lines))
     rest = finding.matches[SHOWN_MATCHES:]
     if rest:
-        with st.expander(f"{len(rest)} more calculation{'s' if len(rest) != 1 else ''} that give{'' if len(rest) != 1 else 's'} "
-                         "this number"):
+        with st.expander(f"{count(len(rest), 'more calculation that gives', 'more calculations that give')} this number"):
             st.markdown("\n".join(f"- {plain(match.sentence)}" for match in rest))
 
 
