@@ -139,6 +139,7 @@ def _lesson(case: view.Case, *, edited: bool) -> None:
 def share_link(case_key: str, settings: MetricSettings) -> None:
     """The copy box: this page's address with the case, the edited table (if any) and the sidebar's settings."""
     rows = _state().rows.get(case_key)
+    st.header("Share this comparison")  # as the Playground's "Share this exact state": the box alone said nothing
     copy_link(url_state.link(url_state.page_address("/conventions"), {**url_state.settings_params(settings), "case": case_key,
                                     **({"rows": rows} if rows else {})}),
               key="conventions_share_link", label="Share link of this comparison")
