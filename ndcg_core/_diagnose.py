@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ._conventions import CONVENTIONS
-from ._reported import Reported, named_presets, reported_numbers, rounding_note, shown_value
+from ._reported import Reported, measure_cutoff, named_presets, reported_numbers, rounding_note, shown_value
 from ._search_space import (
     DIMENSIONS,
     WORDS,
@@ -40,6 +40,7 @@ from ._search_space import (
     build_space,
     calculation_table,
     describe,
+    is_close,
     preset_settings,
 )
 from ._validation import InvalidInput
@@ -171,11 +172,39 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
     refusals = {key: reason for key, convention in CONVENTIONS.items()
                 if library_refusals and (reason := convention.refusal(relevances, ideal_relevances=ideal_relevances))}
     presets = {key: space.index(preset_settings(key, has_k=k is not None)) for key in CONVENTIONS if key not in refusals}
+    # A label naming a library's measure without a cutoff ("pytrec_eval ndcg") reads that preset on the whole list.
+    whole_list = {key: space.index(preset_settings(key, has_k=False)) for key in presets
+                  if CONVENTIONS[key].whole_list_label}
     baseline = None if baseline in refusals else baseline
     unknown_ids = doc_ids is None and scores is not None  # trec_eval's order of tied scores is then a guess
-    findings = tuple(_finding(space, grid, presets, number, tolerance, baseline, refusals, unknown_ids=unknown_ids)
+    findings = tuple(_finding(space, grid, _presets_for(number, presets, whole_list, grid, space, tolerance), number,
+                              tolerance, baseline, refusals, unknown_ids=unknown_ids, k=k)
                      for number in numbers)
     return Diagnosis(findings=findings, comparison=_comparison(findings), space=space)
+
+
+def _presets_for(number: Reported, presets: dict[str, tuple], whole_list: dict[str, tuple], grid: _Grid,
+                 space, least_tolerance: float) -> dict[str, tuple]:
+    """The grid points of the presets for one reported number, for a library with a measure with a cutoff and one
+    without (trec_eval's ``ndcg_cut`` and ``ndcg``): the one its label names, else the one that gives the number
+    (the cut one when both or neither do). "pytrec_eval ndcg" is the whole-list measure whatever k the user set,
+    unless only the cut one gives the number (``ndcg`` said for the family)."""
+    named = named_presets(number.label)
+    said = measure_cutoff(number.label)
+    tolerance = number.tolerance(least_tolerance)
+
+    def gives(point: tuple) -> bool:
+        index = int(np.ravel_multi_index(point, space.shape))
+        return bool(grid.valid[index]) and is_close(float(grid.ndcg[index]), number.value, tolerance)
+
+    chosen = dict(presets)
+    for key in named:
+        if key not in whole_list or key not in presets or whole_list[key] == presets[key] or said == "cut":
+            continue
+        whole_gives, cut_gives = gives(whole_list[key]), gives(presets[key])
+        if whole_gives and not cut_gives or said == "whole" and not (cut_gives and not whole_gives):
+            chosen[key] = whole_list[key]
+    return chosen
 
 
 @dataclass(frozen=True)
@@ -240,9 +269,12 @@ def _close(values: np.ndarray, target: float, tolerance: float) -> np.ndarray:
 
 
 def _finding(space, grid: _Grid, presets: dict[str, tuple], number: Reported, least_tolerance: float,
-             baseline=None, refusals: dict[str, str] | None = None, *, unknown_ids: bool = False) -> Finding:
+             baseline=None, refusals: dict[str, str] | None = None, *, unknown_ids: bool = False,
+             k: int | None = None) -> Finding:
     label, value = number.label, number.value
     named = named_presets(label)
+    uncut = [key for key in named if key in presets and k is not None and CONVENTIONS[key].whole_list_label
+             and space.setting(presets[key])["k"] == "whole"]
     keys = list(presets)
     flat = {key: int(np.ravel_multi_index(point, space.shape)) for key, point in presets.items()}
     preset_values = {key: float(grid.ndcg[index]) for key, index in flat.items() if grid.valid[index]}
@@ -268,9 +300,17 @@ def _finding(space, grid: _Grid, presets: dict[str, tuple], number: Reported, le
                                 keys.index(m.nearest)))
     return Finding(label=label, reported=value, matches=tuple(matches), named_presets=named,
                    summary=_summary(label, number.printed or shown_value(value), matches, named, preset_values, value,
-                                    refusals or {}, id_ranges, tolerance) + rounding_note(value, tolerance,
-                                                                                          least_tolerance),
+                                    refusals or {}, id_ranges, tolerance) + _uncut_note(uncut, k)
+                   + rounding_note(value, tolerance, least_tolerance),
                    preset_values=preset_values, tolerance=tolerance, printed=number.printed)
+
+
+def _uncut_note(keys: list[str], k: int | None) -> str:
+    """A label naming a measure without a cutoff was read without the cutoff the user set: say so."""
+    if not keys:
+        return ""
+    measure = CONVENTIONS[keys[0]].label_for(whole_list=True)
+    return f" ({measure} has no cutoff, so k = {k} does not apply to it.)"
 
 
 def _tie_order_range(space, grid: _Grid, point: tuple, *, any_rule: bool = False) -> tuple[float, float] | None:

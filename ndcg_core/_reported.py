@@ -47,6 +47,27 @@ def named_presets(label: str) -> tuple[str, ...]:
     return _by_alias(text)
 
 
+# A measure named with no cutoff ("ndcg" alone) or with one ("ndcg_cut", "ndcg_cut.10", "ndcg@10").
+_WHOLE_LIST_MEASURE = re.compile(r"(?<![\w@])ndcg(?![\w@.-])")
+_CUT_MEASURE = re.compile(r"ndcg(?:_cut|\s*@|\.\d)")
+
+
+def measure_cutoff(label: str) -> str | None:
+    """What a label says of the cutoff of the measure it names: ``"whole"`` ("trec_eval ndcg"), ``"cut"``
+    ("trec_eval ndcg_cut.10", "ndcg@10") or None (no measure named: "pytrec_eval", "by hand").
+
+    It matters for libraries that have both measures under their own names (trec_eval's ``ndcg`` and
+    ``ndcg_cut``: :attr:`Convention.whole_list_label`).
+
+    >>> measure_cutoff("pytrec_eval ndcg"), measure_cutoff("pytrec_eval ndcg_cut.3"), measure_cutoff("pytrec_eval")
+    ('whole', 'cut', None)
+    """
+    text = label.lower()
+    if _CUT_MEASURE.search(text):
+        return "cut"
+    return "whole" if _WHOLE_LIST_MEASURE.search(text) else None
+
+
 def _by_alias(text: str) -> tuple[str, ...]:
     return tuple(key for key, words in _ALIASES.items() if any(word in text for word in words))
 

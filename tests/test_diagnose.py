@@ -462,3 +462,50 @@ def test_a_real_ranx_figure_on_tied_scores_is_named_as_possible_not_as_other_set
                                   reported={"ranx": 0.8399273613836907})
     assert "is what" in labelled.findings[0].summary and "ranx" in labelled.findings[0].summary
     assert "different settings" not in labelled.findings[0].summary
+
+
+@settings(max_examples=25, deadline=None)
+@given(grades=st.lists(st.integers(0, 3), min_size=3, max_size=8), k=st.integers(1, 3), data=st.data())
+def test_a_number_labelled_with_trec_eval_s_whole_list_measure_is_read_without_the_users_cutoff(grades, k, data):
+    """pytrec_eval has ``ndcg`` (no cutoff) and ``ndcg_cut.k``: with k set on the page, a figure labelled
+    "pytrec_eval ndcg" was called "no library preset's figure; the nearest reading: pytrec_eval ndcg_cut with 1
+    change: no cutoff". Each label, with the installed pytrec_eval's own figure for each measure, is that measure's."""
+    import pytrec_eval
+
+    if not any(grades):  # a relevant document: an all-zero query is another question (the zero-IDCG rule)
+        grades = [*grades[:-1], 1]
+    n = len(grades)
+    scores = data.draw(st.permutations(list(range(n, 0, -1))))  # distinct scores: no tie order to guess
+    ids = [f"d{i}" for i in range(n)]
+    measures = pytrec_eval.RelevanceEvaluator({"q": dict(zip(ids, grades, strict=True))},
+                                              {"ndcg", f"ndcg_cut.{k}"}).evaluate(
+        {"q": {doc: float(score) for doc, score in zip(ids, scores, strict=True)}})["q"]
+    whole, cut = measures["ndcg"], measures[f"ndcg_cut_{k}"]
+    for label, value, measure in (("pytrec_eval ndcg", whole, "pytrec_eval ndcg"),
+                                  (f"pytrec_eval ndcg_cut.{k}", cut, "pytrec_eval ndcg_cut"),
+                                  ("pytrec_eval", whole, "pytrec_eval ndcg"),
+                                  ("pytrec_eval", cut, "pytrec_eval ndcg_cut"),
+                                  ("trec_eval ndcg", whole, "trec_eval ndcg")):
+        finding = diagnose(grades, scores, reported={label: value}, k=k, doc_ids=ids).findings[0]
+        assert finding.summary.startswith(f"{label} ({value:.4f}) is what {measure}") or \
+            f" {measure} " in finding.summary.split(" is what ")[1].split(" compute")[0] + " ", finding.summary
+        # Read without the cutoff: a label naming the whole-list measure always; a bare library name when only the
+        # whole-list measure gives the number.
+        uncut = label.endswith(" ndcg") or measure.endswith(" ndcg") and not math.isclose(whole, cut, abs_tol=5e-5)
+        assert (f"has no cutoff, so k = {k} does not apply to it" in finding.summary) == uncut, finding.summary
+
+
+def test_pytrec_eval_ndcg_with_k_set_names_the_measure_and_the_cutoff_it_ignores():
+    """Grades 3 2 0 1 2 ranked by scores 5..1, k = 3: pytrec_eval's ndcg is 0.9602 and ndcg_cut.3 0.8100."""
+    grades, scores, ids = [3, 2, 0, 1, 2], [5, 4, 3, 2, 1], ["d0", "d1", "d2", "d3", "d4"]
+    summary = diagnose(grades, scores, reported={"pytrec_eval ndcg": "0.9602"}, k=3, doc_ids=ids).findings[0].summary
+    assert summary == ("pytrec_eval ndcg (0.9602) is what pytrec_eval ndcg computes. "
+                       "(pytrec_eval ndcg has no cutoff, so k = 3 does not apply to it.)")
+    # Said of the family ("ndcg") with the cut figure: the cut measure, no note.
+    summary = diagnose(grades, scores, reported={"pytrec_eval ndcg": "0.8100"}, k=3, doc_ids=ids).findings[0].summary
+    assert summary.startswith("pytrec_eval ndcg (0.8100) is what pytrec_eval ndcg_cut, ") and "no cutoff" not in summary
+    # A label naming the cut measure with the whole-list figure is not read as the whole-list measure.
+    summary = diagnose(grades, scores, reported={"pytrec_eval ndcg_cut.3": "0.9602"}, k=3,
+                       doc_ids=ids).findings[0].summary
+    assert summary.startswith("pytrec_eval ndcg_cut.3 (0.9602) is no library preset's figure; the nearest reading: "
+                              "pytrec_eval ndcg_cut with 1 change: no cutoff")
