@@ -63,6 +63,7 @@ from ._parse import (
     numbers,
     one_delimiter,
     parse,
+    ranks,
     single_spaced,
     text_type,
 )
@@ -120,9 +121,16 @@ def read_run(source, *, reading: str = "ndcg_core", progress: ProgressCallback =
 
     Returns a DataFrame with columns ``query``, ``doc`` (categorical text),
     ``rank`` (int), ``score`` (float) and ``tag`` (categorical text), in file order. A
-    document retrieved twice for the same query is refused; a rank must be a
-    whole number within ±2**53. ``reading="trec_eval"`` keeps non-UTF-8 ids as
-    bytes, as trec_eval compares them (see the module notes).
+    document retrieved twice for the same query is refused. Documents are
+    ordered by score, as trec_eval orders them; trec_eval never reads the rank
+    field, so a rank that is not a whole number within ±2**53 is kept empty
+    (the column is then pandas' nullable ``Int64``) and ``attrs["unread_ranks"]``
+    is ``(lines, first line, its text)``, else ``()``. ``reading="trec_eval"``
+    keeps non-UTF-8 ids as bytes, as trec_eval compares them (see the module notes).
+
+    >>> odd = read_run(b"q1 Q0 A 1 2.5 r\\nq1 Q0 B 99999999999999999999999 1.5 r\\n")
+    >>> odd["rank"].tolist(), odd.attrs["unread_ranks"]
+    ([1, <NA>], (1, 2, '99999999999999999999999'))
     """
     ids = _ids(reading)
     what = "run file"
@@ -130,14 +138,15 @@ def read_run(source, *, reading: str = "ndcg_core", progress: ProgressCallback =
     content = read_content(source, what)
     table, lines = _whitespace(content, RUN_FIELDS, {"rank": pa.int64(), "score": pa.float64()}, what,
                                "query Q0 doc rank score tag (e.g. 'q1 Q0 D3 1 12.5 run1')", progress)
-    rank = numbers(_values(table["rank"]), what=what, column="rank", lines=lines, whole=True)
+    rank, unread_ranks = ranks(_values(table["rank"]), lines=lines)
     score = numbers(_values(table["score"]), what=what, column="score", lines=lines)
     frame = pd.DataFrame({
         "query": categorical(table["query"], ids=ids), "doc": categorical(table["doc"], ids=ids),
-        "rank": rank.astype(np.int64, copy=False), "score": score, "tag": categorical(table["tag"], ids=ids),
+        "rank": rank, "score": score, "tag": categorical(table["tag"], ids=ids),
     })
     _refuse_repeats(frame, what, "retrieved", lines)
     _note_differences(frame, table, reading)
+    frame.attrs["unread_ranks"] = unread_ranks
     _report(progress, 1.0)
     return frame
 

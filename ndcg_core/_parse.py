@@ -11,6 +11,7 @@ checked column by column) and names it. Only a failing file pays for that.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 import numpy as np
 import pandas as pd
@@ -249,6 +250,30 @@ def numbers(values: pd.Series | np.ndarray, *, what: str, column: str, lines: Li
     else:
         problem = f"the {column} {numeric[row]:g} is not a whole number"
     raise InvalidInput(f"{what}, line {lines.line(row)}: {problem}.")
+
+
+def ranks(values: pd.Series | np.ndarray, *, lines: LineNumbers) -> tuple[np.ndarray | pd.arrays.IntegerArray, tuple]:
+    """A TREC run's rank field: whole numbers within ±2**53, else empty, and what was left empty.
+
+    trec_eval never reads this field (it orders a query's documents by score), so a rank that is not a whole
+    number ("1e3x", a 23-digit number) does not refuse the file: it is kept empty (pandas' nullable ``Int64``) and
+    ``(lines, first line, its text)`` says so; ``()`` when every rank was read (the column is then ``int64``).
+    """
+    if isinstance(values, np.ndarray) and _clean(values, non_negative=False, allow_empty=False, whole=True):
+        return values.astype(np.int64, copy=False), ()
+    raw = pd.Series(values).astype(str).str.strip()
+    numeric = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    with np.errstate(invalid="ignore"):
+        unread = ~np.isfinite(numeric) | (np.abs(numeric) > _LARGEST_RANK) | (numeric != np.floor(numeric))
+        # Near the bound a float rounds (2**53 + 1 reads 2**53): those few are checked on their exact text.
+        for row in np.flatnonzero(~unread & (np.abs(numeric) >= _LARGEST_RANK // 2)):
+            unread[row] = abs(Decimal(raw.iloc[row])) > _LARGEST_RANK
+    if not unread.any():
+        return numeric.astype(np.int64), ()
+    # Exact integers from the text (a float keeps whole numbers exactly up to 2**53, which is the bound).
+    whole = np.where(unread, 0, numeric).astype(np.int64)
+    first = int(np.flatnonzero(unread)[0])
+    return pd.arrays.IntegerArray(whole, unread), (int(unread.sum()), lines.line(first), raw.iloc[first])
 
 
 def _clean(values: np.ndarray, *, non_negative: bool, allow_empty: bool, whole: bool) -> bool:

@@ -159,12 +159,12 @@ def test_csv_with_a_judged_unretrieved_row_by_hand(page):
 @pytest.mark.parametrize(
     ("content", "needle"),
     [
-        (b"401 Q0 DOC1 1 3.5 tag\n401 Q0 DOC2 2 3.1 tag\n401 Q0 DOC3 three 2.0 tag\n", "line 3"),
+        (b"401 Q0 DOC1 1 3.5 tag\n401 Q0 DOC2 2 3.1 tag\n401 Q0 DOC3 3 two tag\n", "line 3"),
         (b"401 Q0 DOC1 1 3.5 tag\n401 Q0 DOC2\n", "line 2"),
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00", "looks like a binary file"),
         (b"", "empty"),
     ],
-    ids=["bad-rank", "short-line", "binary", "empty"],
+    ids=["bad-score", "short-line", "binary", "empty"],
 )
 def test_bad_run_file_shows_a_message_and_keeps_the_previous_data(page, content, needle):
     before = headline(page)
@@ -259,7 +259,7 @@ def test_names_from_files_are_shown_as_text_not_markdown(page):
     label = at.button(key="dataset_open").label
     assert label == "Open query \\*\\*q1\\*\\* in the Playground"  # escaped: shows **q1** literally
     assert unescaped(label) == "Open query **q1** in the Playground"
-    bad = upload_trec(at, qrels, ("**broken**.txt", b"**q1** Q0 [x](javascript:alert(1)) one 2.0 t\n"))
+    bad = upload_trec(at, qrels, ("**broken**.txt", b"**q1** Q0 [x](javascript:alert(1)) 1 two t\n"))
     message = bad.error[0].value
     assert "\\*\\*broken\\*\\*" in message and "\\_evil\\_\\*.txt" in message.replace("\\.", ".")
 
@@ -403,6 +403,21 @@ def test_a_qrels_file_with_negative_grades_is_read_as_trec_eval_reads_it():
     assert unescaped(note).startswith("3 judgments have a negative grade (e.g. -2;")
     assert "read as judged and not relevant (grade 0), as trec_eval and pytrec_eval read them" in unescaped(note)
     assert not at.warning  # trec_eval reads these files the same way: no difference to report
+
+
+def test_a_run_with_ranks_trec_eval_does_not_read_is_evaluated_and_the_page_says_so():
+    """A run whose rank field holds 10**23 (trec_eval never reads ranks; it orders by score) was refused with "the
+    rank ... is too large". It is evaluated by score, and a note says which ranks were left empty and why."""
+    at = run_page("dataset", query_params={"k": "10", "gain": "linear"})
+    qrels = b"q1 0 A 1\nq1 0 B 2\n"
+    run = b"q1 Q0 A 1 0.2 r\nq1 Q0 B 100000000000000000000000 0.9 r\nq1 Q0 C 3 0.5 r\n"
+    at = upload_trec(at, qrels, ("odd.txt", run))
+    assert not at.error
+    # By score: B (2), C (not judged), A (1): DCG 2 + 1/2, IDCG 2 + 1/log2 3.
+    assert headline(at)["Mean of per-query NDCG@10"] == f"{2.5 / (2 + 1 / np.log2(3)):.4f}"
+    note = unescaped(next(caption.value for caption in at.caption if "rank that is not" in caption.value))
+    assert note == ("1 run line has a rank that is not a whole number within ±2⁵³ (line 2: 100000000000000000000000). "
+                    "Ranks are not used: documents are ordered by score, as trec_eval orders them, so it is left empty.")
 
 
 # --- issue 11 item 3: usable with a very large number of queries -------------------------------------------

@@ -212,8 +212,6 @@ def test_malformed_qrels(content, message):
         (b"q1 0 A 1\n", r"line 1: found 4 field\(s\), expected 6.*qrels file"),
         (b"q1 Q0 A 1 0.5 r\nq1 Q0 B 2 0.4\n", r"line 2: found 5 field\(s\), expected 6"),
         (b"q1 Q0 A 1 high r\n", r"line 1: the score 'high' is not a number"),
-        (b"q1 Q0 A first 0.5 r\n", r"line 1: the rank 'first' is not a number"),
-        (b"q1 Q0 A 1.5 0.5 r\n", r"line 1: the rank 1.5 is not a whole number"),
         (b"q1 Q0 A 1 0.5 r\nq1 Q0 B 2 -inf r\n", r"line 2: the score '-inf' is infinite"),
         (b"q1 Q0 A 1 0.5 r\nq1 Q0 A 2 0.4 r\n", r"line 2: query 'q1' retrieved document 'A' a second time"),
     ],
@@ -334,15 +332,34 @@ def test_bom_at_the_start_of_a_later_line_is_dropped():
     assert qrels["query"].tolist() == ["q1", "q2"]
 
 
-def test_a_rank_too_large_is_refused_not_overflowed():
-    with pytest.raises(InvalidInput, match=r"line 2: the rank '99999999999999999999999' is too large"):
-        read_run(b"q1 Q0 A 1 0.5 r\nq1 Q0 B 99999999999999999999999 0.4 r\n")
-    run = read_run(b"q1 Q0 A 9007199254740992 0.5 r\n")  # 2**53: the largest rank kept exactly
-    assert run["rank"].tolist() == [2**53]
-    # One past it, typed as an integer by the parser: named exactly (as a float it read 9.0072e+15, in range).
-    with pytest.raises(InvalidInput, match=r"line 1: the rank 9,007,199,254,740,993 is too large: ranks must lie "
-                                           r"between -9,007,199,254,740,992 and 9,007,199,254,740,992"):
-        read_run(b"q1 Q0 A 9007199254740993 0.5 r\n")
+def test_a_rank_trec_eval_would_not_read_leaves_the_rank_empty_and_says_so():
+    """trec_eval never reads a run's rank field (it orders documents by score): a run with a rank of 10**23 + 1,
+    'first' or 1.5 was refused ("the rank ... is too large"), while trec_eval and pytrec_eval evaluate it. The file is
+    read, those ranks are kept empty (never overflowed: 2**53 + 1 is not kept as 2**53), the NDCG is pytrec_eval's on
+    its own parse of the same file, and ``attrs["unread_ranks"]`` names how many lines, the first and its text."""
+    import pytrec_eval
+
+    text = ("q1 Q0 A 1 0.5 r\nq1 Q0 B 99999999999999999999999 0.9 r\nq1 Q0 C first 0.7 r\nq1 Q0 D 1.5 0.2 r\n"
+            "q1 Q0 E 9007199254740993 0.1 r\nq1 Q0 F 9007199254740992 0.05 r\n")
+    run = read_run(text.encode())
+    assert run["rank"].dtype == "Int64"
+    assert run["rank"].isna().tolist() == [False, True, True, True, True, False]
+    assert run["rank"].dropna().tolist() == [1, 2**53]
+    assert run.attrs["unread_ranks"] == (4, 2, "99999999999999999999999")
+    qrels_text = "q1 0 A 1\nq1 0 B 0\nq1 0 C 2\nq1 0 D 3\nq1 0 F 1\n"
+    ours = evaluate_run(run, read_qrels(qrels_text.encode()), k=None, gain="linear").per_query["ndcg"]["q1"]
+    theirs = pytrec_eval.RelevanceEvaluator(pytrec_eval.parse_qrel(io.StringIO(qrels_text)), {"ndcg"}).evaluate(
+        pytrec_eval.parse_run(io.StringIO(text)))["q1"]["ndcg"]
+    # By score: B 0.9 (grade 0), C (2), A (1), D (3), E (not judged), F (1): DCG 2/log2 3 + 1/2 + 3/log2 5 + 1/log2 7
+    # = 3.4101; IDCG 3 + 2/log2 3 + 1/2 + 1/log2 5 = 5.1925.
+    assert ours == pytest.approx(theirs, abs=1e-12) and ours == pytest.approx(0.6567, abs=5e-5)
+    # Every rank read: the plain int64 column and nothing to say.
+    plain = read_run(b"q1 Q0 A 9007199254740992 0.5 r\nq1 Q0 B -3 0.4 r\nq1 Q0 C 2.0 0.3 r\n")
+    assert plain["rank"].dtype == np.int64 and plain["rank"].tolist() == [2**53, -3, 2]
+    assert plain.attrs["unread_ranks"] == ()
+    # Typed as integers by the parser, one past 2**53: left empty, not read as 2**53.
+    past = read_run(b"q1 Q0 A 9007199254740993 0.5 r\nq1 Q0 B 4 0.4 r\n")
+    assert past["rank"].isna().tolist() == [True, False] and past.attrs["unread_ranks"] == (1, 1, "9007199254740993")
 
 
 @pytest.mark.parametrize(("cell", "message"), [

@@ -98,6 +98,7 @@ def show_headline(dataset: LoadedDataset, run_name: str, options: dict, result: 
                    f"with IDCG = 0 {'is' if left_out == 1 else 'are'} left out under the zero-IDCG rule "
                    f"{RULE_NAMES.get(settings.zero_idcg, settings.zero_idcg)}. The ratio of sums adds all {evaluated}.")
     show_negative_grades(dataset)
+    show_unread_ranks(dataset.runs[run_name])
     show_trec_eval_reading(dataset, run_name, options, settings=settings)
     gap = _gap(dataset.digest, run_name, options, result)
     st.markdown("**Why the two figures differ here.** "
@@ -137,6 +138,17 @@ def show_negative_grades(dataset: LoadedDataset) -> None:
         st.caption(plain(
             f"{count(lines, 'judgment has', 'judgments have')} a negative grade (e.g. {text}; TREC Web track qrels "
             "grade spam −2): read as judged and not relevant (grade 0), as trec_eval and pytrec_eval read them."))
+
+
+def show_unread_ranks(run: pd.DataFrame) -> None:
+    """Say which ranks of a TREC run were not read (ndcg_core's reader records them; scores order the documents)."""
+    unread = run.attrs.get("unread_ranks", ())
+    if unread:
+        lines, first, text = unread
+        st.caption(plain(
+            f"{count(lines, 'run line has', 'run lines have')} a rank that is not a whole number within ±2⁵³ (line "
+            f"{first}: {text}). Ranks are not used: documents are ordered by score, as trec_eval orders them, so "
+            f"{'it is' if lines == 1 else 'they are'} left empty."))
 
 
 def show_trec_eval_reading(dataset: LoadedDataset, run_name: str, options: dict, *, settings: MetricSettings) -> None:
