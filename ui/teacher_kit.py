@@ -49,6 +49,10 @@ PRINT_CSS = f"""
   [class*="st-key-teacher_exercise_"] [data-testid="stTable"] td {{ height: 1.9em; }}  /* room to write */
   .katex-display > .katex {{ white-space: normal; }}
   a {{ color: #1a4f9c !important; }}
+  /* On paper a link is its address: printed after its label, small, breaking anywhere (a student types it). */
+  [data-testid="stMain"] [data-testid="stMarkdownContainer"] a[href^="http"]::after {{
+    content: " (" attr(href) ")"; font-family: monospace; font-size: 8pt; color: #333; word-break: break-all;
+  }}
 }}
 .teacher-write {{ display: inline-block; min-width: 7em; border-bottom: 1px solid currentColor; }}
 </style>

@@ -68,10 +68,12 @@ def test_print_to_pdf_gives_a_clean_handout(page, app_url, paper):
         heading = squeeze(f"Exercise {item.number} ({'in class' if item.in_class else 'homework'})")
         on = [i for i, text in enumerate(pages) if heading in text]
         assert len(on) == 1 and squeeze(item.task) in pages[on[0]]
-    # Every exercise's links are in the PDF as working links to this server.
+    # Every exercise's links are in the PDF as working links to this server, and printed as their address (on paper
+    # a link's label, "Open in the Playground", led nowhere).
     for item in kit.EXERCISES:
         for link in item.links():
             assert f"/URI ({app_url}{link.url})".encode() in pdf
+            assert squeeze(f"{link.label} ({app_url}{link.url})") in sheet, (link.label, link.url)
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
