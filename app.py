@@ -3,65 +3,13 @@
 import streamlit as st
 
 from ui import app_shell_ran, present, url_state
-from ui.chart_style import TOUCH_SCROLL_SCRIPT
-from ui.history import HISTORY_SCRIPT
+from ui.app_style import style_app
 from ui.landing import top_on_page_change
-from ui.navigation import CLOSE_ON_PHONE_SCRIPT, app_pages, navigate, sidebar_navigation, uses_shared_settings
+from ui.navigation import app_pages, navigate, sidebar_navigation, uses_shared_settings
 from ui.settings import settings_sidebar
 
 st.set_page_config(page_title="NDCG, explained", page_icon="📐", layout="wide")
-# Less empty space above each page's title: on a projector every line of height counts.
-st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 1.75rem; }"
-        # With less space, the top of the page lies under Streamlit's header, which is opaque when the sidebar is
-        # closed (it cut the Live class's "Join at" line and class code on a projector): the header lets the page
-        # show through and takes pointer events only on its own buttons.
-        "[data-testid='stHeader'] { background: transparent; }"
-        "[data-testid='stHeader'], [data-testid='stHeader'] * { pointer-events: none; }"
-        "[data-testid='stHeader'] :is(button, a, [role='button']) { pointer-events: auto; }</style>")
-# One element for the scripts (each element adds a gap above the title): Back returns to the previous page (a new
-# query string on the same page replaces the history entry, ui/history.py); the sidebar closes when a page is chosen
-# on a phone; a swipe that starts on a chart scrolls the page, also on the charts whose bars are clicked.
-st.html(HISTORY_SCRIPT + CLOSE_ON_PHONE_SCRIPT + TOUCH_SCROLL_SCRIPT, unsafe_allow_javascript=True)
-# Long formulas wrap after "=" or "+" instead of running off a phone's screen (KaTeX's display mode sets nowrap;
-# its parts are separate inline blocks, so the line can break between them). One part wider still scrolls.
-st.html("<style>.katex-display > .katex, .katex-display > .katex > .katex-html { white-space: normal; }"
-        ".katex-display > .katex > .katex-html > .base { margin: .2em 0; }</style>")
-
-# Columns stack when the page itself is narrow, not only the screen (Streamlit stacks them below a 640 px screen): a
-# phone held sideways (844 px) with the sidebar open leaves the page ~525 px, where side-by-side columns squeezed
-# the ranked list until its names had no room and its buttons slid under the chart.
-st.html("<style>[data-testid='stMainBlockContainer'] { container-type: inline-size; }"
-        "@container (max-width: 640px) { [data-testid='stColumn'] { min-width: calc(100% - 1.5rem); } }</style>")
-# Heading levels follow the page's outline (h1 title, h2 sections, h3 parts: a screen reader lists them that way,
-# axe: heading-order); their sizes keep the look the sections had as Streamlit's subheaders.
-st.html("<style>[data-testid='stMain'] :is(h2, h3, h4) { letter-spacing: normal; }"
-        "[data-testid='stMain'] h2 { font-size: 1.75rem; padding-top: .75rem; }"
-        "[data-testid='stMain'] h3 { font-size: 1.5rem; padding-top: .5rem; }"
-        "[data-testid='stMain'] h4 { font-size: 1.25rem; }</style>")
-# The metric cards (ui.widgets.metric_cards: one horizontal container) share a row equally, whatever their numbers'
-# widths (NDCG's card was 19 px narrower), and wrap two by two on a phone instead of 1 + 1 + 2.
-st.html("<style>[data-testid='stHorizontalBlock'] > [data-testid='stElementContainer']:has([data-testid='stMetric'])"
-        " { flex: 1 1 8rem !important; min-width: 0; }"
-        # A card's value shrinks with a narrow card instead of being cut to "14.0…" (a phone held sideways with the
-        # sidebar open left the Playground's and Compare's cards ~150 px wide). 3.6 em is the width of "14.0000" and its
-        # like; the card's own padding is 2 rem. Cards wide enough keep the usual 2.25 rem.
-        "[data-testid='stMetric'] { container-type: inline-size; }"
-        "[data-testid='stMetric'] [data-testid='stMetricValue'] { font-size: min(2.25rem, calc((100cqi - 2rem) / 3.6)); }"
-        # A card's label wraps instead of ending in "…" ("≈ matches after roun…" on a phone held sideways).
-        "[data-testid='stMetricLabel'] [data-testid='stMarkdownContainer'] :is(p, span) { white-space: normal; }</style>")
-# A table's or chart's toolbar (add row, download, search, fullscreen) shows on hover only: a keyboard user who
-# tabs onto its buttons must see where the focus is.
-st.html("<style>[data-testid='stElementToolbar']:focus-within { opacity: 1 !important; }"
-        # On a touch screen the toolbar is always shown (there is no hover), over the last line of the text above a
-        # table (the Quiz's "… and do not count." lost its end): a table makes room for it there.
-        "@media (hover: none) { [data-testid='stElementContainer']:has([data-testid='stDataFrame']"
-        " > [data-testid='stElementToolbar']) { margin-top: 2rem; } }</style>")
-# Pills (the Worked examples' filters) wrap onto a second line when their row is too narrow: Streamlit scrolls them
-# sideways, and on a phone the last one ("○ no figure stated") was cut at the edge with nothing to say it scrolls.
-st.html("<style>[data-testid='stButtonGroup'] > div:has(> button[data-variant='pills']) { flex-wrap: wrap; }</style>")
-# On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
-st.html("<style>@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }</style>")
-
+style_app()  # the app's own styles and scripts (ui/app_style.py)
 app_shell_ran()
 pages = app_pages()
 page = navigate(pages)  # Streamlit's own nav is hidden: its markup fails axe's list rules (ui/navigation.py)
