@@ -33,6 +33,8 @@ html { font-size: clamp(16px, 1.2vw, 28px); }
 [data-testid="stApp"] { --ndcg-small-text: .875rem; }
 [data-testid="stApp"] :is([data-testid="stMarkdownContainer"], [data-testid="stCaptionContainer"]) code { font-size: max(.875rem, .9em); }
 [data-testid="stApp"] [data-testid="stMainBlockContainer"] { padding-top: 1rem; }
+/* Step by step's nine lesson tabs fit beside the open sidebar at 1280 px (the last one had scrolled out of view). */
+[data-testid="stMain"] [role="tablist"] { column-gap: .6em; }
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] span:has(> [data-testid="stMarkdownContainer"]),
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] :is([data-testid="stMarkdownContainer"], p) { white-space: normal; }
 </style>"""

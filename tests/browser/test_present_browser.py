@@ -281,6 +281,9 @@ def test_every_page_and_chart_in_present_mode(sized, app_url):
             _playground_charts_fit(tab, width, height)
         elif path in ("step_by_step", "dataset", "compare"):
             _page_charts_fit(tab, path, width, height)
+        if path == "step_by_step":  # the nine lessons' tabs fit beside the open sidebar (the last scrolled out of view)
+            assert tab.evaluate("() => { const list = document.querySelector('[data-testid=\"stMain\"] [role=tablist]');"
+                                " return list.scrollWidth - list.clientWidth; }") <= 1
         if path == "compare":  # Compare's second mode: two runs on the data set
             tab.get_by_text("Two runs on the data set", exact=True).click()
             tab.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .gtitle')]"
