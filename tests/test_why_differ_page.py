@@ -36,11 +36,11 @@ def test_default_example_explains_lightgbm_against_scikit_learn():
     assert at.text_input(key="why_number_2").value == f"{lightgbm_value:.4f}"
     comparison = at.info[0].value
     assert "LightGBM's number" in comparison and "2^grade − 1" in comparison and "the grade itself" in comparison
-    frame = at.dataframe[0].value
+    sklearn_frame, lightgbm_frame = [df.value for df in at.dataframe if "Gain ÷ discount" in df.value.columns]
     # position 1 holds the grade-3 document in both; gains 3 (linear) and 7 (2^3 - 1)
-    assert frame["scikit-learn: gain"].iloc[0] == 3 and frame["LightGBM: gain"].iloc[0] == 7
-    assert frame["LightGBM: counted gain / discount"].sum() / frame["LightGBM: ideal gain / discount"].sum() == (
-        pytest.approx(lightgbm_value))
+    assert sklearn_frame["Gain"].iloc[0] == 3 and lightgbm_frame["Gain"].iloc[0] == 7
+    assert lightgbm_frame["Gain ÷ discount"].sum() / lightgbm_frame["Ideal"].sum() == pytest.approx(lightgbm_value)
+    assert sklearn_frame["Gain ÷ discount"].sum() / sklearn_frame["Ideal"].sum() == pytest.approx(sklearn_value)
     at.run()  # the tab's first run leaves the address as opened; the next one writes the state
     assert at.query_params["g"] == "3, 2, 0, 1, 2" and at.query_params["b"] == "LightGBM"
 
@@ -276,13 +276,33 @@ def test_too_many_numbers_says_how_many_and_the_limit():
 
 def test_present_mode_shows_the_side_by_side_calculations_as_a_table_that_fits():
     """At 1920 in Present mode the side-by-side grid was 2810 px wide in a 1688 px box: only the first number's
-    columns were in view, at 13 px. Present mode shows an HTML table (its cells wrap, its text grows)."""
+    columns were in view, at 13 px. Present mode shows HTML tables (their cells wrap, their text grows)."""
     params = {"g": "3,2,3,0,1", "ra": "0.9724", "rb": "0.9575"}
     normal = run_page("why_differ", query_params=params)
-    (grid,) = [df.value for df in normal.dataframe if "rank" in df.value.columns]
+    grids = [df.value for df in normal.dataframe if "Rank" in df.value.columns]
     projected = run_page("why_differ", query_params={**params, "present": "1"})
     assert not projected.exception
-    assert not [df for df in projected.dataframe if "rank" in df.value.columns]
-    (table,) = [t.value for t in projected.table if "rank" in t.value.columns]
-    assert table.shape == grid.shape == (5, 13)
-    assert table.columns.tolist() == grid.columns.tolist()
+    assert not [df for df in projected.dataframe if "Rank" in df.value.columns]
+    tables = [t.value for t in projected.table if "Rank" in t.value.columns]
+    assert len(tables) == len(grids) == 2
+    for table, grid in zip(tables, grids, strict=True):
+        assert table.shape == grid.shape == (5, 7) and table.columns.tolist() == grid.columns.tolist()
+
+
+def test_each_calculation_has_its_own_table_under_its_number():
+    """One table held both calculations with the label in every header ("scikit-learn: counted gain / discount"):
+    2,200 px wide, so at 1280 px the second calculation was past the right edge. Each number now has its table,
+    under its card; the figures are the calculation's, checked here against the formula (grades 3 2 3 0 1 ranked
+    as typed; 0.9724 is trec_eval's linear-gain NDCG, 0.9575 exponential gain)."""
+    import math
+
+    at = run_page("why_differ", query_params={"g": "3,2,3,0,1", "ra": "0.9724", "rb": "0.9575"})
+    first, second = [df.value for df in at.dataframe if "Gain ÷ discount" in df.value.columns]
+    assert first.columns.tolist() == ["Rank", "Document", "Grade", "Gain", "Discount", "Gain ÷ discount", "Ideal"]
+    assert first["Rank"].tolist() == [1, 2, 3, 4, 5] and first["Document"].tolist() == ["#1", "#2", "#3", "#4", "#5"]
+    discounts = [math.log2(i + 1) for i in range(1, 6)]
+    assert first["Discount"].tolist() == pytest.approx(discounts)
+    assert first["Gain"].tolist() == [3, 2, 3, 0, 1] and second["Gain"].tolist() == [7, 3, 7, 0, 1]
+    dcg = sum(g / d for g, d in zip([3, 2, 3, 0, 1], discounts, strict=True))
+    linear = dcg / sum(g / d for g, d in zip([3, 3, 2, 1, 0], discounts, strict=True))
+    assert first["Gain ÷ discount"].sum() / first["Ideal"].sum() == pytest.approx(linear) and round(linear, 4) == 0.9724

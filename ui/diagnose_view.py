@@ -122,42 +122,48 @@ def _finding(finding: ndcg_core.Finding, index: int) -> None:
             st.markdown("\n".join(f"- {plain(match.sentence)}" for match in rest))
 
 
-def side_by_side_frame(diagnosis: ndcg_core.Diagnosis, findings, ids) -> pd.DataFrame:
-    """Both findings' first calculations, position by position (columns from ``Diagnosis.table``)."""
-    frames = []
-    for finding in findings:
-        table = diagnosis.table(finding.matches[0])
-        counted = table["in_cutoff"]
-        ideal_counted = table["in_ideal_cut"]
-        label = finding.label
-        documents = [(ids[i] if ids else f"#{i + 1}") if i >= 0 else "" for i in table["item"]]
-        frames.append(pd.DataFrame({
-            f"{label}: document": documents,
-            f"{label}: grade": table["grade"],
-            f"{label}: gain": table["gain"],
-            f"{label}: discount": table["discount"],
-            f"{label}: counted gain / discount": table["contribution"].where(counted),
-            f"{label}: ideal gain / discount": table["ideal_contribution"].where(ideal_counted),
-        }))
-    rank = pd.DataFrame({"rank": range(1, max(len(frame) for frame in frames) + 1)})
-    return pd.concat([rank, *frames], axis=1)
+# Each calculation's columns: (header, what it holds). Short headers, so that two calculations' tables fit side by
+# side on a laptop (one table of both, with the label in every header, hid the second calculation past the right edge
+# of a 1280 px screen).
+CALCULATION_COLUMNS = (
+    ("Rank", "The position i in the ranking."),
+    ("Document", "The document at this position (its id, or its place in the input: #1 is the first number typed)."),
+    ("Grade", "Its relevance grade."),
+    ("Gain", "The gain this calculation gives the grade."),
+    ("Discount", "What the gain is divided by at this position."),
+    ("Gain ÷ discount", "The position's contribution to DCG; empty past the cutoff."),
+    ("Ideal", "The contribution at this position in the ideal list (IDCG adds these); empty past its depth."),
+)
+
+
+def calculation_frame(diagnosis: ndcg_core.Diagnosis, finding: ndcg_core.Finding, ids) -> pd.DataFrame:
+    """A finding's first calculation position by position (columns from ``Diagnosis.table``)."""
+    table = diagnosis.table(finding.matches[0])
+    documents = [(ids[i] if ids else f"#{i + 1}") if i >= 0 else "" for i in table["item"]]
+    values = (range(1, len(table) + 1), documents, table["grade"], table["gain"], table["discount"],
+              table["contribution"].where(table["in_cutoff"]), table["ideal_contribution"].where(table["in_ideal_cut"]))
+    return pd.DataFrame({header: list(column) for (header, _), column in zip(CALCULATION_COLUMNS, values, strict=True)})
+
+
+def _calculation_table(frame: pd.DataFrame, key: str) -> None:
+    numbers = [header for header, _ in CALCULATION_COLUMNS[3:]]
+    if present.active():  # a projector: an HTML table, whose text grows with the page's and wraps in its cells
+        st.table(frame.style.format("{:.4f}", subset=numbers, na_rep="").format("{:g}", subset=["Grade"], na_rep=""),
+                 hide_index=True)
+        return
+    config = {header: (st.column_config.NumberColumn(header, help=help, format="%.4f") if header in numbers
+                       else st.column_config.Column(header, help=help)) for header, help in CALCULATION_COLUMNS}
+    st.dataframe(frame, hide_index=True, key=key, column_config=config)
 
 
 def _side_by_side(diagnosis: ndcg_core.Diagnosis, findings, question: inputs.Question) -> None:
     st.markdown("### The calculations side by side")
     columns = st.columns(len(findings))
-    for column, finding in zip(columns, findings, strict=True):
+    for index, (column, finding) in enumerate(zip(columns, findings, strict=True)):
         match = finding.matches[0]
-        column.metric(plain(finding.label), f"{match.ndcg:.4f}",
+        with column:
+            st.metric(plain(finding.label), f"{match.ndcg:.4f}",
                       help=f"DCG {match.dcg:.4f} / IDCG {match.idcg:.4f}" if match.idcg > 0 else "IDCG = 0")
-        column.caption(f"DCG = {match.dcg:.4f}, IDCG = {match.idcg:.4f}")
-    frame = side_by_side_frame(diagnosis, findings, question.ids)
-    numbers = [name for name in frame.columns if name != "rank" and not name.endswith(("document", "grade"))]
-    if present.active():  # a projector: an HTML table, whose text grows with the page's and wraps in its cells
-        grades = [name for name in frame.columns if name.endswith("grade")]
-        st.table(frame.style.format("{:.4f}", subset=numbers, na_rep="").format("{:g}", subset=grades, na_rep=""),
-                 hide_index=True)
-    else:
-        st.dataframe(frame, hide_index=True, key="why_side_by_side",
-                     column_config={name: st.column_config.NumberColumn(format="%.4f") for name in numbers})
+            st.caption(f"DCG = {match.dcg:.4f}, IDCG = {match.idcg:.4f}")
+            _calculation_table(calculation_frame(diagnosis, finding, question.ids), key=f"why_side_by_side_{index}")
     st.caption("Empty cells are past the cutoff (ranking) or past the ideal list's depth: they do not count.")

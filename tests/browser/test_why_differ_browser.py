@@ -55,6 +55,11 @@ def test_lightgbm_against_scikit_learn_is_explained(request, app_url, device):
     tab.get_by_text("The calculations side by side").scroll_into_view_if_needed()
     tab.locator("[data-testid='stDataFrame']").first.wait_for(timeout=10_000)
     screenshot(tab, f"why_differ_side_by_side_{viewport['width']}", full_page=device == "page")
+    if device == "page":  # each calculation's table is whole on a laptop (one table of both hid the second's columns)
+        tab.wait_for_function("() => document.querySelectorAll('[data-testid=\"stMain\"] .dvn-scroller').length >= 2")
+        overflow = tab.evaluate("() => [...document.querySelectorAll('[data-testid=\"stMain\"] .dvn-scroller')]"
+                                ".map((grid) => grid.scrollWidth - grid.clientWidth)")
+        assert len(overflow) == 2 and max(overflow) <= 1, overflow
 
 
 def test_uploaded_outputs_with_an_off_by_one_discount_are_diagnosed(page, app_url, tmp_path):
