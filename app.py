@@ -13,7 +13,7 @@ style_app()  # the app's own styles and scripts (ui/app_style.py)
 app_shell_ran()
 pages = app_pages()
 page = navigate(pages)  # Streamlit's own nav is hidden: its markup fails axe's list rules (ui/navigation.py)
-url_state.start()
+url_state.start(page.url_path)
 url_state.check_names(page.url_path)  # a link's parameter names that no page reads (a typo) or given twice
 sidebar_navigation(pages)
 present.sidebar_toggle()  # Present mode (for a projector): its switch, URL parameter and styles

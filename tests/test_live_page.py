@@ -743,3 +743,23 @@ def test_an_ended_session_shows_no_join_code_or_qr_code(engine):
     for at in (teacher, projector):
         assert not any("Join at" in md.value for md in at.markdown) and not at.get("imgs")
         assert "This session has ended: its code no longer admits anyone." in _texts(at)
+
+
+def test_a_teachers_or_students_secret_never_reaches_another_pages_address(engine):
+    """Back from the Live class to the Playground gave the Playground the address
+    ``/?code=746YH7&teacher=<secret>&gain=…``: Streamlit's rerun kept the Live class's parameters and the
+    Playground's write of its own kept every parameter it did not manage. A teacher projecting the Playground then
+    showed the link that "alone controls the session". Here the Playground runs with those parameters still there
+    (as after Back): its address drops them; the Live class keeps them."""
+    teacher, code, secret = _teacher(engine)
+    student = _student(code, "Ann")
+    token = student.query_params["student"]
+    for at, secret_name, value in ((teacher, "teacher", secret), (student, "student", token)):
+        at.switch_page("pages/playground.py").run()
+        assert not at.exception
+        at.run()  # the Playground's state written to the address (its first run on a page keeps the address)
+        assert "docs" in at.query_params, dict(at.query_params)
+        assert secret_name not in at.query_params and "code" not in at.query_params, dict(at.query_params)
+        # Back on the Live class page (its sidebar link), the session finds its place and its address again.
+        at.switch_page("pages/live_class.py").run()
+        assert at.query_params.get(secret_name) == value and at.query_params.get("code") == code

@@ -98,6 +98,7 @@ MANAGED = frozenset(SETTINGS_PARAMS + PAGE_PARAMS + tuple(WHY_DIFFER_PARAMS.valu
 LIVE_PARAMS = ("join", "code", "student", "teacher", "screen")
 STREAMLIT_PARAMS = ("embed", "embed_options")  # Streamlit's own (an app embedded in another page)
 KNOWN = MANAGED | frozenset(LIVE_PARAMS + STREAMLIT_PARAMS)
+LIVE_PAGE = "live_class"  # the url_path of the page that reads LIVE_PARAMS
 NAMES_SCOPE = "link names"  # the warning about parameters no page reads, or given twice
 PLAYGROUND_URL = "/"  # the default page is served at the root (and "/playground" by a hidden alias of it)
 _SESSION_KEY = "url_state"
@@ -257,6 +258,7 @@ class UrlSession:
 
     pending: dict[str, str | None] = field(default_factory=dict)
     warnings: dict[str, str] = field(default_factory=dict)
+    page: str | None = None  # the url_path of the page this run draws
     first_run_done: bool = False
     names_page: str | None = None  # the page the link with unread parameter names opened
 
@@ -295,9 +297,10 @@ def show_warning(scope: str) -> None:
         st.warning(message, icon=":material/link_off:")
 
 
-def start() -> None:
-    """Forget what the previous run published (app.py calls it first in every full run)."""
+def start(page: str | None = None) -> None:
+    """Forget what the previous run published (app.py calls it first in every full run, with the page it draws)."""
     _session().pending = {}
+    _session().page = page
 
 
 def unread_names(names: Sequence[str], counts: Mapping[str, int]) -> str | None:
@@ -375,10 +378,14 @@ def flush(*, partial: bool = False) -> None:
         if not _session().warnings:
             return
     current = st.query_params.to_dict()
-    # A full write keeps the parameters nobody manages that are read (the Live class's, Streamlit's own); those no
-    # page reads go (check_names said so), so the address shows what the page uses.
+    # A full write keeps the parameters nobody manages that are read (Streamlit's own; the Live class's on its own
+    # page only: a teacher's or student's secret must not ride along to another page's address, as it did after
+    # Back from the Live class, where Streamlit's rerun kept the previous page's parameters); those no page reads
+    # go (check_names said so), so the address shows what the page uses.
+    on_live_page = _session().page == LIVE_PAGE
     desired = dict(current) if partial else {name: value for name, value in current.items()
-                                             if name not in MANAGED and name in KNOWN}
+                                             if name not in MANAGED and name in KNOWN
+                                             and (on_live_page or name not in LIVE_PARAMS)}
     for name, value in _session().pending.items():
         if value is None:
             desired.pop(name, None)
