@@ -11,7 +11,7 @@ from unittest import mock
 import pytest
 
 import ndcg_core
-from tests.conftest import chart_specs, copy_links, run_page
+from tests.conftest import ROOT, chart_specs, copy_links, run_page
 from ui import charts, ghost, present, url_state
 from ui.ranked_list import moves_to
 
@@ -47,7 +47,7 @@ def test_present_link_turns_it_on_and_hides_the_playground_editing_chrome():
     assert not [s for s in at.header if s.value in ("Grades", "Share this exact state")]
     assert copy_links(at) == {}  # the share box
     assert [s.value for s in at.header if s.value == "Per-position table"]  # the teaching parts stay
-    assert any("font-size: clamp(16px, 1.2vw, 28px)" in str(element.proto) for element in at.get("html"))
+    assert any("font-size: clamp(17px, 1.2vw, 28px)" in str(element.proto) for element in at.get("html"))
 
 
 def test_toggle_round_trips_through_the_url():
@@ -193,7 +193,7 @@ def test_present_stays_on_through_the_worked_examples_buttons(button, page):
     assert not at.exception
     assert page in _page_title(at)
     assert toggle(at).value is True and at.query_params["present"] == "1"
-    assert any("font-size: clamp(16px, 1.2vw, 28px)" in str(element.proto) for element in at.get("html"))
+    assert any("font-size: clamp(17px, 1.2vw, 28px)" in str(element.proto) for element in at.get("html"))
     at.run()  # and on the runs after it
     assert toggle(at).value is True and at.query_params["present"] == "1"
 
@@ -298,3 +298,14 @@ def test_present_mode_shows_the_per_position_table_as_text_that_grows_with_the_p
     grey = {int(row) for selectors, body in rules if "#6b6b6b" in body for row in re.findall(r"_row(\d+)_", selectors)}
     assert grey == {3, 4}
     assert "Grey rows lie below the cutoff k = 3: they do not count." in [c.value for c in at.caption]
+
+
+def test_present_mode_text_is_never_smaller_than_without_it():
+    """The theme's text is 17 px (.streamlit/config.toml); Present mode's floor stayed 16 px, so on a 1280 or
+    1366 px projector Present mode made every text smaller (the root 17 -> 16 px). Its floor is the theme's size."""
+    import re
+    import tomllib
+
+    theme = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["theme"]
+    floor = re.search(r"html \{ font-size: clamp\((\d+)px, ", present.CSS)
+    assert floor and int(floor.group(1)) == theme["baseFontSize"] == 17

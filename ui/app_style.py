@@ -75,11 +75,15 @@ _TOOLBARS = (
 # sideways, and on a phone the last one ("○ no figure stated") was cut at the edge with nothing to say it scrolls.
 _PILLS = "[data-testid='stButtonGroup'] > div:has(> button[data-variant='pills']) { flex-wrap: wrap; }"
 
+# Tabs (Step by step's nine lessons) wrap onto a second row when their row is too narrow (1280 px with the sidebar
+# open, or Present mode's larger text): Streamlit scrolls them sideways, and the last lessons were out of view.
+_TABS = "[data-testid='stMain'] [role='tablist'] { flex-wrap: wrap; row-gap: .25rem; }"
+
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 _PHONE_MODEBAR = "@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }"
 
 APP_STYLE = "<style>" + "".join((_TOP_AND_HEADER, _WRAPPED_FORMULAS, _NARROW_COLUMNS, _HEADINGS, _METRIC_CARDS,
-                                 _TOOLBARS, _PILLS, _PHONE_MODEBAR)) + "</style>"
+                                 _TOOLBARS, _PILLS, _TABS, _PHONE_MODEBAR)) + "</style>"
 
 # Back returns to the previous page (a new query string on the same page replaces the history entry, ui/history.py);
 # the sidebar closes when a page is chosen on a phone; a swipe that starts on a chart scrolls the page, also on the

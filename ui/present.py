@@ -4,8 +4,9 @@ Why one module: the switch, its URL parameter, its styles and the chart sizes it
 page only asks :func:`active` (the Playground hides its editing chrome) and :func:`figure` (a chart's text).
 
 **Text size.** Streamlit sizes its text in rem, and so does the ranked list (rem reaches into its shadow root),
-so Present mode scales the root font with the viewport's width: 1.2 vw, at least 16 px (the normal size, so a
-1280-px projector loses no room) and at most 28 px. At 1920 × 1080 the root is 23 px and the smallest text
+so Present mode scales the root font with the viewport's width: 1.2 vw, at least the normal size (the theme's
+``baseFontSize``, 17 px: a 1280-px projector loses no room, and no text is smaller than without Present mode, as
+it was while the floor stayed 16 px) and at most 28 px. At 1920 × 1080 the root is 23 px and the smallest text
 Streamlit draws (captions, metric labels and deltas, at 0.875 rem) is 20.2 px; the whole page keeps the
 proportions of a 1333 × 750 screen, which the Playground fits (tests/browser/test_present_browser.py). The
 ranked list's small print (header, help line, cutoff line) reads ``--ndcg-small-text``, set here.
@@ -28,16 +29,16 @@ CHART_TITLE_FONT = 22
 PLAYGROUND_CHART_HEIGHT = 300  # px: beside the list, under the cards, with its view picker inside a 1280 x 720 screen
 PRESENT_CHART_HEIGHT = 330  # px: Present mode's shorter caption and top space leave a little more room (larger text)
 
+NORMAL_FONT_PX = int(st.get_option("theme.baseFontSize") or 16)  # the root font without Present mode
+
 CSS = """<style>
-html { font-size: clamp(16px, 1.2vw, 28px); }
+html { font-size: clamp(NORMAL_FONT_PX, 1.2vw, 28px); }
 [data-testid="stApp"] { --ndcg-small-text: .875rem; }
 [data-testid="stApp"] :is([data-testid="stMarkdownContainer"], [data-testid="stCaptionContainer"]) code { font-size: max(.875rem, .9em); }
-[data-testid="stApp"] [data-testid="stMainBlockContainer"] { padding-top: 1rem; }
-/* Step by step's nine lesson tabs fit beside the open sidebar at 1280 px (the last one had scrolled out of view). */
-[data-testid="stMain"] [role="tablist"] { column-gap: .6em; }
+[data-testid="stApp"] [data-testid="stMainBlockContainer"] { padding-top: .25rem; }
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] span:has(> [data-testid="stMarkdownContainer"]),
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] :is([data-testid="stMarkdownContainer"], p) { white-space: normal; }
-</style>"""
+</style>""".replace("NORMAL_FONT_PX", f"{NORMAL_FONT_PX}px")
 
 
 def active() -> bool:
