@@ -413,6 +413,12 @@ def _summary(label, shown: str, matches, named, preset_values, value: float, ref
         return f"{head}: " + " ".join(refused)
     if not matches and not preset_values:
         return f"{head}: no convention searched reproduces it; check the grades, their order (or scores) and k."
+    # A library whose order of tied scores cannot be reproduced (ranx's unstable sort in a large tie) gives any
+    # figure in the range over those orders: no calculation searched may give the number, and it can still be its.
+    ranged = [key for key in named if key in preset_values and (id_ranges or {}).get(key)]
+    if not matches and ranged:
+        return (f"{head}: no calculation searched gives it exactly. "
+                + _named_miss(ranged[0], preset_values[ranged[0]], value, id_ranges[ranged[0]], tolerance))
     if not matches:
         closest = min(preset_values, key=lambda key: abs(preset_values[key] - value) if not math.isnan(value) else 0)
         return (f"{head}: no convention searched reproduces it. The closest preset, "

@@ -117,6 +117,8 @@ def conventions_table(given: CheckedInput, *, k: int | None) -> pd.DataFrame:
         row["note"] = refused  # why a cell has no value, beside it: the library's own refusal, in its words
         row["gain"] = convention.gain
         row["ties"] = TIE_WORDS.get(convention.ties, convention.ties)
+        if convention.unstable_ties:  # ranx: input order only as far as its unstable sort keeps it (not in large ties)
+            row["ties"] += " (unstable sort)"
         row["ideal"] = IDEAL_WORDS.get(convention.ideal, convention.ideal)
         row["zero_idcg"] = ZERO_WORDS.get(convention.zero_idcg, convention.zero_idcg)
         row["discount"] = preset_discount_words(convention.discount, convention.log_base)
