@@ -111,7 +111,7 @@ _LIST = [
         reason="LightGBM's default label_gain is 2^i - 1, it sorts scores stably (input order in ties), takes "
         "the ideal from the query's own labels, and scores a query with no relevant document as 1.",
         call="lgb.Booster({'objective': 'lambdarank', 'metric': 'ndcg', 'ndcg_eval_at': [k]}, "
-        "lgb.Dataset(X, label, group, init_score=scores)).eval_train()",
+        "lgb.Dataset(X, label=relevances, group=[len(relevances)], init_score=scores)).eval_train()",
         caveat="LightGBM needs whole-number grades from 0 to 30 (its default label_gain table).",
         whole_grades=True,
         max_grade=30,

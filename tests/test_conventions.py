@@ -291,3 +291,18 @@ def test_xgboost_preset_rounds_scores_to_float32():
     ours = CONVENTIONS["xgboost"].evaluate(grades[::-1], scores[::-1], k=2).ndcg
     assert ours == pytest.approx(measured, abs=1e-6)
     assert ours == pytest.approx(1 / math.log2(3), abs=1e-12)  # tied, input order: b (grade 0) first
+
+
+def test_the_lightgbm_call_shown_runs_and_gives_the_presets_figure():
+    """The Library conventions page showed ``lgb.Dataset(X, label, group, init_score=scores)``: the third positional
+    parameter is ``reference``, so the snippet raised AttributeError in LightGBM 4.7. The call shown is run here as
+    written (X: one constant feature; k = 3) and gives the preset's figure."""
+    import lightgbm as lgb
+    import numpy as np
+
+    relevances, scores, k = [3, 2, 0, 1, 2, 0], [0.1, 0.9, 0.4, 0.8, 0.3, 0.2], 3
+    X = np.zeros((len(relevances), 1))
+    call = CONVENTIONS["lightgbm"].call
+    [(_, metric, value, _)] = eval(call, {"lgb": lgb}, {"X": X, "relevances": relevances, "scores": scores, "k": k})
+    assert metric == f"ndcg@{k}"
+    assert value == pytest.approx(CONVENTIONS["lightgbm"].evaluate(relevances, scores, k=k).ndcg, abs=1e-12)
