@@ -303,6 +303,8 @@ def test_the_lightgbm_call_shown_runs_and_gives_the_presets_figure():
     relevances, scores, k = [3, 2, 0, 1, 2, 0], [0.1, 0.9, 0.4, 0.8, 0.3, 0.2], 3
     X = np.zeros((len(relevances), 1))
     call = CONVENTIONS["lightgbm"].call
-    [(_, metric, value, _)] = eval(call, {"lgb": lgb}, {"X": X, "relevances": relevances, "scores": scores, "k": k})
+    # The call is the app's own constant text (ndcg_core/_conventions.py), run as a user would paste it.
+    names = {"X": X, "relevances": relevances, "scores": scores, "k": k}
+    [(_, metric, value, _)] = eval(call, {"lgb": lgb}, names)  # noqa: S307
     assert metric == f"ndcg@{k}"
     assert value == pytest.approx(CONVENTIONS["lightgbm"].evaluate(relevances, scores, k=k).ndcg, abs=1e-12)
