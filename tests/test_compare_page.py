@@ -138,7 +138,7 @@ def test_run_verdict_equals_independent_bootstrap(k):
     metric = "NDCG" if k is None else f"NDCG@{k}"
     expected = (
         f"Neural is better on {wins} of {differences.size} queries (BM25 on {losses}, {ties} tied); "
-        f"the mean {metric} improvement is {differences.mean():.2f}, 95% CI {low:.2f}–{high:.2f}."
+        f"the mean {metric} improvement is {differences.mean():+.4f}, 95% CI {low:+.4f} to {high:+.4f}."
     )
     verdict = verdict_text(at)
     assert verdict.startswith(expected), (verdict, expected)
@@ -160,7 +160,7 @@ def test_run_comparison_reacts_to_seed_and_confidence():
     common = bm25.index.intersection(neural.index)
     differences = (neural[common] - bm25[common]).to_numpy()
     low, high = bootstrap_by_hand(differences, n_boot=2000, seed=7, confidence=0.9)
-    assert f"90% CI {low:.2f}–{high:.2f}" in verdict_text(at)
+    assert f"90% CI {low:+.4f} to {high:+.4f}" in verdict_text(at)
     # The interval at 2 decimals is the same for 2,000 and 10,000 resamples: the chart says how many were drawn,
     # and its histogram holds one mean per resample.
     (bootstrap,) = [spec for spec in chart_specs(at) if "Bootstrap" in spec["layout"]["title"]["text"]]
@@ -289,3 +289,17 @@ def test_the_flip_grid_names_the_idcg_rule_it_uses_in_the_sidebars_words():
     assert ("(In this grid NDCG when IDCG = 0 is “0 (scikit-learn, trec_eval)” instead of the sidebar's “Skip (left "
             "out of averages)”, so its means count those queries as 0.)") in intro
     assert "“skip”" not in intro
+
+
+def test_the_verdict_says_a_small_mean_difference_as_the_cards_do():
+    """A mean difference of +0.0036 (CI -0.0466 to +0.0527) read "the mean NDCG@10 improvement is 0.00, 95% CI
+    -0.05–0.05" beside a card showing +0.0036: as if the runs were identical."""
+    from types import SimpleNamespace
+
+    from ui.compare_runs import verdict
+
+    comparison = SimpleNamespace(mean_difference=0.0036, ci_low=-0.0466, ci_high=0.0527, wins=16, losses=12, ties=2,
+                                 n_queries=30, confidence=0.95)
+    assert verdict(comparison, name_a="runA", name_b="runB", metric="NDCG@10") == (
+        "runB is better on 16 of 30 queries (runA on 12, 2 tied); the mean NDCG@10 improvement is +0.0036, 95% CI "
+        "-0.0466 to +0.0527. The interval includes 0, so these queries do not show a reliable difference in the mean.")

@@ -103,7 +103,7 @@ def test_a_runs_comparison_made_on_the_page_reopens_from_its_link_with_every_fig
     low, high = sorted((sign * expected.ci_low, sign * expected.ci_high))
     assert f"Neural is better on {expected.losses} of 60 queries (BM25 on {expected.wins}, {expected.ties} tied)" in (
         verdict_text(opened))
-    assert f"99% CI {fixed(low, 2)}–{fixed(high, 2)}" in verdict_text(opened)
+    assert f"99% CI {signed(low)} to {signed(high)}" in verdict_text(opened)
     # In the Dataset page's words, not ndcg_core's argument values ("pessimistic", "zero").
     assert ("tied scores: Worse grades first (worst case); missing queries: Count them as NDCG 0 (trec_eval -c)"
             in " ".join(t.value for t in opened.text))

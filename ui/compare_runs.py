@@ -49,8 +49,10 @@ def _link_state() -> RunsLink:
 
 
 def verdict(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metric: str) -> str:
-    """The stakeholder sentence, e.g. 'B is better on 31 of 50 queries; the mean NDCG improvement is 0.04, 95% CI
-    0.01–0.07' ("improvement", not "gain": in NDCG a gain is what a grade is worth)."""
+    """The stakeholder sentence, e.g. 'B is better on 31 of 50 queries; the mean NDCG improvement is +0.0412, 95% CI
+    +0.0105 to +0.0718' ("improvement", not "gain": in NDCG a gain is what a grade is worth). Four decimals, as the
+    cards beside it: at two, a mean of +0.0036 read "improvement is 0.00" (as if the runs were the same) and its
+    interval "-0.05–0.05"."""
     c = comparison
     level = percent(c.confidence)
     if c.wins >= c.losses:
@@ -62,7 +64,7 @@ def verdict(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metri
     word = "improvement" if gain >= 0 else "change"
     sentence = (
         f"{better} is better on {better_count} of {c.n_queries} queries ({worse} on {worse_count}, {c.ties} tied); "
-        f"the mean {metric} {word} is {fixed(gain, 2)}, {level} CI {fixed(low, 2)}–{fixed(high, 2)}."
+        f"the mean {metric} {word} is {signed(gain)}, {level} CI {signed(low)} to {signed(high)}."
     )
     if c.ci_low > 0 or c.ci_high < 0:
         winner = name_b if c.ci_low > 0 else name_a
