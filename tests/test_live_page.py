@@ -763,3 +763,24 @@ def test_a_teachers_or_students_secret_never_reaches_another_pages_address(engin
         # Back on the Live class page (its sidebar link), the session finds its place and its address again.
         at.switch_page("pages/live_class.py").run()
         assert at.query_params.get(secret_name) == value and at.query_params.get("code") == code
+
+
+def test_a_reloaded_teacher_page_goes_on_from_the_seeds_the_session_used(engine):
+    """After "Add and open" the seed box moved on to 1, but a reload (or the teacher link on a second device) showed
+    0 again: the next "Add and open" asked the same question twice (activities 3 and 4, the same "Fix the ranking"
+    list). A new browser session on the teacher link starts after the largest seed the live session used."""
+    teacher, code, secret = _teacher(engine)
+    teacher.number_input(key="live_seed").set_value(41).run()
+    teacher.button(key="live_add").click().run()
+    assert teacher.number_input(key="live_seed").value == 42
+    reloaded = run_page("live_class", query_params={"code": code, "teacher": secret})
+    assert not reloaded.exception
+    assert reloaded.number_input(key="live_seed").value == 42
+    reloaded.button(key="live_add").click().run()
+    live_session = store.teacher_session(engine, code=code, secret=secret)
+    seeds = [a.spec["seed"] for a in store.session_activities(engine, live_session.id)]
+    assert seeds == [41, 42]
+    # A session with no activity yet starts at 0.
+    _, other_code, other_secret = _teacher(engine)
+    fresh = run_page("live_class", query_params={"code": other_code, "teacher": other_secret})
+    assert fresh.number_input(key="live_seed").value == 0

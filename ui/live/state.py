@@ -112,6 +112,14 @@ def offer_next_seed(seed: int, *, largest: int) -> None:
     session.set_widget(SEED_KEY, min(seed + 1, largest))
 
 
+def resume_seed(used: list[int], *, largest: int) -> None:
+    """On the dashboard's first draw in this browser session, the "Quiz seed" box after the largest seed the live
+    session has used (``used``: its activities' seeds): a reload or another device started again at 0, and "Add and
+    open" asked the questions already asked."""
+    if not session.has(SEED_KEY):
+        session.set_widget(SEED_KEY, min(max(used) + 1, largest) if used else 0)
+
+
 END_ANYWAY_KEY = "live_end_anyway"  # the teacher's "end it anyway" when answers are not revealed yet
 LEADERBOARD_KEY = "live_leaderboard"
 

@@ -31,6 +31,7 @@ from ui.live.state import (
     live,
     next_activity_choice,
     offer_next_seed,
+    resume_seed,
     take_teacher_error,
 )
 from ui.quiz_model import MAX_SEED
@@ -214,6 +215,7 @@ def _next_activity_picker(session: store.Session, every: list[store.Activity]) -
     st.header("Next activity")
     kind_col, seed_col, add_col, quiz_col = st.columns([1.6, 1, 1, 1.3], vertical_alignment="bottom")
     kind_col.selectbox("Kind", activities.KINDS, format_func=lambda k: activities.TITLES[k], key=KIND_KEY)
+    resume_seed([int(a.spec["seed"]) for a in every if isinstance(a.spec.get("seed"), int)], largest=MAX_SEED)
     seed_col.number_input("Quiz seed", min_value=0, max_value=MAX_SEED, step=1, key=SEED_KEY,
                           help="The same seed gives the same question, as on the Quiz page.")
     # The questions are drawn in the callbacks (generating a quiz takes ~30 ms: not on every redraw).
