@@ -162,6 +162,21 @@ def test_codes_expire_when_the_session_ends(engine):
         store.join(engine, code=session.code, client="late")
 
 
+def test_the_same_answer_sent_again_is_one_answer_received(engine):
+    """Four taps on "Send my answer" 60 ms apart with the slider at 0.73: the phone said "Answer replaced" and the
+    export showed revision 4 for one answer. The same answer again changes nothing (revision 1, its first time);
+    another answer after it is a replacement (revision 2)."""
+    session, _secret, activity = _open_estimate(engine)
+    _student, token = store.join(engine, code=session.code, client="s1")
+    taps = [_submit(engine, session.code, token, activity.id, 0.73) for _ in range(4)]
+    assert [tap.revision for tap in taps] == [1, 1, 1, 1]
+    assert len({tap.submitted_at for tap in taps}) == 1  # the first tap's time: when the answer was given
+    (row,) = store.activity_answers(engine, activity.id)
+    assert row.revision == 1 and row.answer == {"value": 0.73}
+    changed = _submit(engine, session.code, token, activity.id, 0.5)
+    assert changed.revision == 2 and store.activity_answers(engine, activity.id)[0].answer == {"value": 0.5}
+
+
 def test_resubmission_replaces_the_one_answer(engine):
     session, _secret, activity = _open_estimate(engine)
     student, token = store.join(engine, code=session.code, client="s1")

@@ -253,7 +253,9 @@ def submit_answer(engine: Engine, *, code: str | None, token: str | None, activi
 
     The activity row is share-locked (PostgreSQL ``FOR SHARE``), so a concurrent close waits for the
     answers already being written and no answer lands after it. A re-submission updates the one row of
-    (activity, student) and increments ``revision``: the unique constraint makes a second row impossible.
+    (activity, student) and increments ``revision``: the unique constraint makes a second row impossible. The same
+    answer sent again (a double tap on "Send my answer") changes nothing: it was reported as "Answer replaced", and
+    its revisions counted each tap.
     """
     now = at or time.time()
     with _write(engine) as conn, conn.begin():
@@ -266,6 +268,10 @@ def submit_answer(engine: Engine, *, code: str | None, token: str | None, activi
             raise NotAuthorized("This activity is not in your session.")
         if row.state != "open":
             raise NotOpen("Answers are closed for this activity.")
+        kept = conn.execute(sa.select(answers, students.c.nickname).join(students, students.c.id == answers.c.student_id)
+                            .where(answers.c.activity_id == activity_id, answers.c.student_id == student.id)).first()
+        if kept is not None and json.loads(kept.answer) == answer:  # a double tap sends the same answer again
+            return _answer(kept)
         label, points, correct = scorer(row.kind, json.loads(row.spec), answer)
         values = {"activity_id": activity_id, "student_id": student.id, "answer": json.dumps(answer),
                   "label": str(label)[:64], "points": float(points), "correct": bool(correct), "submitted_at": now}
