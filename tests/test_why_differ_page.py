@@ -306,3 +306,16 @@ def test_each_calculation_has_its_own_table_under_its_number():
     dcg = sum(g / d for g, d in zip([3, 2, 3, 0, 1], discounts, strict=True))
     linear = dcg / sum(g / d for g, d in zip([3, 3, 2, 1, 0], discounts, strict=True))
     assert first["Gain ÷ discount"].sum() / first["Ideal"].sum() == pytest.approx(linear) and round(linear, 4) == 0.9724
+
+
+def test_an_unjudged_mark_in_the_grades_says_how_to_type_it():
+    """Typed "2 - 3 0 - 1" (a dash for a document nobody judged), the page said only "item 2 ('-') is not a number"."""
+    at = run_page(PAGE)
+    at.text_area(key="why_grades").input("2 - 3 0 - 1").run()
+    assert not at.exception
+    (error,) = at.error
+    shown = error.value.replace("\\", "")
+    assert shown.startswith("Grades: item 2 ('-') is not a number. A document nobody judged counts as grade 0")
+    assert "type 0 for it" in shown and "lesson 9" in shown
+    at.text_area(key="why_grades").input("2 abc").run()
+    assert at.error[0].value.replace("\\", "") == "Grades: item 2 ('abc') is not a number."

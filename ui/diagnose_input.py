@@ -99,12 +99,19 @@ def numbers(text: str, *, what: str) -> tuple[float, ...]:
                                      f"{MAX_DOCUMENTS:,} documents (a whole run's figures: the Dataset page).")
     for position, item in enumerate(items, start=1):
         if not _NUMBER.match(item):
-            raise ndcg_core.InvalidInput(f"{what}: item {position} ({item[:20]!r}) is not a number.")
+            hint = _UNJUDGED_HINT if what == "Grades" and item in _UNJUDGED_MARKS else ""
+            raise ndcg_core.InvalidInput(f"{what}: item {position} ({item[:20]!r}) is not a number.{hint}")
     values = tuple(float(item) for item in items)
     if not all(math.isfinite(value) for value in values):
         raise ndcg_core.InvalidInput(f"{what}: a number is too large.")
     return values
 
+
+# What people type for a document nobody judged ("2 - 3 0 ? 1"): every library searched here reads it as grade 0.
+_UNJUDGED_MARKS = frozenset({"-", "?", "x", "X", "na", "NA", "n/a", "N/A", "_"})
+_UNJUDGED_HINT = (" A document nobody judged counts as grade 0 in every library searched here (trec_eval, "
+                  "scikit-learn, ranx, …): type 0 for it. The Step by step page's lesson 9 shows what leaving such "
+                  "documents out (the condensed list) does to NDCG.")
 
 _DECIMAL_COMMA = re.compile(r"-?\d+,\d+")
 
