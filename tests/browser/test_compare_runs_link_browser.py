@@ -50,7 +50,7 @@ def test_the_runs_link_opens_the_same_comparison_in_a_fresh_tab(page, borrow, ap
     expected = ndcg_core.compare_runs(bm25, neural, n_boot=3000, seed=424242, confidence=0.9)
     cards = [fixed(expected.mean_a), fixed(expected.mean_b), str(expected.wins), str(expected.ties),
              str(expected.losses)]
-    interval = f"90% CI {fixed(expected.ci_low, 2)}–{fixed(expected.ci_high, 2)}"
+    interval = f"90% CI {signed(expected.ci_low)} to {signed(expected.ci_high)}"
     expect()(page.get_by_text(re.compile(re.escape(interval))).first).to_be_visible(timeout=15_000)
     assert card_values(page) == cards
     box = page.get_by_role("textbox", name="Share link of this comparison")
