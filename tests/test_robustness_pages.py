@@ -344,6 +344,21 @@ def test_compare_hostile_document_name_is_text():
         assert name not in element.value
 
 
+def test_a_direction_override_in_a_name_does_not_reverse_the_sentence_that_names_it():
+    """A document named "D\u202e2" (a right-to-left override, invisible) reversed the rest of every sentence that
+    named it ("rank 2: A has D2 (grade 2), …" read backwards). Shown text leaves direction controls out; the name
+    itself, in the state, keeps them."""
+    at = run_page("compare")
+    at.session_state["compare_docs_editor"] = {"edited_rows": {"1": {"document": "D\u202e2"}}, "added_rows": [],
+                                               "deleted_rows": []}
+    at.run()
+    assert_clean(at)
+    shown = [element.value for element in [*at.markdown, *at.caption, *at.error, *at.warning, *at.info, *at.text]]
+    # "Ranking A has the higher DCG … rank 2: A has D2 (grade 2), B has D4 (grade 0), …" (the difference sentence)
+    assert any("rank 2: A has D2 (grade 2)" in text for text in shown), shown
+    assert not [text for text in shown if "\u202e" in text]
+
+
 # --- grades typed into the lessons (Step by step page) -----------------------------------------------------------
 
 LESSON_FIELD = "lesson_cutoff_grades"

@@ -43,7 +43,7 @@ from ui.messages import user_message
 from ui.ranked_list import pending_order, ranked_list
 from ui.settings import MetricSettings
 from ui.state import open_in_playground, playground_list
-from ui.widgets import metric_cards, plain
+from ui.widgets import metric_cards, plain, text_line
 
 
 def position_differences(result_a: ndcg_core.ListResult, result_b: ndcg_core.ListResult,
@@ -196,7 +196,7 @@ def two_rankings(settings: MetricSettings) -> None:
     st.caption("The ideal list is all judged documents sorted by grade: the same for A and B, so IDCG is equal.")
     st.header("Which positions make the difference")
     frame = position_differences(results["A"], results["B"], orders["A"], orders["B"])
-    st.text(difference_sentence(frame, results["A"], results["B"]))
+    text_line(difference_sentence(frame, results["A"], results["B"]))
     present.plotly_chart(difference_chart(frame), key="compare_difference_chart", theme=None)
     flip_section.for_lists(orders, grade_of, all_grades, settings)  # issue 13 item 6
     if not present.active():  # Present mode hides the editing chrome, as on the Playground

@@ -24,7 +24,7 @@ from ui.formatting import TIE_RULE_LABELS, fixed, percent, signed
 from ui.messages import user_message
 from ui.settings import MetricSettings
 from ui.state import dataset_run_choices
-from ui.widgets import plain
+from ui.widgets import plain, text_line
 
 # the run pickers' and bootstrap options' widget keys, and their defaults (kept while the slide view hides them)
 RUN_A_KEY, RUN_B_KEY = "compare_run_a", "compare_run_b"
@@ -206,7 +206,7 @@ def _two_runs(settings: MetricSettings, *, slide_view: bool, heading) -> dict[st
     if slide_view:
         name_a, name_b, n_boot, seed, confidence = saved_choices(run_names)
     else:
-        st.text(f"Data: {dataset.label}")
+        text_line(f"Data: {dataset.label}")
         name_a, name_b, n_boot, seed, confidence = run_choices(run_names)
     ties, missing = dataset_run_choices()  # the Dataset page's choices, read through a state function
     if is_sample(dataset):  # published before anything can fail: the address is always what is shown
@@ -249,14 +249,14 @@ def _two_runs(settings: MetricSettings, *, slide_view: bool, heading) -> dict[st
 def details(comparison, result_a, result_b, *, name_a, name_b, metric, sentence, ties, missing, settings) -> None:
     """The verdict, five cards, both charts and the per-query table (with a CSV download)."""
     with st.container(border=True):
-        st.text(sentence)
+        text_line(sentence)
     cards = st.columns(5)
     cards[0].metric(f"Mean {metric}: A", fixed(comparison.mean_a))
     cards[1].metric(f"Mean {metric}: B", fixed(comparison.mean_b), delta=signed(comparison.mean_difference))
     cards[2].metric("B better", comparison.wins)
     cards[3].metric("Tied", comparison.ties)
     cards[4].metric("A better", comparison.losses)
-    st.text(
+    text_line(
         f"A = {name_a}, B = {name_b}. Compared on the {comparison.n_queries} queries both runs were evaluated on "
         f"(settings: {settings.describe()}; tied scores: {TIE_RULE_LABELS.get(ties, ties)}; missing queries: "
         f"{MISSING_RULES.get(missing, missing)})."
@@ -294,7 +294,7 @@ def slide_summary(comparison, heading, *, name_a, name_b, metric, sentence) -> N
     slide = charts.slide_chart(comparison, name_a=name_a, name_b=name_b, metric=metric)
     present.plotly_chart(slide, key="compare_slide_chart", config=charts.modebar_config("ndcg_comparison"),
                          theme=None)  # as in its PNG: the chart's own slide-sized text, not the page theme's
-    st.text(sentence)
+    text_line(sentence)
     if charts.png_export_available():
         st.download_button("Download the chart as PNG (1600×900)", data=lambda: charts.png_bytes(slide),
                            file_name="ndcg_comparison.png", mime="image/png", key="compare_png", on_click="ignore")

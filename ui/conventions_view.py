@@ -18,7 +18,7 @@ from ui import present, url_state
 from ui.conventions_cases import CASES, CUSTOM, Case  # noqa: F401 - the page's cases, used through this module
 from ui.formatting import fixed, preset_discount_words
 from ui.ranking import Ranking
-from ui.widgets import plain
+from ui.widgets import plain, text_line
 
 INPUT_COLUMNS = url_state.CONVENTIONS_COLUMNS
 SETTING_COLUMNS = {"gain": "Gain", "ties": "Tied scores", "ideal": "Ideal from", "zero_idcg": "IDCG = 0 gives",
@@ -193,12 +193,12 @@ def show_results(given: CheckedInput, *, k: int | None) -> None:
         st.dataframe(styled(table, labels), hide_index=True, key="conventions_table", height="content")
     rankers = {"ndcg": ""} if given.scores_2 is None else {"ndcg": "Ranker 1: ", "ndcg_2": "Ranker 2: "}
     for column, prefix in rankers.items():  # with two rankers, a sentence each (ranker 2's values went unsaid)
-        st.text(prefix + _agreement(table, column, first=column == "ndcg"))
+        text_line(prefix + _agreement(table, column, first=column == "ndcg"))
     if "better" in table:
         for ranker in ("ranker 1", "ranker 2"):
             winners = table.loc[table["better"] == ranker, "library"].tolist()
             if winners:
-                st.text(f"{ranker.capitalize()} wins under: {', '.join(winners)}.")
+                text_line(f"{ranker.capitalize()} wins under: {', '.join(winners)}.")
 
 
 def _agreement(table: pd.DataFrame, column: str, *, first: bool) -> str:

@@ -13,7 +13,7 @@ from ui import dataset_queries, dataset_report, dataset_state, dataset_upload, i
 from ui import dataset_view as view
 from ui.messages import user_message
 from ui.settings import current_settings, show_url_warning
-from ui.widgets import plain
+from ui.widgets import plain, text_line
 
 
 def show() -> None:
@@ -28,7 +28,7 @@ def show() -> None:
     dataset = view.current_dataset()
     settings = current_settings()
     run_name, ties, missing = _run_choices(dataset)
-    st.text(f"Data: {dataset.label} · run: {run_name}")
+    text_line(f"Data: {dataset.label} · run: {run_name}")
     options = view.run_options(settings, ties=ties, missing=missing)
     result = _evaluate(dataset, run_name, options)
     label = "NDCG" if settings.k is None else f"NDCG@{settings.k}"

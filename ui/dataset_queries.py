@@ -21,7 +21,7 @@ from ui.formatting import TIE_RULE_LABELS, fixed, grouped
 from ui.messages import user_message
 from ui.settings import MetricSettings
 from ui.state import open_in_playground
-from ui.widgets import plain
+from ui.widgets import plain, text_line
 
 PAGE_ROWS = 100
 ORDERS = {"query": "Query id", "worst": "Lowest NDCG first", "best": "Highest NDCG first"}
@@ -105,7 +105,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
                        if dataset.digest == "sample" else {"run": None, "ties": None, "missing": None, "query": None})
     row = table.iloc[_index(dataset.digest, run_name, options, table).get_loc(query)]
     undefined = "" if np.isfinite(row["ndcg"]) else " (no value: IDCG = 0 and the zero-IDCG rule leaves it out)"
-    st.text(f"Query {query}: {label} = {figure(row['ndcg'])}{undefined}, DCG = {fixed(row['dcg'])}, "
+    text_line(f"Query {query}: {label} = {figure(row['ndcg'])}{undefined}, DCG = {fixed(row['dcg'])}, "
             f"IDCG = {fixed(row['idcg'])}")
     retrieved = int(row["n_retrieved"])
     if retrieved > view.PLAYGROUND_MAX_DOCS and (settings.k is None or settings.k > view.PLAYGROUND_MAX_DOCS):

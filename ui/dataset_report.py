@@ -18,7 +18,7 @@ from ui.dataset_charts import CURVE_DEPTH
 from ui.dataset_upload import LoadedDataset
 from ui.formatting import MISSING, TIE_RULE_LABELS, count, fixed
 from ui.settings import MetricSettings
-from ui.widgets import plain
+from ui.widgets import plain, text_line
 
 TIE_RULES = TIE_RULE_LABELS  # the Dataset's name for them (ui.dataset_view re-exports it)
 MISSING_RULES = {
@@ -120,7 +120,7 @@ def show_rule_notes(result: ndcg_core.RunResult, *, settings: MetricSettings, mi
     if unjudged_queries:
         notes.append(f"{count(len(unjudged_queries), 'run query has', 'run queries have')} no judgments at all and "
                      f"cannot be evaluated ({describe_list(unjudged_queries)}).")
-    st.text("\n".join(notes))
+    text_line("\n".join(notes))
 
 
 def _rule_note(rule: str, queries: list, what: str, effect: str, *, unaffected: str) -> str:

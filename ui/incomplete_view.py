@@ -17,7 +17,7 @@ from ui.dataset_report import encoded_run, evaluate
 from ui.dataset_upload import LoadedDataset
 from ui.formatting import fixed, grouped, percent
 from ui.messages import user_message
-from ui.widgets import plain
+from ui.widgets import plain, text_line
 
 SHOWN_ROWS = 100
 COLUMNS = {
@@ -77,11 +77,11 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
         tail = ("Judging more documents could not change it." if abs(summary["upper"] - summary["standard"]) < 5e-5
                 else f"Unjudged documents below the cutoff can still matter: judged at the top grade they would join "
                      f"the ideal list, and the figure would be {fixed(summary['upper'])}.")
-        st.text(f"Every retrieved document in {depth} is judged, so the condensed list is the usual list: both give "
+        text_line(f"Every retrieved document in {depth} is judged, so the condensed list is the usual list: both give "
                 f"{fixed(summary['standard'])}. {tail}")
         return
     have = "has" if affected == 1 else "have"
-    st.text(f"{grouped(affected)} of {grouped(len(per_query))} {'query' if len(per_query) == 1 else 'queries'} {have} "
+    text_line(f"{grouped(affected)} of {grouped(len(per_query))} {'query' if len(per_query) == 1 else 'queries'} {have} "
             f"unjudged documents in {depth}. The usual figure counts "
             "them as not relevant; the condensed list leaves them out; the third figure assumes each was "
             "judged at its query's top grade (grade 1 for a query with no relevant judgment, which has no top grade to "
@@ -104,5 +104,5 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
     query = dataset_state.picked_query()
     if query is not None and str(query) in per_query.index.astype(str):
         row = per_query.loc[per_query.index.astype(str) == str(query)].iloc[0]
-        st.text(f"Query {query}: usual {fixed(row['standard'])}, condensed {fixed(row['condensed'])}, unjudged at "
+        text_line(f"Query {query}: usual {fixed(row['standard'])}, condensed {fixed(row['condensed'])}, unjudged at "
                 f"top grade {fixed(row['upper'])}, {judged.lower()} {percent(row['judged_at_k'])}.")

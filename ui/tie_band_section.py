@@ -18,7 +18,7 @@ import ndcg_core
 from ui.formatting import fixed
 from ui.messages import user_message
 from ui.tie_band_view import show_tie_band, tie_band_rows
-from ui.widgets import plain
+from ui.widgets import plain, text_line
 
 
 def show(grades: Sequence[float], scores: Sequence[float] | None, *, k: int | None = None,
@@ -39,7 +39,7 @@ def _show(grades, scores, *, k, judged, doc_ids, key, title) -> None:
     if band.tied_groups == 0:
         linear = ndcg_core.tie_band(grades, scores, k=k, gain="linear")
         st.markdown(f"### {title}")
-        st.text(f"No two scores tie, so every tie rule gives the same order: the band shrinks to a single point, "
+        text_line(f"No two scores tie, so every tie rule gives the same order: the band shrinks to a single point, "
                 f"NDCG = {fixed(band.expected)} with gain 2^grade − 1 ({fixed(linear.expected)} with gain = grade; "
                 "ideal from the ranked list). Give two documents the same score to see a band."
                 + _single_precision_ties(grades, scores))

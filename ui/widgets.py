@@ -29,12 +29,29 @@ FORMULA_TERMS = 4  # terms shown before "…" in a long sum
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|~$<>:&])")
 
 
+# Direction overrides, embeddings and isolates (U+202A-U+202E, U+2066-U+2069): invisible, and an override typed in a
+# document's name ("D\u202e1") reversed the rest of the sentence that named it, up to the paragraph's end.
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
 def plain(text: object) -> str:
     """``text`` made safe for elements that render markdown (st.error, st.caption...): shown literally.
 
-    The one escaper for user text (document, query and run names) on every page.
+    The one escaper for user text (document, query and run names) on every page. Invisible direction controls are
+    left out of what is shown (the text itself, in the state and the links, keeps them).
     """
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", str(text))
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", visible(text))
+
+
+def visible(text: object) -> str:
+    """``text`` without invisible direction controls (see ``_BIDI_CONTROLS``), for display."""
+    return _BIDI_CONTROLS.sub("", str(text))
+
+
+def text_line(text: object) -> None:
+    """``st.text`` of a sentence that may name user documents, queries or runs (shown literally, directions kept
+    to the sentence's own)."""
+    st.text(visible(text))
 
 
 def _metric_values(source) -> dict[str, float] | None:
