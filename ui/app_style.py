@@ -21,6 +21,10 @@ _TOP_AND_HEADER = (
     "[data-testid='stHeader'] { background: transparent; }"
     "[data-testid='stHeader'], [data-testid='stHeader'] * { pointer-events: none; }"
     "[data-testid='stHeader'] :is(button, a, [role='button']) { pointer-events: auto; }"
+    # The button that opens the sidebar stays over the page as it scrolls: on a phone it sat on the text ("»" over
+    # "the table"), so it has a background of its own.
+    "[data-testid='stExpandSidebarButton'] { background-color: rgba(255, 255, 255, .94); border-radius: .5rem;"
+    " box-shadow: 0 1px 4px rgba(17, 24, 39, .18); }"
 )
 
 # Long formulas wrap after "=" or "+" instead of running off a phone's screen (KaTeX's display mode sets nowrap;

@@ -58,6 +58,10 @@ def test_a_swipe_that_starts_on_the_list_scrolls_and_does_not_reorder(phone, app
     assert scroll_top(phone) > before + 100, "the swipe did not scroll the page"
     assert list_names(phone) == names, "the swipe reordered the list"
     expect_ndcg(phone, ndcg_core.evaluate(list(GRADES.values())).ndcg)
+    # The sidebar's "»" stays over the scrolled page: it has a background of its own (it sat on the page's text).
+    background = phone.locator('[data-testid="stExpandSidebarButton"]').evaluate(
+        "(button) => getComputedStyle(button).backgroundColor")
+    assert background not in ("rgba(0, 0, 0, 0)", "transparent"), background
     screenshot(phone, "phone_after_swipe", full_page=False)
 
 
