@@ -119,7 +119,10 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
     reported : number, sequence of numbers, mapping label -> number, or sequence of (label, number)
         The NDCG figure(s) obtained, optionally labelled with where they came
         from ("LightGBM", "by hand"); a label naming a library puts its preset
-        first. NaN stands for "the library gave no value" (a skipped query).
+        first, and one naming trec_eval's measure without a cutoff
+        ("pytrec_eval ndcg", not "ndcg_cut") reads that preset on the whole
+        list whatever ``k`` is. NaN stands for "the library gave no value" (a
+        skipped query).
         A number given as text ("0.659") is matched to the precision it is
         printed with when nothing comes within ``tolerance`` of it: anything
         that rounds to it (within half a unit of its last digit, ±0.0005
