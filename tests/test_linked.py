@@ -198,6 +198,24 @@ def test_step_by_step_predict_first_asks_before_each_position():
     assert f"The contribution is {1 / math.log2(3):.4f}" in verdict and "That is the gain" in verdict
 
 
+def test_step_by_step_predict_first_past_the_cutoff_asks_what_it_would_add_without_it():
+    """The lesson plan's "Exercise 1, step by step" (grades 1 0 1 1 0, linear gain, k = 3) at rank 4 asked "What does
+    it add to DCG?", and the right answer for DCG@3, 0, was "Not quite. The contribution is 0.4307"."""
+    at = run_page("step_by_step", query_params={"gain": "linear", "base": "2", "z": "zero", "k": "3",
+                                                "list": "001-binary-dcg3", "pos": "4"})
+    at.toggle(key="step_predict_toggle").set_value(True).run()
+    question = next(md.value for md in at.markdown if md.value.startswith("**Predict first.**"))
+    assert question.endswith("Rank 4 is past the cutoff k = 3, so it adds nothing to DCG@3. What would it add "
+                             "without the cutoff?"), question
+    at.number_input(key="step_guess").set_value(0.0)
+    next(button for button in at.button if button.label == "Reveal").click().run()
+    shown = " ".join(element.value for element in [*at.success, *at.warning, *at.error])
+    assert "Right that it adds nothing to DCG@3" in shown and f"= {1 / math.log2(5):.3f}" in shown, shown
+    at.button(key="step_previous").click().run()  # rank 3, within the cutoff: the usual question
+    question = next(md.value for md in at.markdown if md.value.startswith("**Predict first.**"))
+    assert question.endswith("What does it add to DCG?")
+
+
 # --- Quiz: every option explained ------------------------------------------------------------------------------
 
 def test_estimate_options_hand_derived():

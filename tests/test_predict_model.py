@@ -173,3 +173,26 @@ def test_a_right_guess_after_a_settings_change_says_how_dcg_and_idcg_moved():
     # A change that leaves both sums alone (a swap of equal grades) keeps the short sentence.
     same = judge_ndcg(1.0, before, before, Change("order"))
     assert same.explanation == "Right: this change leaves DCG and IDCG as they were, so NDCG stays."
+
+
+def test_an_undershoot_names_exponential_gain_only_under_exponential_gain():
+    """Under linear gain the "not far enough" feedback said "with exponential gain a high grade counts much more than
+    a low one", beside a caption saying linear gain."""
+    linear = judge_ndcg(0.92, BEFORE, MOVED, MOVE)
+    assert linear.misconception == "undershoot" and "exponential" not in linear.explanation
+    assert linear.explanation.endswith("(rank 2 already keeps only 0.63 of a gain).")
+    exponential = judge_ndcg(0.92, BEFORE, MOVED, MOVE, exponential_gain=True)
+    assert exponential.explanation.endswith("and with exponential gain a high grade counts much more than a low one.")
+
+
+def test_a_zero_past_the_cutoff_is_half_right_and_says_why():
+    """Exercise 1's list (grades 1 0 1 1 0, linear gain, k = 3) at rank 4: it adds nothing to DCG@3, and a guess of 0
+    was called "Not quite. The contribution is 0.4307" under a note saying rank 4 does not count."""
+    term = Term(4, 1.0, 1.0, math.log2(5), 1 / math.log2(5), k=3)
+    zero = judge_contribution(0.0, term)
+    assert (zero.points, zero.misconception) == (0.5, "past_cutoff")
+    assert zero.explanation == ("Right that it adds nothing to DCG@3: rank 4 is past the cutoff. Without the cutoff it "
+                                "would add its gain divided by the discount: 1 ÷ 2.322 = 0.431.")
+    assert judge_contribution(0.431, term).points == 1.0  # what it would add without the cutoff
+    within = Term(2, 1.0, 1.0, math.log2(3), 1 / math.log2(3), k=3)
+    assert judge_contribution(0.0, within).misconception == "other"  # 0 within the cutoff is no such slip

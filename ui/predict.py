@@ -78,7 +78,8 @@ def _submit(ranking: Ranking, settings: MetricSettings, scores: Scores) -> None:
     if reveal.seen is None:
         return
     guess = float(session.widget(GUESS_KEY, reveal.seen[2].ndcg))
-    reveal.feedback = judge_ndcg(guess, reveal.seen[2], scores, _change(reveal.seen, ranking, settings))
+    reveal.feedback = judge_ndcg(guess, reveal.seen[2], scores, _change(reveal.seen, ranking, settings),
+                                 exponential_gain=settings.gain == "exponential")
     reveal.seen = (ranking, settings, scores)
 
 
@@ -170,7 +171,7 @@ def step_waiting(key: tuple) -> bool:
 def term_of(result: ndcg_core.ListResult, position: int) -> Term:
     row = result.table.iloc[position - 1]
     return Term(position, float(row["relevance"]), float(row["gain"]), float(row["discount"]),
-                float(row["contribution"]))
+                float(row["contribution"]), result.k)
 
 
 def _step_submit(key: tuple, term: Term) -> None:
@@ -181,9 +182,13 @@ def _step_submit(key: tuple, term: Term) -> None:
 def step_form(key: tuple, term: Term, name: str, settings: MetricSettings) -> None:
     """Ask for position i's contribution: grade and convention shown, gain, discount and result hidden."""
     with st.container(border=True, key="step_predict_box"):
+        # Past the cutoff it adds nothing to DCG@k: the question is then what it would add without the cutoff (it
+        # asked "what does it add to DCG?" and called the right answer, 0, wrong).
+        question = (f"Rank {term.rank} is past the cutoff k = {term.k}, so it adds nothing to DCG@{term.k}. What "
+                    "would it add without the cutoff?") if term.past_cutoff else "What does it add to DCG?"
         st.markdown(f"**Predict first.** At rank **{term.rank}** the ranking has **{name}** with grade "
                     f"**{num(term.grade)}** ({gain_words(settings.gain)}, discount {discount_words(settings.log_base)}"
-                    f"). What does it add to DCG?")
+                    f"). {question}")
         with st.form("step_guess_form", border=False, enter_to_submit=True):
             st.number_input("Your guess of its contribution", min_value=0.0, value=0.0, step=0.1, format="%.3f",
                             key=STEP_GUESS_KEY)

@@ -136,8 +136,9 @@ def _beyond_cutoff(change: Change, k: int | None) -> bool:
     return change.moved is not None and k is not None and min(change.moved[2], change.moved[3]) > k
 
 
-def judge_ndcg(guess: float, before: Scores, after: Scores, change: Change) -> Feedback:
-    """Score a guess of the new NDCG and explain it by the misconception it suggests."""
+def judge_ndcg(guess: float, before: Scores, after: Scores, change: Change, *, exponential_gain: bool = False) -> Feedback:
+    """Score a guess of the new NDCG and explain it by the misconception it suggests (``exponential_gain``: the
+    settings' gain is 2^grade − 1, which an explanation may point to)."""
     truth, was = after.ndcg, before.ndcg
     actual, guessed = truth - was, guess - was
     error = guess - truth
@@ -147,7 +148,7 @@ def judge_ndcg(guess: float, before: Scores, after: Scores, change: Change) -> F
         # Re-typing the old value is the "order does not matter" slip, even when the change is small enough to
         # fall within SPOT_ON of it (a move low in the list): half a point and the slip's explanation.
         points, verdict = 0.5, "Close, but it did change."
-    key, why = _explain(guess, before, after, change, actual, guessed, changed)
+    key, why = _explain(guess, before, after, change, actual, guessed, changed, exponential_gain=exponential_gain)
     return Feedback(guess, truth, was, points, verdict, key, why)
 
 
@@ -168,7 +169,8 @@ def _right_because(before: Scores, after: Scores, change: Change, actual: float,
 
 
 def _explain(
-    guess: float, before: Scores, after: Scores, change: Change, actual: float, guessed: float, changed: bool,
+    guess: float, before: Scores, after: Scores, change: Change, actual: float, guessed: float, changed: bool, *,
+    exponential_gain: bool = False,
 ) -> tuple[str, str]:
     if abs(guess - after.ndcg) <= SPOT_ON + 1e-12 and not _said_no_change(actual, guessed):
         return "exact", _right_because(before, after, change, actual, changed)
@@ -203,10 +205,11 @@ def _explain(
             f"change is damped by the discount (a gain counts {num(weights[0], 2)} at rank 1, {num(weights[2], 2)} "
             f"at rank 3, {num(weights[6], 2)} at rank 7), and NDCG is measured against IDCG, not against zero."
         )
+    # Said of exponential gain only: under linear gain it was a reason that did not apply (the caption said linear).
+    grades = ", and with exponential gain a high grade counts much more than a low one" if exponential_gain else ""
     return "undershoot", (
         f"Right direction, not far enough: NDCG {_direction(actual)} by {fixed(abs(actual))}. The top ranks weigh "
-        f"most (rank 2 already keeps only {num(weights[1], 2)} of a gain), and with exponential gain a high grade "
-        "counts much more than a low one."
+        f"most (rank 2 already keeps only {num(weights[1], 2)} of a gain){grades}."
     )
 
 
@@ -244,6 +247,11 @@ class Term:
     gain: float
     discount: float
     contribution: float
+    k: int | None = None  # the cutoff: a position past it adds nothing to DCG@k
+
+    @property
+    def past_cutoff(self) -> bool:
+        return self.k is not None and self.rank > self.k
 
 
 def _near(guess: float, value: float) -> bool:
@@ -257,6 +265,11 @@ def judge_contribution(guess: float, term: Term) -> Feedback:
     verdict = {1.0: "Spot on!", 0.5: "Close.", 0.0: "Not quite."}[points]
     gain, grade, discount, rank = term.gain, term.grade, term.discount, term.rank
     sum_line = f"{num(gain)} ÷ {num(discount)} = {num(truth)}"
+    if term.past_cutoff and points < 1.0 and _near(guess, 0.0):
+        # What it adds to DCG@k is 0, which is right; the question past the cutoff asks what it would add without it.
+        return Feedback(float(guess), float(truth), 0.0, 0.5, "Close.", "past_cutoff",
+                        f"Right that it adds nothing to DCG@{term.k}: rank {rank} is past the cutoff. Without the "
+                        f"cutoff it would add its gain divided by the discount: {sum_line}.")
     if points == 1.0:
         key, why = "exact", f"Right: the gain divided by the discount of rank {rank}, {sum_line}."
     elif abs(discount - 1) > 1e-9 and _near(guess, gain):
