@@ -153,7 +153,7 @@ class Cluster:
         port: int | None = None,
         host: str = "127.0.0.1",
         nginx_workers: int = 1,
-        max_upload_mb: int = 200,
+        max_upload_mb: int = 1024,  # .streamlit/config.toml's server.maxUploadSize
         streamlit_args: list[str] | None = None,
     ) -> None:
         if processes < 1:

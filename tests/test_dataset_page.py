@@ -187,6 +187,7 @@ def test_csv_with_wrong_columns_is_refused(page):
 
 
 def test_file_over_the_upload_cap_is_refused(page):
+    usual = config.get_option("server.maxUploadSize")
     config.set_option("server.maxUploadSize", 1)  # MB
     try:
         big = BM25.read_bytes() * 12  # ~1.3 MB
@@ -194,7 +195,7 @@ def test_file_over_the_upload_cap_is_refused(page):
         assert at.error and "over the 1 MB upload limit" in at.error[0].value
         assert headline(at)["Queries in the mean"] == "59"
     finally:
-        config.set_option("server.maxUploadSize", 200)
+        config.set_option("server.maxUploadSize", usual)
 
 
 def test_swapped_files_are_refused_with_a_hint(page):
@@ -508,3 +509,17 @@ def test_a_link_whose_run_rules_or_query_cannot_be_used_says_so_until_the_choice
     assert not at.warning  # the user's own choice ends it
     good = run_page("dataset", query_params={"ties": "average"})
     assert not good.warning and good.selectbox(key="dataset_ties").value == "average"
+
+
+def test_with_one_side_uploaded_the_page_says_a_file_over_the_limit_never_arrives(page):
+    """A 228 MB run (over the upload limit) was refused by the browser's uploader, its reason in a tooltip, and the
+    page said "Add both the qrels file and at least one run file" although both had been added."""
+    page.radio(key="dataset_source").set_value("trec").run()
+    page.file_uploader(key="dataset_qrels_file").set_value(("my.qrels", QRELS.read_bytes(), "text/plain")).run()
+    (info,) = page.info
+    limit = config.get_option("server.maxUploadSize")
+    assert unescaped(info.value) == (
+        "Add both the qrels file and at least one run file to evaluate them. A file over the "
+        f"{limit} MB upload limit is refused before it reaches the app: it shows in red in the uploader (point at it "
+        "for the reason).")
+    assert limit == 1024  # .streamlit/config.toml: room for a depth-1000 MS MARCO dev run (~230 MB)

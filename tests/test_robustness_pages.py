@@ -277,12 +277,13 @@ def test_legacy_and_mixed_encodings_load_without_a_traceback(dataset_page, conte
 
 def test_file_over_the_upload_cap_is_refused(dataset_page):
     """Streamlit's server.maxUploadSize stops a big file in the browser; the page re-checks it (1 MB here)."""
+    usual = config.get_option("server.maxUploadSize")
     config.set_option("server.maxUploadSize", 1)
     try:
         at = upload_trec(dataset_page, QRELS, BM25 * 12)  # ~1.3 MB
         assert_refused(at, "upload limit")
     finally:
-        config.set_option("server.maxUploadSize", 200)
+        config.set_option("server.maxUploadSize", usual)
 
 
 def test_a_good_upload_after_a_refused_one_is_applied(dataset_page):

@@ -169,7 +169,11 @@ def show_inputs() -> None:
         if qrels_file is not None and run_files:
             load_uploads("trec", qrels_file, run_files)
         elif qrels_file is not None or run_files:
-            st.info("Add both the qrels file and at least one run file to evaluate them.", icon=":material/attach_file:")
+            # A file over the upload limit never reaches the app (Streamlit's uploader refuses it in the browser, its
+            # reason in a tooltip): a 228 MB run left only this box, which said to add a file that had been added.
+            st.info(f"Add both the qrels file and at least one run file to evaluate them. A file over the "
+                    f"{st.get_option('server.maxUploadSize')} MB upload limit is refused before it reaches the app: "
+                    "it shows in red in the uploader (point at it for the reason).", icon=":material/attach_file:")
     else:
         tables = st.file_uploader(
             "CSV with columns query, doc, relevance and score or rank", key=dataset_state.CSV_FILES_KEY,
