@@ -6,6 +6,7 @@ Each test names the defect it pins; each failed before its fix (old messages, tr
 from __future__ import annotations
 
 import json
+import math
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
@@ -53,6 +54,17 @@ def test_extra_documents_note_says_in_words_what_idcg_would_be_without_them(rule
     note = next(info.value for info in at.info if "Without the extra judged documents" in info.value)
     assert "IDCG would be 0 (no ranked document is relevant)" in note and words in note
     assert f"With them IDCG is {result.idcg:.4f} and NDCG is {result.ndcg:.4f}" in note
+
+
+def test_extra_documents_are_said_to_be_outside_the_ranking_shown_not_missed_by_it():
+    """A query opened from the Dataset page brings the run's top 1,000 documents; a relevant document the run ranked
+    at 1,206 becomes an extra judged document, and the note said "the ranking missed relevant documents" of a run
+    that had retrieved it. D1 3, D2 0 with D7 (grade 2) judged: IDCG 3 + 2/log2 3 instead of 3."""
+    at = open_playground({"docs": "D1:3,D2:0", "extra": "D7:2", "gain": "linear"})
+    note = next(info.value for info in at.info if "extra judged documents raise IDCG" in info.value)
+    assert note.replace("\\", "") == (f"The extra judged documents raise IDCG from 3.0000 to {3 + 2 / math.log2(3):.4f}, "
+                                        f"so NDCG drops from 1.0000 to {3 / (3 + 2 / math.log2(3)):.4f}: relevant "
+                                        "judged documents are not in the ranking shown here.")
 
 
 # --- issue 16 item 3: the share box names the real limit and the URL follows the page -----------------------

@@ -155,13 +155,16 @@ def extra_note(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
         st.info(
             f"Without the extra judged documents IDCG would be 0 (no ranked document is relevant), {then} "
             f"({zero_idcg_words(settings.zero_idcg)}). With them IDCG is {figure(result.idcg)} and NDCG is "
-            f"{figure(result.ndcg)}: the ranking missed every relevant judged document.",
+            f"{figure(result.ndcg)}: no relevant judged document is in the ranking shown here.",
             icon=":material/info:",
         )
     elif abs(without.idcg - result.idcg) > 1e-12:
         st.info(
             f"The extra judged documents raise IDCG from {figure(without.idcg)} to {figure(result.idcg)}, so NDCG "
-            f"drops from {figure(without.ndcg)} to {figure(result.ndcg)}: the ranking missed relevant documents.",
+            # Not "the ranking missed them": a query opened from the Dataset page brings its top 1,000 documents, and
+            # a relevant document the run ranked lower is an extra judged document here.
+            f"drops from {figure(without.ndcg)} to {figure(result.ndcg)}: relevant judged documents are not in the "
+            "ranking shown here.",
             icon=":material/info:",
         )
     else:
