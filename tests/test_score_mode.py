@@ -82,8 +82,9 @@ def test_typed_scores_rank_the_list_and_show_the_band_by_hand(scored):
     assert (f"Worst order **{WORST:.4f}** · expected (average over the orders) **{AVERAGE:.4f}** · best order "
             f"**{BEST:.4f}**") in text
     assert "2 documents share a score (2 orders of the ties)" in text
-    assert at.query_params["docs"] == "D2:1,D3:2,D5:2,D1:3,D4:0"
-    assert at.query_params["sc"] == "3,3,2,1,0" and at.query_params["tg"] == "0,0,1,2,3"
+    # The link lists the documents in the order entered (the shown order is re-derived from the scores)
+    assert at.query_params["docs"] == "D1:3,D2:1,D3:2,D4:0,D5:2"
+    assert at.query_params["sc"] == "1,3,3,0,2" and at.query_params["tie"] == "average"
 
 
 @pytest.mark.parametrize(("rule", "order", "value"), [
@@ -136,7 +137,7 @@ def test_negative_and_added_rows_in_score_mode(scored):
     assert not at.exception, at.exception
     assert ranking(at).names == ("D2", "D3", "D6", "D5", "D1", "D4")
     assert playground(at).scores == (3.0, 3.0, 2.5, 2.0, 1.0, -1e-300)
-    assert at.query_params["sc"] == "3,3,2.5,2,1,-1e-300"
+    assert at.query_params["sc"] == "1,3,3,-1e-300,2,2.5"  # in the order entered: D1..D5, then the added D6
 
 
 def test_share_link_round_trips_exactly():
@@ -211,3 +212,27 @@ def test_extra_judged_documents_raise_the_band_ideal():
     assert (f"Worst order **{worst:.4f}** · expected (average over the orders) **{average:.4f}** · best order "
             f"**{best:.4f}**") in text
     assert shown_metrics(at)["NDCG"] == f"{average:.4f}"
+
+
+def test_input_order_is_the_order_entered_whatever_rule_was_shown_before():
+    """Grades A 3, B 0, C 2, D 1 with scores 1, 1, 1, 0: "Input order" (LightGBM, XGBoost) keeps A, B, C in the tie,
+    DCG 3 + 0/log2 3 + 2/2 + 1/log2 5 = 4.4307, IDCG 3 + 2/log2 3 + 1/2 = 4.7619, NDCG 0.9305. After "best case" it
+    gave 0.9854 (the best case's order A, C, B taken as the input), after trec_eval's rule 0.8254, and a share link
+    passed that on."""
+    stable = (3 + 2 / 2 + 1 / math.log2(5)) / (3 + 2 / math.log2(3) + 1 / 2)
+    assert f"{stable:.4f}" == "0.9305"
+    at = open_playground({"gain": "linear", "docs": "A:3,B:0,C:2,D:1", "sc": "1,1,1,0", "tie": "average"})
+    for rule in ("stable", "optimistic", "stable", "trec_eval", "stable", "pessimistic", "stable"):
+        at.selectbox(key=score_mode.RULE_KEY).set_value(rule).run()
+        assert not at.exception
+        if rule == "stable":
+            assert shown_metrics(at)["NDCG"] == "0.9305" and ranking(at).names == ("A", "B", "C", "D")
+    at.selectbox(key=score_mode.RULE_KEY).set_value("optimistic").run()
+    assert ranking(at).names == ("A", "C", "B", "D") and shown_metrics(at)["NDCG"] == "0.9854"
+    # The link lists the documents in the order entered; opened, "Input order" is that order again.
+    link = {name: at.query_params[name] for name in ("gain", "docs", "sc", "tie")}
+    assert link["docs"] == "A:3,B:0,C:2,D:1" and link["sc"] == "1,1,1,0" and link["tie"] == "optimistic"
+    opened = open_playground(link)
+    assert ranking(opened).names == ("A", "C", "B", "D") and shown_metrics(opened)["NDCG"] == "0.9854"
+    opened.selectbox(key=score_mode.RULE_KEY).set_value("stable").run()
+    assert shown_metrics(opened)["NDCG"] == "0.9305"

@@ -177,7 +177,8 @@ def apply_pending_changes(settings: MetricSettings) -> None:
         if scored:  # the ranking is the order of the scores (ndcg_core.score_order), whatever the table's order
             from ui.score_mode import rank_by_scores
 
-            candidate, ranked_scores = rank_by_scores(candidate, scores, playground.tie_rule)
+            candidate, ranked_scores = rank_by_scores(candidate, scores, playground.tie_rule,
+                                                      entry=playground.entry_names)
         # Rows added or deleted in the ranked table move the rows after them, but the table's Rank column is
         # drawn from the rows it started from (1, 3, 4, 5 after deleting rank 2; blank for an added row): the
         # table restarts from the new ranking so it shows 1..n as the list does. (Score mode has no Rank column,

@@ -58,15 +58,17 @@ class PlaygroundState:
     base_scores: tuple[float, ...] | None = None  # aligned with ``base``: the score editor's starting point
     tie_rule: str = "average"
     score_notice: str | None = None  # why score mode was turned off (a drag or an order button)
+    entry_names: tuple[str, ...] | None = None  # score mode: the documents in the order entered ("Input order")
     highlight: int | None = None  # the linked views' highlighted rank, 1-based (ui/linked.py)
     list_select_seq: int = 0  # the last row click of the ranked list already applied
     reveal: RevealState = field(default_factory=RevealState)
 
     @classmethod
-    def of(cls, ranking: Ranking, scores: tuple[float, ...] | None = None, tie_rule: str = "average") -> PlaygroundState:
+    def of(cls, ranking: Ranking, scores: tuple[float, ...] | None = None, tie_rule: str = "average",
+           entry_names: tuple[str, ...] | None = None) -> PlaygroundState:
         """A fresh state showing ``ranking`` (Reset goes back to it); with ``scores``, in score mode."""
         return cls(ranking=ranking, initial=ranking, base=ranking, score_mode=scores is not None, scores=scores,
-                   base_scores=scores, tie_rule=tie_rule)
+                   base_scores=scores, tie_rule=tie_rule, entry_names=entry_names)
 
 
 def _from_url() -> PlaygroundState:
@@ -82,8 +84,8 @@ def _from_url() -> PlaygroundState:
         return PlaygroundState.of(ranking)
     from ui.score_mode import rank_by_scores  # the link's order is re-derived from its scores by ndcg_core
 
-    ranked, ranked_scores = rank_by_scores(ranking, scores, tie_rule)
-    return PlaygroundState.of(ranked, ranked_scores, tie_rule)
+    ranked, ranked_scores = rank_by_scores(ranking, scores, tie_rule)  # the link lists its documents in entry order
+    return PlaygroundState.of(ranked, ranked_scores, tie_rule, entry_names=tuple(ranking.names))
 
 
 def playground() -> PlaygroundState:
@@ -171,6 +173,21 @@ def score_link_args() -> dict:
     return {"scores": state.scores, "tie_rule": state.tie_rule}
 
 
+def _linked_ranking(ranking: Ranking | None) -> tuple[Ranking, dict]:
+    """The ranking a link writes, and its score arguments: in score mode the documents in their entry order (the
+    link's order is their input order; the shown order is re-derived from the scores when it is opened)."""
+    args = score_link_args()
+    shown = current_ranking()
+    if ranking is not None and ranking != shown:
+        return ranking, args
+    if not args:
+        return shown, args
+    from ui.score_mode import in_entry_order
+
+    entered, scores = in_entry_order(shown, args["scores"], playground().entry_names)
+    return entered, {**args, "scores": scores}
+
+
 def initial_ranking() -> Ranking:
     return playground().initial
 
@@ -214,7 +231,8 @@ def publish_list(ranking: Ranking | None = None) -> url_state.RankingLink:
     """Put the Playground's list (default: the current one) in the URL: ``docs``/``extra`` (``sc``/``tie`` in score
     mode), or ``unlinked`` when it cannot fit. The Playground does it, and Step by step while it walks that list,
     so a reload or a shared address walks the same list."""
-    link = url_state.ranking_link(ranking if ranking is not None else current_ranking(), **score_link_args())
+    linked, args = _linked_ranking(ranking)
+    link = url_state.ranking_link(linked, **args)
     url_state.publish({"docs": None, "extra": None, "tg": None, "sc": None, "tie": None, "unlinked": None,
                        **link.params})
     return link
