@@ -304,3 +304,17 @@ def test_every_name_the_app_reads_passes_and_a_repeated_one_is_named():
         "The link has parameters this app does not read, left out: “GAIN” (did you mean “gain”?), “utm_source”.")
     at = run_page(None, query_params={name: "x" for name in sorted(url_state.MANAGED)})
     assert not at.exception and not [w for w in at.warning if "does not read" in w.value]
+
+
+def test_extra_documents_that_change_no_ndcg_are_not_said_to_lower_it():
+    """k = 1 with A 0 ranked first and C 3, D 2 judged: IDCG@1 goes 1 -> 3 and NDCG stays 0, and the note said "NDCG
+    drops from 0.0000 to 0.0000". With every grade 0 (extras too) it said "no relevant judged document is in the
+    ranking shown here", of a query with no relevant document at all."""
+    at = open_playground({"docs": "A:0,B:1", "extra": "C:3,D:2", "k": "1", "gain": "linear"})
+    note = next(info.value for info in at.info if "extra judged documents raise IDCG" in info.value)
+    assert note.replace("\\", "") == ("The extra judged documents raise IDCG from 1.0000 to 3.0000; NDCG stays 0.0000, "
+                                      "as DCG is 0.")
+    nothing = open_playground({"docs": "A:0,B:0", "extra": "C:0", "z": "one"})
+    assert not [info.value for info in nothing.info if "extra judged documents" in info.value]
+    assert any(caption.value.startswith("The extra judged documents do not change IDCG: no document, ranked or extra, "
+                                        "is relevant") for caption in nothing.caption)

@@ -145,7 +145,10 @@ def extra_note(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
     # Under "Refuse" the core would refuse an IDCG of 0: ask under "zero" and tell that case in words below.
     rule = "zero" if settings.zero_idcg == "error" else settings.zero_idcg
     without = evaluate(ranking.without_extra(), **{**settings.kwargs(), "zero_idcg": rule})
-    if without.idcg == 0:
+    if without.idcg == 0 and result.idcg == 0:
+        st.caption("The extra judged documents do not change IDCG: no document, ranked or extra, is relevant, so "
+                   f"IDCG is 0 either way ({zero_idcg_words(settings.zero_idcg)}).")
+    elif without.idcg == 0:
         if settings.zero_idcg == "error":
             then = "so NDCG would be 0/0, which this rule refuses to compute"
         elif settings.zero_idcg == "skip":
@@ -158,6 +161,9 @@ def extra_note(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
             f"{figure(result.ndcg)}: no relevant judged document is in the ranking shown here.",
             icon=":material/info:",
         )
+    elif abs(without.idcg - result.idcg) > 1e-12 and abs(without.ndcg - result.ndcg) <= 1e-12:
+        st.info(f"The extra judged documents raise IDCG from {figure(without.idcg)} to {figure(result.idcg)}; NDCG "
+                f"stays {figure(result.ndcg)}, as DCG is 0.", icon=":material/info:")
     elif abs(without.idcg - result.idcg) > 1e-12:
         st.info(
             f"The extra judged documents raise IDCG from {figure(without.idcg)} to {figure(result.idcg)}, so NDCG "
