@@ -18,6 +18,9 @@ st.markdown(
     "**matches after rounding**, **erratum** (with what went wrong, in plain words), or **no figure stated** (the "
     "document asks but does not answer: the figure is computed here)."
 )
+# The sidebar shows the shared settings (the Playground and Step by step read them), which change nothing here.
+st.caption("The sidebar's metric settings do not apply on this page: each card uses its own document's convention, "
+           "stated on the card, and “Open in Playground” or “Walk through step by step” carries it over.")
 examples = worked_examples()
 if not examples:
     st.info("The worked examples are not available yet.")

@@ -136,3 +136,15 @@ def test_a_card_whose_document_states_no_figure_is_not_counted_as_a_match():
                       "○ no figure stated": "1"}
     heading = next(md.value for md in at.markdown if md.value.startswith("### Swapped"))
     assert heading.endswith(":gray-badge[○ no figure stated]")
+
+
+def test_the_page_says_the_sidebar_settings_do_not_apply_to_its_cards():
+    """Opened with linear gain, log base e, k = 3 and IDCG = 0 -> 1 in the sidebar, every card kept its document's
+    convention and nothing said the sidebar changes nothing here. The cards' figures are the same whatever the
+    sidebar says, and the page says so."""
+    usual = run_page("worked_examples")
+    other = run_page("worked_examples", query_params={"gain": "linear", "base": "e", "k": "3", "z": "one"})
+    assert not other.exception
+    assert [t.value.to_dict() for t in other.table] == [t.value.to_dict() for t in usual.table]
+    assert any(caption.value.startswith("The sidebar's metric settings do not apply on this page: each card uses its "
+                                        "own document's convention") for caption in other.caption)
