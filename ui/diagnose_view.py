@@ -15,7 +15,7 @@ import ndcg_core
 from ui import diagnose_input as inputs
 from ui import present, url_state
 from ui.copy_link import copy_link
-from ui.formatting import count
+from ui.formatting import count, fixed
 from ui.tie_band_view import show_tie_band
 from ui.widgets import plain
 
@@ -148,7 +148,7 @@ def calculation_frame(diagnosis: ndcg_core.Diagnosis, finding: ndcg_core.Finding
 def _calculation_table(frame: pd.DataFrame, key: str) -> None:
     numbers = [header for header, _ in CALCULATION_COLUMNS[3:]]
     if present.active():  # a projector: an HTML table, whose text grows with the page's and wraps in its cells
-        st.table(frame.style.format("{:.4f}", subset=numbers, na_rep="").format("{:g}", subset=["Grade"], na_rep=""),
+        st.table(frame.style.format(fixed, subset=numbers, na_rep="").format("{:g}", subset=["Grade"], na_rep=""),
                  hide_index=True)
         return
     config = {header: (st.column_config.NumberColumn(header, help=help, format="%.4f") if header in numbers

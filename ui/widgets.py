@@ -158,6 +158,9 @@ def show_table(
     ``readable`` (Present mode): an HTML table of the main columns, whose text grows with the page's (a data grid
     keeps its 13 px on a projector, and its 14 columns needed scrolling sideways at 1280 px); no download.
     """
+    if readable:
+        _readable_table(result, names, highlight, colour)
+        return
     table = table_arrow(result, names)
     config = {
         column: st.column_config.NumberColumn(label, format="%.4f")
@@ -171,9 +174,6 @@ def show_table(
                                                           help="Within the cutoff (rank ≤ k): counted in DCG@k")
     if "document" in table.column_names:
         config["document"] = st.column_config.TextColumn("Document")
-    if readable:
-        _readable_table(result, names, highlight, colour)
-        return
     cut = not bool(np.all(result.table["in_cutoff"].to_numpy()))  # some positions lie below the cutoff k
     shown = table if highlight is None and not cut else _shaded(table_frame(result, names), highlight, colour)
     # "Counted" next to the names, where it is seen without scrolling the table sideways.
@@ -201,7 +201,7 @@ def _readable_table(result: ndcg_core.ListResult, names: Sequence[str] | None, h
     shown = [column for column in READABLE_COLUMNS if column in frame.columns]
     text = pd.DataFrame({
         TABLE_LABELS[column]: (frame[column].map("{:g}".format) if column == "relevance"
-                               else frame[column].map("{:.4f}".format) if column not in ("rank", "document")
+                               else frame[column].map(fixed) if column not in ("rank", "document")
                                else frame[column])
         for column in shown
     })
