@@ -188,7 +188,7 @@ def test_an_undershoot_names_exponential_gain_only_under_exponential_gain():
 def test_a_zero_past_the_cutoff_is_half_right_and_says_why():
     """Exercise 1's list (grades 1 0 1 1 0, linear gain, k = 3) at rank 4: it adds nothing to DCG@3, and a guess of 0
     was called "Not quite. The contribution is 0.4307" under a note saying rank 4 does not count."""
-    term = Term(4, 1.0, 1.0, math.log2(5), 1 / math.log2(5), k=3)
+    term = Term(4, 1.0, 1.0, math.log2(5), 1 / math.log2(5), k=3, counted=False)
     zero = judge_contribution(0.0, term)
     assert (zero.points, zero.misconception) == (0.5, "past_cutoff")
     assert zero.explanation == ("Right that it adds nothing to DCG@3: rank 4 is past the cutoff. Without the cutoff it "

@@ -171,7 +171,7 @@ def step_waiting(key: tuple) -> bool:
 def term_of(result: ndcg_core.ListResult, position: int) -> Term:
     row = result.table.iloc[position - 1]
     return Term(position, float(row["relevance"]), float(row["gain"]), float(row["discount"]),
-                float(row["contribution"]), result.k)
+                float(row["contribution"]), result.k, bool(row["in_cutoff"]))
 
 
 def _step_submit(key: tuple, term: Term) -> None:

@@ -247,11 +247,12 @@ class Term:
     gain: float
     discount: float
     contribution: float
-    k: int | None = None  # the cutoff: a position past it adds nothing to DCG@k
+    k: int | None = None  # the cutoff, for the words
+    counted: bool = True  # ndcg_core's ``in_cutoff``: False past the cutoff, where it adds nothing to DCG@k
 
     @property
     def past_cutoff(self) -> bool:
-        return self.k is not None and self.rank > self.k
+        return not self.counted
 
 
 def _near(guess: float, value: float) -> bool:
