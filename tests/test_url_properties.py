@@ -57,8 +57,8 @@ def test_documents_round_trip_exactly(documents):
 
 @given(metric_settings())
 def test_settings_round_trip_exactly(metric):
-    parsed, problems = url_state.settings_from_params(url_state.settings_params(metric))
-    assert problems == []
+    parsed, problem = url_state.settings_from_link(url_state.settings_params(metric))
+    assert problem is None
     expected = metric if metric.gain == "custom" else MetricSettings(
         gain=metric.gain, log_base=metric.log_base, k=metric.k, zero_idcg=metric.zero_idcg)
     assert parsed == expected
@@ -82,7 +82,7 @@ def test_conventions_rows_round_trip_exactly(rows):
 
 @given(st.dictionaries(st.sampled_from(url_state.SETTINGS_PARAMS + url_state.PAGE_PARAMS), HOSTILE, max_size=6))
 def test_parsers_never_raise_anything_but_their_own_refusal(params):
-    url_state.settings_from_params(params)
+    url_state.settings_from_link(params)
     url_state.ranking_from_params(params)
     for name, value in params.items():
         assert url_state.parse_int(value, low=0, high=10**6) is None or value.isascii()

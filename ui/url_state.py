@@ -116,12 +116,6 @@ def settings_params(settings: MetricSettings) -> dict[str, str]:
     return params
 
 
-def settings_from_params(params: Mapping[str, str]) -> tuple[MetricSettings, list[str]]:
-    """Settings a link describes; each unusable parameter keeps its default and is named in the list."""
-    settings, problems, refusal = _read_settings(params)
-    return settings, problems + (["gain table"] if refusal else [])
-
-
 def settings_from_link(params: Mapping[str, str]) -> tuple[MetricSettings, str | None]:
     """Settings a link describes, and the warning saying which parameters kept their default and why (None: all
     read). A gain table that reads but is refused says ndcg_core's reason, not that it could not be read."""
