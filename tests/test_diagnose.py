@@ -251,11 +251,11 @@ def test_table_shows_both_calculations():
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(*[st.sampled_from([-1.0, -0.0, 0.0, 0.5, 2.0, 7.25])] * 3), min_size=1, max_size=60))
 def test_grid_rows_are_grouped_as_numpy_unique_groups_them(rows):
-    from ndcg_core._diagnose import _row_groups
+    from ndcg_core._diagnose_grid import row_groups
 
     keys = np.array(rows, dtype=float)
     _, expected = np.unique(keys, axis=0, return_inverse=True)
-    assert _row_groups(keys).tolist() == expected.reshape(-1).tolist()
+    assert row_groups(keys).tolist() == expected.reshape(-1).tolist()
 
 
 def test_two_numbers_that_differ_only_through_settings_together_are_not_called_equal():
