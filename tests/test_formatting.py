@@ -366,3 +366,17 @@ def test_the_dataset_gap_is_explained_by_the_median_split_only_when_the_split_sh
     assert "the median" not in within and "tends to be" in within
     gap, split = text([1.0, 2.0, 8.0, 9.0], [0.2, 0.3, 0.8, 0.9])
     assert gap.weighting_effect > 0 and "IDCG ≥ the median" in split and "average NDCG@10 0.850 and the others 0.250" in split
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (1.26186, "1.262"), (-0.0004, "0.000"), (99999.9994, "99999.999"), (99999.9999, "1.000e+05"),
+    (6172839450.75, "6.173e+09"), (-6172839450.75, "-6.17e+09"), (1e301, "1.00e+301"), (-1e301, "-1.0e+301"),
+    (None, "…"), (float("nan"), "…"),
+])
+def test_short_figures_fit_the_ranked_lists_narrow_column(value, text):
+    """The ranked list's contribution column holds ~9 characters: toFixed(3) wrote 6172839450.750 over the next
+    column and 1e+301 for 1e301."""
+    from ui.formatting import short
+
+    assert short(value) == text
+    assert len(short(value)) <= 9

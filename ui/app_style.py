@@ -61,6 +61,10 @@ _METRIC_CARDS = (
     # like; the card's own padding is 2 rem. Cards wide enough keep the usual 2.25 rem.
     "[data-testid='stMetric'] { container-type: inline-size; }"
     "[data-testid='stMetric'] [data-testid='stMetricValue'] { font-size: min(2.25rem, calc((100cqi - 2rem) / 3.6)); }"
+    # Cards holding a longer value (widgets.LONG_CARD_VALUE; up to "-1.0715e+301", 12 characters, 6.1 em) shrink it
+    # to fit, as the short ones do.
+    "[class*='st-key-long-'] [data-testid='stMetric'] [data-testid='stMetricValue']"
+    " { font-size: min(2.25rem, calc((100cqi - 2rem) / 6.1)); }"
     # A card's label wraps instead of ending in "…" ("≈ matches after roun…" on a phone held sideways).
     "[data-testid='stMetricLabel'] [data-testid='stMarkdownContainer'] :is(p, span) { white-space: normal; }"
 )

@@ -174,9 +174,9 @@ def two_rankings(settings: MetricSettings) -> None:
 
     # Full-width card rows (four cards in half a page would truncate the numbers)
     st.markdown("**Ranking A**")
-    metric_cards(results["A"])
+    metric_cards(results["A"], key="cards-a")
     st.markdown("**Ranking B** (deltas are B − A)")
-    metric_cards(results["B"], previous=results["A"])
+    metric_cards(results["B"], previous=results["A"], key="cards-b")
     columns = st.columns(2)
     for column, side in zip(columns, ("A", "B"), strict=True):
         with column:

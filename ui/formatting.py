@@ -90,6 +90,20 @@ def compact(value: float) -> str:
     return f"{value:g}" if float(value).is_integer() else f"{value:.4g}"
 
 
+def short(value: float | None, digits: int = 3, *, missing: str = "…") -> str:
+    """A figure for a narrow column: ``digits`` decimals below 10^5 (``short(1.26186) == "1.262"``), else
+    ``digits + 1`` significant digits in scientific notation (``short(6172839450.75) == "6.173e+09"``), so it
+    never needs more than ~9 characters; ``missing`` for None/NaN."""
+    if _missing(value):
+        return missing
+    if abs(round(float(value), digits)) < 1e5:
+        return fixed(value, digits)
+    places = digits
+    while places > 0 and len(f"{float(value):.{places}e}") > 9:  # "1.00e+301": fewer digits, not a longer column
+        places -= 1
+    return f"{float(value):.{places}e}"
+
+
 # The tie rules (ndcg_core.TIE_RULES) as every page's pickers name them: short enough for a third of a laptop's
 # width, with the libraries that rank that way.
 TIE_RULE_LABELS = {

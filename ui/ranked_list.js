@@ -6,8 +6,6 @@
 // server has not acknowledged yet is sent whole after each move, and what is shown is always
 // "the server's newest order + the queued moves", so nothing the user did can snap back.
 
-const fmt = (value) => (value === null || value === undefined) ? "…" : Number(value).toFixed(3);
-const fmtGrade = (value) => Number.isInteger(value) ? String(value) : String(Number(value.toFixed(3)));
 const LONG_PRESS_MS = 450;  // a touch held this long on a row starts a drag; a swipe before that scrolls
 const SLOP_PX = 8;          // a touch moving further than this before the long press is a scroll
 
@@ -153,11 +151,13 @@ class RankedList {
     name.textContent = data.names[i];  // user text: textContent only, never innerHTML
     name.title = data.names[i];
     const chip = row.querySelector(".rl-chip");
-    chip.textContent = fmtGrade(data.grades[i]);
+    chip.textContent = data.grade_texts[i];
     chip.style.background = data.chip_colours[i];
     chip.style.color = data.chip_text[i];
-    chip.title = `grade ${fmtGrade(data.grades[i])}`;
-    row.querySelector(".rl-contrib").textContent = fmt(data.contributions[i]);
+    chip.title = `grade ${data.grade_titles[i]}`;
+    const contribution = row.querySelector(".rl-contrib");
+    contribution.textContent = data.contribution_texts[i];
+    contribution.title = data.contribution_titles[i];
   }
 
   layout() {
@@ -173,7 +173,7 @@ class RankedList {
       row.querySelector(".rl-rank-text").textContent = String(position + 1);
       row.classList.toggle("beyond", k !== null && position >= k);
       this.link(row, position);
-      const label = `Rank ${position + 1}: ${this.data.names[i]}, grade ${fmtGrade(this.data.grades[i])}`;
+      const label = `Rank ${position + 1}: ${this.data.names[i]}, grade ${this.data.grade_titles[i]}`;
       const marked = row.classList.contains("linked") ? " Highlighted." : "";
       row.setAttribute("aria-label", `${label}.${marked} Alt+Up or Alt+Down moves it.`);
       row.querySelector(".rl-up").disabled = position === 0;

@@ -38,7 +38,9 @@ import streamlit as st
 
 from ui import session
 from ui.charts import grade_colour
+from ui.formatting import compact, fixed, short
 from ui.moves import longest_increasing
+from ui.url_rules import format_number
 
 VISIBLE_LIMIT = 200  # rows drawn in the browser; a 10,000-document list stays responsive (the table edits the rest)
 DARK_CHIPS = {"#0072B2", "#D55E00"}
@@ -225,8 +227,12 @@ def ranked_list(
         data={
             "ids": ids,
             "names": names[:shown],
-            "grades": grades[:shown],
-            "contributions": contributions[:shown],
+            # Numbers as the page writes them (ui.formatting): short in the chip and the narrow contribution
+            # column, exact in the tooltip and the screen-reader label.
+            "grade_texts": [compact(g) for g in grades[:shown]],
+            "grade_titles": [format_number(g) for g in grades[:shown]],
+            "contribution_texts": [short(c) for c in contributions[:shown]],
+            "contribution_titles": [fixed(c, missing="") for c in contributions[:shown]],
             "chip_colours": colours,
             "chip_text": ["#FFFFFF" if c in DARK_CHIPS else "#111827" for c in colours],
             "k": k,

@@ -62,17 +62,24 @@ def _metric_values(source) -> dict[str, float] | None:
     return {name: float(getattr(source, name)) for name, _, _ in METRICS}
 
 
-def metric_cards(result: ndcg_core.ListResult, previous=None, *, reserve_delta: bool = False) -> None:
+LONG_CARD_VALUE = 7  # characters: "14.0000" fits a quarter of the page; "1.0715e+301" is drawn smaller
+
+
+def metric_cards(result: ndcg_core.ListResult, previous=None, *, reserve_delta: bool = False,
+                 key: str = "cards") -> None:
     """CG@k, DCG@k, IDCG@k and NDCG@k cards; ``previous`` (a ListResult or dict) gives the deltas.
 
     ``reserve_delta``: every card always has a delta line ("±0" in grey when nothing changed), so the first
     change does not make the cards taller and shift what is below them (the list under the pointer).
+    ``key``: unique on the page. Cards with a value longer than :data:`LONG_CARD_VALUE` characters are keyed
+    ``long-<key>``, which ui/app_style.py draws in a smaller font, so "1.0715e+301" is not cut to "1.0715…".
     """
     suffix = "" if result.k is None else f"@{result.k}"
     before = _metric_values(previous)
+    longest = max(len(fixed(float(getattr(result, name)))) for name, _, _ in METRICS)
     # One horizontal container of bordered metrics looks like bordered columns and is one block instead of five
     # (each block is a message to the browser; ~1 ms less per rerun of the Playground).
-    with st.container(horizontal=True):
+    with st.container(horizontal=True, key=f"long-{key}" if longest > LONG_CARD_VALUE else key):
         for name, label, help_text in METRICS:
             value = float(getattr(result, name))
             delta, neutral = None, False

@@ -163,3 +163,32 @@ def test_screenshots(page, app_url):
     card = ndcg_card(page).bounding_box()
     assert card["y"] + card["height"] <= 720, "the NDCG card is below the first screen at 1280x720"
     page.screenshot(path=str(SCREENSHOTS / "playground_projector_1280x720.png"))
+
+
+def _fits(locator) -> bool:
+    """Whether the element's text is drawn whole: its laid-out text is no wider than the element's box."""
+    return locator.evaluate("""e => { const r = document.createRange(); r.selectNodeContents(e);
+        return r.getBoundingClientRect().width <= e.getBoundingClientRect().width + 0.5; }""")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_huge_figures_fit_their_cards_and_columns(page, app_url, viewport):
+    """Grades 1e301 and 12345678901.5: the cards showed "1.0000…" for 1.0000e+301, and the grade chip and the
+    contribution ("12345678901.5" over "6172839450.750") ran into each other."""
+    page.set_viewport_size(viewport)
+    open_playground(page, app_url, "?gain=linear&docs=A:1e301,B:2,C:12345678901.5")
+    expected = ndcg_core.evaluate([1e301, 2, 12345678901.5], gain="linear")
+    expect()(ndcg_card(page)).to_have_text(f"{expected.ndcg:.4f}", timeout=15_000)
+    values = page.locator('[data-testid="stMetricValue"]')
+    assert values.all_inner_texts()[:3] == [f"{expected.cg:.4e}", f"{expected.dcg:.4e}", f"{expected.idcg:.4e}"]
+    assert all(_fits(value) for value in values.all()), "a card's value is cut"
+    last = page.locator(".rl-row").nth(2)
+    expect()(last.locator(".rl-chip")).to_have_attribute("title", "grade 12345678901.5")
+    expect()(last.locator(".rl-contrib")).to_have_text("6.173e+09")
+    for each in page.locator(".rl-row").all():
+        chip, contribution = each.locator(".rl-chip").bounding_box(), each.locator(".rl-contrib").bounding_box()
+        assert chip["x"] + chip["width"] <= contribution["x"], "a grade chip runs into the contribution column"
+        if contribution["width"] > 0:  # a very narrow list hides the column
+            assert _fits(each.locator(".rl-contrib")) or each.locator(".rl-contrib").evaluate(
+                "e => getComputedStyle(e).textOverflow") == "ellipsis"
+    screenshot(page, f"playground_huge_figures_{viewport['width']}")
