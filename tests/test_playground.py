@@ -636,3 +636,22 @@ def test_the_formula_says_what_g_is_under_a_custom_gain_table():
                             "4→15.")
     plain_caption = [c.value for c in run_page("playground").caption if c.value.startswith("Here n = 5")]
     assert plain_caption == ["Here n = 5; rel* is the ideal order: every judged grade sorted from high to low."]
+
+
+def test_a_name_used_twice_is_said_and_its_numbers_stay_right():
+    """Two ranked documents named D1 and a ranked D2 also among the extra documents were accepted without a word; the
+    second doubles D2's grade in the ideal list. Both are now said next to the editor (the figures are unchanged:
+    NDCG does not depend on names)."""
+    at = open_playground({"docs": "D1:3,D2:1,D3:0", "extra": "D4:2", "gain": "linear"})
+    assert not at.warning
+    at = edit(at, edited={2: {"Document": "D1"}})  # a typo: D3 renamed D1
+    assert [w.value for w in at.warning] == [
+        "“D1” names 2 ranked documents (ranks 1 and 3): the list, the chart and the formula cannot tell them apart. "
+        "Give each document its own name."]
+    assert ranking(at).names == ("D1", "D2", "D1")
+    metric = next(m for m in at.metric if m.label == "NDCG")
+    assert metric.value == f"{ndcg_core.evaluate([3, 1, 0], ideal_relevances=[3, 1, 0, 2], gain='linear').ndcg:.4f}"
+    at = open_playground({"docs": "D1:3,D2:1", "extra": "D2:1", "gain": "linear"})
+    assert [w.value for w in at.warning] == [
+        "“D2” is both ranked and among the extra judged documents, so its grade is in the ideal list twice. If it "
+        "is one document, delete it from the extra documents."]

@@ -118,6 +118,7 @@ def _editors(ranking: Ranking, settings: MetricSettings, result, *, hidden: bool
     with editor_column:
         st.header("Grades")
         playground_view.show_edit_error()
+        playground_view.show_duplicate_names(ranking)
         playground_view.ranking_editor(ranking)
         st.caption("Double-click (on a phone, double-tap) a grade or a name to edit it; use the row tools to add or delete documents. "
                    "The rows follow the ranking: reorder it in the list above.")

@@ -22,6 +22,7 @@ from ui.playground_edits import (  # noqa: F401 - the page calls the editors thr
     apply_pending_changes,
     extra_editor,
     ranking_editor,
+    show_duplicate_names,
     show_edit_error,
 )
 from ui.ranking import Ranking, evaluate
