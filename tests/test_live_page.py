@@ -683,6 +683,22 @@ def test_joining_again_from_the_same_browser_with_the_same_nickname_is_the_same_
     assert store.student_count(engine, session_id) == 3 and "Welcome back" not in _texts(forged)
 
 
+def test_a_second_ana_is_told_her_nickname_and_gets_it_back_when_joining_again(engine):
+    _teacher_at, code, _secret = _teacher(engine)
+    _student(code, "Ana")
+    second = _student(code, "ana")
+    assert "Another student in this class is already called “ana”, so you are “ana 2”." in _texts(second)
+    token = second.query_params["student"]
+    token = token[0] if isinstance(token, list) else token
+    again = run_page("live_class", query_params={"join": code})  # her tab closed; the same browser, "Ana" typed
+    again.session_state["live_device_places"] = {"places": {code: {"token": token, "nickname": "ana 2"}}}
+    again.text_input(key="live_join_nickname").input("Ana")
+    again.button[0].click().run()
+    assert again.query_params["student"] in (token, [token])
+    assert "Welcome back, ana 2: you are the same student as before, with your answers." in _texts(again)
+    assert store.student_count(engine, store.find_session(engine, code).id) == 2
+
+
 def test_an_estimate_sent_without_moving_the_slider_is_not_taken(engine):
     """Every new class starts on seed 0's "Predict the NDCG" (NDCG@3 0.531) with the slider at 0.50: a student who
     tapped Send without moving it scored a full point, and the teacher saw "Correct 100%"."""

@@ -135,6 +135,16 @@ def test_join_by_code_cleans_the_nickname_and_gives_a_token(engine):
     assert store.student_by_token(engine, code=other.code, token=token) is None  # a token belongs to one session
 
 
+def test_a_nickname_taken_in_the_class_gets_a_number(engine):
+    """Two students could both be "Ana": the teacher's results and the leaderboard could not tell them apart."""
+    session, _secret = store.create_session(engine)
+    names = [store.join(engine, code=session.code, nickname=typed, client=f"b{i}")[0].nickname
+             for i, typed in enumerate(["Ana", " ana ", "ANA", "Ana 2x", "", "", "x" * 30, "x" * 24])]
+    assert names == ["Ana", "ana 2", "ANA 3", "Ana 2x", "", "", "x" * 24, "x" * 22 + " 2"]
+    other, _ = store.create_session(engine)
+    assert store.join(engine, code=other.code, nickname="Ana", client="b9")[0].nickname == "Ana"  # per class
+
+
 def test_wrong_codes_are_rate_limited_per_client_and_per_ip(engine):
     session, _secret = store.create_session(engine)
     window, per_client, per_ip = security.JOIN_LIMITS

@@ -10,6 +10,7 @@ students sharing one computer keep apart by their nicknames.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import streamlit as st
@@ -68,7 +69,10 @@ def read_places() -> None:
 
 
 def remembered_token(code: str, nickname: str) -> str | None:
-    """The token this browser keeps for class ``code`` under the same nickname (None: a new student)."""
+    """The token this browser keeps for class ``code`` under the same nickname (None: a new student).
+
+    The nickname kept is the one the class gave: "Alex 2" when another Alex was there first
+    (:func:`ui.live.security.unique_nickname`), which the student typing "Alex" again also gets back."""
     value = session.widget(READ_KEY, None)
     places = value.get("places") if isinstance(value, Mapping) else None
     place = places.get(code) if isinstance(places, Mapping) else None
@@ -77,4 +81,6 @@ def remembered_token(code: str, nickname: str) -> str | None:
     token, kept = place.get("token"), place.get("nickname")
     if not isinstance(token, str) or not isinstance(kept, str) or len(token) > 200:
         return None
-    return token if kept.strip().casefold() == nickname.strip().casefold() else None
+    typed, kept = nickname.strip().casefold(), kept.strip().casefold()
+    given = re.fullmatch(re.escape(typed) + r" \d+", kept) is not None if typed else False
+    return token if kept == typed or given else None

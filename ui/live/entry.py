@@ -103,7 +103,9 @@ def _join(code: str, nickname: str) -> None:
             token = kept  # this browser's student in this class, back: not a second student
             live().welcome_back = True
         else:
-            _student, token = store.join(engine, code=code, nickname=nickname, client=client, ip=ip)
+            student, token = store.join(engine, code=code, nickname=nickname, client=client, ip=ip)
+            asked = security.clean_nickname(nickname)
+            live().renamed_from = asked if student.nickname != asked else None
     except (store.JoinRefused, store.RateLimited) as error:
         st.error(str(error), icon=":material/error:")
         return

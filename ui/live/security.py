@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import secrets
 import unicodedata
+from collections.abc import Iterable
 
 from ui.live.schema import CODE_LENGTH, NICKNAME_MAX
 
@@ -80,3 +81,23 @@ def clean_nickname(text: str | None) -> str:
         return ""
     kept = "".join(ch if not unicodedata.category(ch).startswith("C") else " " for ch in str(text)[:500])
     return " ".join(kept.split())[:NICKNAME_MAX].strip()
+
+
+def unique_nickname(wanted: str, taken: Iterable[str]) -> str:
+    """``wanted``, or ``wanted 2``, ``wanted 3``… when a student of the class already has it (letter case ignored),
+    within NICKNAME_MAX characters: the teacher's results and the leaderboard must tell two students apart. An empty
+    nickname (it is optional) stays empty.
+
+    >>> unique_nickname("Alex", ["alex", "Alex 2", "Sam"])
+    'Alex 3'
+    """
+    used = {name.casefold() for name in taken}
+    if not wanted or wanted.casefold() not in used:
+        return wanted
+    number = 2
+    while True:
+        suffix = f" {number}"
+        candidate = wanted[: NICKNAME_MAX - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in used:
+            return candidate
+        number += 1

@@ -54,6 +54,7 @@ class LiveState:
     estimated: set[int] = field(default_factory=set)  # activity ids whose estimate slider the student has moved
     show_current: bool = False  # the teacher changed the current activity: bring it into view (ui.focus)
     welcome_back: bool = False  # this tab rejoined as the student this browser already was (ui.live.device)
+    renamed_from: str | None = None  # the nickname asked for, when another student of the class had it
 
 
 def live() -> LiveState:

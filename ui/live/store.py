@@ -158,12 +158,13 @@ def join(engine: Engine, *, code: str | None, nickname: str = "", client: str, i
             conn.execute(join_failures.delete().where(join_failures.c.at < now - 10 * window))  # keep it small
         else:
             token = security.new_student_token()
+            taken = conn.execute(sa.select(students.c.nickname).where(students.c.session_id == row.id)).scalars()
+            nickname = security.unique_nickname(security.clean_nickname(nickname), taken)
             result = conn.execute(students.insert().values(
-                session_id=row.id, token_hash=security.digest(token), nickname=security.clean_nickname(nickname),
-                joined_at=now))
+                session_id=row.id, token_hash=security.digest(token), nickname=nickname, joined_at=now))
     if refused:
         raise JoinRefused("No active session has this code.")
-    return Student(result.inserted_primary_key[0], row.id, security.clean_nickname(nickname)), token
+    return Student(result.inserted_primary_key[0], row.id, nickname), token
 
 
 def student_by_token(engine: Engine, *, code: str | None, token: str | None) -> Student | None:

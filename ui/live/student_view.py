@@ -41,6 +41,10 @@ def student_page(engine: Engine, *, code: str, token: str) -> None:
         live().welcome_back = False
         st.info(f"Welcome back, {plain(name)}: you are the same student as before, with your answers.",
                 icon=":material/waving_hand:")
+    if live().renamed_from:
+        st.info(f"Another student in this class is already called “{plain(live().renamed_from)}”, so you are "
+                f"“{plain(name)}”.", icon=":material/badge:")
+        live().renamed_from = None
     st.caption(f"Class {plain(code.upper())} · you are {plain(name)} · a reload keeps your answers, and so does "
                "joining again from this browser with the same nickname")
     device.remember(security.normalise_code(code) or code, token, student.nickname)
