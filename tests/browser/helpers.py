@@ -118,7 +118,8 @@ def wait_for_charts(tab, timeout: float = 30_000) -> None:
 def open_playground(tab, app_url: str, query: str = "") -> None:
     open_page(tab, f"{app_url}/{query}")  # the Playground is the default page, served at the root
     tab.wait_for_selector(".rl-row", timeout=30_000)
-    tab.wait_for_selector("text=Metric settings", timeout=30_000)
+    # drawn (on a phone the closed sidebar is hidden, so it is waited for in the page, not on screen)
+    tab.wait_for_selector("[data-testid='stSidebar'] >> text=Metric settings", state="attached", timeout=30_000)
 
 
 def next_frame(tab) -> None:

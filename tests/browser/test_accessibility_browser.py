@@ -110,6 +110,34 @@ def test_on_a_phone_choosing_a_page_closes_the_sidebar(phone, app_url):
     screenshot(tab, "a11y_nav_phone_after", full_page=False)
 
 
+def _tab_stops(tab, count: int) -> list[tuple[str, bool]]:
+    """The next ``count`` elements Tab focuses: (their accessible text, whether they are in the sidebar)."""
+    stops = []
+    for _ in range(count):
+        tab.keyboard.press("Tab")
+        stops.append(tuple(tab.evaluate("""() => { const a = document.activeElement;
+            return [(a.getAttribute('aria-label') || a.innerText || '').trim().slice(0, 40),
+                    !!a.closest('[data-testid=stSidebar]')]; }""")))
+    return stops
+
+
+def test_a_closed_sidebar_is_not_in_the_tab_order_and_an_open_one_is(phone, app_url):
+    """On a phone the sidebar starts closed, out of view, yet its ten links, the Present mode switch and its help
+    button were the first 13 Tab stops (Why differ): a keyboard user tabbed through controls they could not see."""
+    tab = phone
+    open_page(tab, app_url + "/why_differ")
+    tab.get_by_role("heading", name="Why do my NDCG numbers differ?").first.wait_for(timeout=30_000)
+    stops = _tab_stops(tab, 6)
+    assert not [text for text, in_sidebar in stops if in_sidebar], stops
+    assert "Expand sidebar" in [text for text, _ in stops[:3]]
+    tab.locator("[data-testid='stExpandSidebarButton']").first.tap()  # opened, its links are the next stops
+    link = tab.locator(NAV).get_by_role("link", name="Quiz")
+    expect()(link).to_be_in_viewport()
+    tab.locator(NAV).get_by_role("link", name="Playground").focus()
+    assert [text.split("\n")[-1] for text, _ in _tab_stops(tab, 3)] == ["Step by step", "Worked examples", "Quiz"]
+    screenshot(tab, "a11y_sidebar_open_keyboard", full_page=False)
+
+
 # --- the axe audit ----------------------------------------------------------------------------------------------
 
 def test_every_page_passes_axe_with_no_serious_or_critical_violation(page, app_url):

@@ -44,7 +44,7 @@ def test_first_visit_to_a_deep_link_on_a_fresh_server(page, fresh_app_url, path,
     wait_for_app(page)
     body = page.locator("body").inner_text()
     assert "Page not found" not in body
-    sidebar = page.locator("[data-testid='stSidebar']").inner_text()
+    sidebar = page.locator("[data-testid='stSidebar']").text_content()  # drawn (closed on the Quiz: hidden)
     assert "Learn" in sidebar  # app.py drew its navigation
     assert ("Metric settings" in sidebar) == (not path.startswith("/quiz"))  # the Quiz's questions set their own
     # The app's own navigation (Streamlit's is hidden, see ui/navigation.py) marks the deep-linked page.
@@ -53,7 +53,7 @@ def test_first_visit_to_a_deep_link_on_a_fresh_server(page, fresh_app_url, path,
         """(title) => {
              const marked = [...document.querySelectorAll('.st-key-app_nav a')]
                .filter((a) => getComputedStyle(a).backgroundColor !== 'rgba(0, 0, 0, 0)');
-             return marked.length === 1 && marked[0].innerText.includes(title);
+             return marked.length === 1 && marked[0].textContent.includes(title);
            }""",
         arg=TITLES[path.split("?")[0]], timeout=15_000,
     )
