@@ -62,6 +62,7 @@ class RankedList {
     this.live.setAttribute("aria-live", "polite");
     this.live.setAttribute("role", "status");
     this.announced = null;  // id of the last moved document, until its new NDCG has been announced
+    this.spoken = null;  // the NDCG figure last announced (or there at load), e.g. "NDCG@3 0.8386"
     this.more = document.createElement("p");
     this.more.className = "rl-more";
     this.root.append(help, this.head, this.list, this.live, this.more);
@@ -72,6 +73,7 @@ class RankedList {
   update(data) {
     // The server's order is its last one with the moves it acknowledges now applied, unless something else (an
     // order button, an edit) reordered the list: then no row is "the one just moved" any more.
+    const first = this.data === undefined;
     const acknowledged = this.queue.filter((move) => move.seq <= data.applied);
     const reordered = this.data !== undefined && applyMoves(this.data.ids, acknowledged).join("\n") !== data.ids.join("\n");
     this.data = data;
@@ -94,6 +96,22 @@ class RankedList {
     this.more.textContent = `Showing the top ${data.ids.length} of ${data.total} documents; edit the rest in the table.`;
     this.reconcile();
     this.announceSettled();
+    this.announceChange(first);
+  }
+
+  ndcgText() {
+    if (typeof this.data.ndcg !== "number") return null;  // not shown (Predict first), or not known yet
+    return `${this.data.k === null ? "NDCG" : `NDCG@${this.data.k}`} is now ${this.data.ndcg.toFixed(4)}`;
+  }
+
+  announceChange(first) {
+    // A new NDCG that no move of this list caused (an order button, a grade edit, a setting) is announced too:
+    // a screen-reader user hears what a sighted one sees change on the cards.
+    const text = this.ndcgText();
+    if (!first && !this.announced && !this.queue.length && text !== null && text !== this.spoken) {
+      this.live.textContent = `${text}.`;
+    }
+    if (!this.announced && !this.queue.length && text !== null) this.spoken = text;
   }
 
   announceSettled() {
@@ -102,10 +120,10 @@ class RankedList {
     if (!moved || this.queue.length > 0 || !this.index.has(moved)) return;
     this.announced = null;
     const rank = this.order.indexOf(moved) + 1;
-    const ndcg = typeof this.data.ndcg === "number" ? this.data.ndcg : null;
-    const metric = this.data.k === null ? "NDCG" : `NDCG@${this.data.k}`;
+    const text = this.ndcgText();
     this.live.textContent = `${this.data.names[this.index.get(moved)]} is at rank ${rank}.`
-      + (ndcg === null ? "" : ` ${metric} is now ${ndcg.toFixed(4)}.`);
+      + (text === null ? "" : ` ${text}.`);
+    if (text !== null) this.spoken = text;
   }
 
   reconcile() {

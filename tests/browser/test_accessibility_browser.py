@@ -202,6 +202,30 @@ def test_a_move_is_announced_with_the_new_rank_and_then_the_new_ndcg(page, app_u
     expect()(page.locator(".rl-live")).to_have_text(f"D3 is at rank 2. NDCG@2 is now {ndcg:.4f}.", timeout=15_000)
 
 
+def test_a_new_ndcg_from_a_button_an_edit_or_a_setting_is_announced(page, app_url):
+    """Only moves of the list were announced: after "Ideal order", "Reverse" or a new cutoff (or a grade edit, which
+    takes the same path: new figures from the server, no move pending) a screen-reader user heard nothing while the
+    cards changed."""
+    open_playground(page, app_url)
+    live = page.locator(".rl-live")
+    page.get_by_role("button", name="Ideal order").click()
+    expect()(live).to_have_text("NDCG is now 1.0000.", timeout=15_000)
+    page.get_by_role("button", name="Reverse").click()
+    reverse = ndcg_core.evaluate(sorted(GRADES.values())).ndcg
+    expect()(live).to_have_text(f"NDCG is now {reverse:.4f}.", timeout=15_000)
+    cutoff = page.get_by_role("spinbutton", name="Cutoff k (empty = whole list)")
+    cutoff.fill("2")
+    cutoff.press("Enter")
+    at_2 = ndcg_core.evaluate(sorted(GRADES.values()), k=2).ndcg
+    expect()(live).to_have_text(f"NDCG@2 is now {at_2:.4f}.", timeout=15_000)
+    row(page, "D4").focus()  # a move still says where the document went first
+    page.keyboard.press("Alt+ArrowDown")
+    names = ["D2", "D4", "D5", "D3", "D1"]  # Reverse of the ideal order was D4, D2, D5, D3, D1
+    wait_until_settled(page, names, GRADES, k=2)
+    moved = ndcg_core.evaluate([GRADES[name] for name in names], k=2).ndcg
+    expect()(live).to_have_text(f"D4 is at rank 2. NDCG@2 is now {moved:.4f}.", timeout=15_000)
+
+
 def test_grade_chips_carry_their_number_not_only_a_colour(page, app_url):
     open_playground(page, app_url, "?docs=A:0,B:1,C:2.5,D:3,E:4")
     chips = page.locator(".rl-row .rl-chip")
