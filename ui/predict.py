@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 import ndcg_core
-from ui import session, state
+from ui import focus, session, state
 from ui.formatting import discount_words, fixed, gain_words, num
 from ui.playground_edits import LIST_KEY
 from ui.predict_model import Feedback, Scores, Term, classify, judge_contribution, judge_ndcg
@@ -80,6 +80,7 @@ def _submit(ranking: Ranking, settings: MetricSettings, scores: Scores) -> None:
     guess = float(session.widget(GUESS_KEY, reveal.seen[2].ndcg))
     reveal.feedback = judge_ndcg(guess, reveal.seen[2], scores, _change(reveal.seen, ranking, settings),
                                  exponential_gain=settings.gain == "exponential")
+    reveal.reveals += 1
     reveal.seen = (ranking, settings, scores)
 
 
@@ -116,13 +117,15 @@ def show_feedback() -> None:
     """The verdict on the last guess (until the next change)."""
     feedback = state.playground().reveal.feedback
     if feedback is not None:
-        _verdict(feedback, feedback.summary(), key="playground_feedback")
+        _verdict(feedback, feedback.summary(), key="playground_feedback", reveals=state.playground().reveal.reveals)
 
 
-def _verdict(feedback: Feedback, summary: str, *, key: str) -> None:
+def _verdict(feedback: Feedback, summary: str, *, key: str, reveals: int) -> None:
     show = st.success if feedback.points == 1 else st.warning if feedback.points > 0 else st.error
     with st.container(key=key):
         show(f"**{feedback.verdict}** {summary}  \n{feedback.explanation}", icon=":material/lightbulb:")
+        # The Reveal button is gone with its form: the focus it had goes to the verdict, not back to the page's top.
+        focus.land_here(key, token=f"{key}-{reveals}")
 
 
 def hidden_note(what: str) -> None:
@@ -142,6 +145,7 @@ class StepPredictState:
 
     on: bool = False
     guesses: dict = field(default_factory=dict)  # {(names, grades, settings, position): Feedback}
+    reveals: int = 0  # guesses judged so far (the keyboard focus goes to each new verdict once)
 
 
 def step_state() -> StepPredictState:
@@ -177,6 +181,7 @@ def term_of(result: ndcg_core.ListResult, position: int) -> Term:
 def _step_submit(key: tuple, term: Term) -> None:
     guess = float(session.widget(STEP_GUESS_KEY, 0.0))
     step_state().guesses[key] = judge_contribution(guess, term)
+    step_state().reveals += 1
 
 
 def step_form(key: tuple, term: Term, name: str, settings: MetricSettings) -> None:
@@ -200,4 +205,4 @@ def step_feedback(key: tuple) -> None:
     feedback = step_state().guesses.get(key)
     if feedback is not None and step_state().on:
         _verdict(feedback, f"The contribution is {fixed(feedback.truth)}; you guessed {fixed(feedback.guess, 3)} "
-                           f"(off by {fixed(abs(feedback.error))}).", key="step_feedback")
+                           f"(off by {fixed(abs(feedback.error))}).", key="step_feedback", reveals=step_state().reveals)

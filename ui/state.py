@@ -34,6 +34,7 @@ class RevealState:
     on: bool = False  # the "Predict first" toggle
     seen: tuple | None = None  # (ranking, settings, metrics) whose numbers were last shown
     feedback: Feedback | None = None  # the latest guess, judged; shown until the next change
+    reveals: int = 0  # guesses judged so far (the keyboard focus goes to each new verdict once)
 
 
 @dataclass

@@ -159,6 +159,9 @@ def test_predict_first_hides_the_new_ndcg_until_the_guess_is_revealed(page, app_
     expect()(verdict).to_contain_text("Spot on!")
     expect()(verdict).to_contain_text(f"NDCG is now {truth:.4f} (was 0.9508); you guessed 0.960: off by 0.0150.")
     expect()(ndcg_card(page)).to_have_text(f"{truth:.4f}")
+    # The Reveal button went with its form: its focus is on the verdict, not back on the page (whose next Tab
+    # started again at the top, past the sidebar).
+    page.wait_for_function("() => !!document.activeElement.closest('.st-key-playground_feedback')", timeout=10_000)
     screenshot(page, "predict_revealed", full_page=False)
 
 
@@ -175,9 +178,10 @@ def test_step_by_step_predict_first_then_a_bar_click_walks_there(page, app_url):
     expect()(walk_charts).to_have_count(0)  # no position's numbers before the guess
     screenshot(page, "step_predict_hidden", full_page=False)
     guess.fill("7")  # rank 1, grade 3: (2³ - 1) / log₂2 = 7
-    page.get_by_role("button", name="Reveal").click()
+    guess.press("Enter")  # by keyboard: the box and its form go, the focus goes to the verdict
     verdict = page.locator(".st-key-step_feedback")
     expect()(verdict).to_contain_text("Spot on!")
+    page.wait_for_function("() => !!document.activeElement.closest('.st-key-step_feedback')", timeout=10_000)
     expect()(verdict).to_contain_text("The contribution is 7.0000; you guessed 7.000 (off by 0.0000).")
     wait_for_charts(page)
     assert _your_bars(page).count() == 1  # predict mode draws only the positions already walked
