@@ -184,7 +184,7 @@ def two_rankings(settings: MetricSettings) -> None:
             order = orders[side]
             ranked_list(order, [grade_of[n] for n in order], results[side].table["contribution"].tolist(),
                         key=f"compare_list_{side}", k=settings.k,
-                        ndcg=results[side].ndcg)
+                        ndcg=results[side].ndcg, label=f"Ranking {side}")
             present.plotly_chart(contribution_chart(results[side].table, k=settings.k), narrow=True,
                                  key=f"compare_chart_{side}", theme=None)
             st.button(f"Open ranking {side} in the Playground", key=f"compare_open_{side}",

@@ -77,6 +77,7 @@ class RankedList {
     const acknowledged = this.queue.filter((move) => move.seq <= data.applied);
     const reordered = this.data !== undefined && applyMoves(this.data.ids, acknowledged).join("\n") !== data.ids.join("\n");
     this.data = data;
+    this.list.setAttribute("aria-label", data.label || "Ranked documents");  // two lists on a page: two names
     this.index = new Map(data.ids.map((id, i) => [id, i]));
     this.seq = Math.max(this.seq, data.applied);
     this.selectSeq = Math.max(this.selectSeq, data.select_seq || 0);

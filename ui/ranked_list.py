@@ -193,6 +193,7 @@ def ranked_list(
     rank_colours: Sequence[str] | None = None,
     highlight: int | None = None,
     select_seq: int = 0,
+    label: str = "Ranked documents",
 ) -> list[int]:
     """Show the drag-to-reorder list; return the user's order as a permutation of ``range(len(names))``.
 
@@ -201,7 +202,8 @@ def ranked_list(
     ``select``; ``select_seq`` is the last one the page applied, so the browser numbers on from it.
 
     The permutation is relative to the order given here (identity when untouched). Only the top
-    ``limit`` rows are drawn (the rest keep their places), so very long lists stay fast. ``ndcg`` (the
+    ``limit`` rows are drawn (the rest keep their places), so very long lists stay fast. ``label``: the list's
+    accessible name (each list on a page needs its own). ``ndcg`` (the
     list's NDCG, when the page shows it) is announced to screen readers after a move, once the server has it.
     """
     n = len(names)
@@ -242,6 +244,7 @@ def ranked_list(
             "rank_colours": list(rank_colours[:shown]) if rank_colours is not None else None,
             "highlight": highlight,
             "select_seq": select_seq,
+            "label": label,
         },
         on_moves_change=_ignore,
         on_select_change=_ignore,

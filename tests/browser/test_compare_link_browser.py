@@ -33,6 +33,9 @@ def test_the_copied_link_opens_the_same_two_rankings_in_a_fresh_tab(page, borrow
     open_page(page, f"{app_url}/compare")
     page.get_by_text(re.compile("Ranking A has the higher DCG")).first.wait_for(timeout=30_000)
     entries = page.evaluate("() => history.length")
+    # Each ranked list has its own accessible name (both were "Ranked documents" to a screen reader).
+    for side in "AB":
+        expect()(page.get_by_role("list", name=f"Ranking {side}", exact=True)).to_have_count(1)
     with rerun(page):
         page.get_by_role("button", name="Swap A ↔ B").click()
     # A is now the example's B (D3, D4, D1, ...): D3 dragged from the top to rank 3.
