@@ -90,6 +90,10 @@ _TABS = "[data-testid='stMain'] [role='tablist'] { flex-wrap: wrap; row-gap: .25
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 _PHONE_MODEBAR = "@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }"
 
+# Text for screen readers only (ui.focus.spoken): in the accessibility tree, not on screen.
+_SPOKEN = (".ndcg-spoken { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);"
+           " white-space: nowrap; }")
+
 # A closed sidebar is out of view but Streamlit leaves its links and controls in the Tab order (13 invisible stops
 # before a page's first control on a phone) and in the accessibility tree: hidden once it has slid out (the delay
 # keeps the slide), shown at once when it opens.
@@ -101,7 +105,7 @@ _CLOSED_SIDEBAR = (
 )
 
 APP_STYLE = "<style>" + "".join((_TOP_AND_HEADER, _WRAPPED_FORMULAS, _NARROW_COLUMNS, _HEADINGS, _METRIC_CARDS,
-                                 _TOOLBARS, _PILLS, _TABS, _PHONE_MODEBAR, _CLOSED_SIDEBAR)) + "</style>"
+                                 _TOOLBARS, _PILLS, _TABS, _PHONE_MODEBAR, _CLOSED_SIDEBAR, _SPOKEN)) + "</style>"
 
 # Back returns to the previous page (a new query string on the same page replaces the history entry, ui/history.py);
 # the sidebar closes when a page is chosen on a phone; a swipe that starts on a chart scrolls the page, also on the

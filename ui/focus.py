@@ -15,6 +15,8 @@ the changed container into view, once, when it is above the screen.
 
 from __future__ import annotations
 
+import html
+
 import streamlit as st
 
 _JS = """
@@ -72,3 +74,11 @@ def bring_into_view(container_key: str, token: str) -> None:
     """Scroll the container keyed ``container_key`` (drawn inside it) into view when it is above the screen, once
     per ``token``."""
     _scroll_component(key=f"into_view_{container_key}", data={"container": f"st-key-{container_key}", "token": token})
+
+
+def spoken(text: str) -> str:
+    """HTML for a screen reader only: ``text`` (escaped) in a polite live region, read out when a rerun changes it
+    (Step by step's position after Next), invisible on screen (ui/app_style.py's ``.ndcg-spoken``). Put it in a
+    markdown element drawn with ``unsafe_allow_html=True``, at the same place in every run."""
+    return f'<div class="ndcg-spoken" role="status" aria-live="polite">{html.escape(text)}</div>'
+

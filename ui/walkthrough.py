@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import charts, linked, predict, present, session, url_state
+from ui import charts, focus, linked, predict, present, session, url_state
 from ui.formatting import discount_words, gain_latex, gain_words, log_latex, num
 from ui.messages import user_message
 from ui.ranking import Ranking, evaluate
@@ -185,9 +185,15 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
             note=ideal_note,
         )
     ndcg_value = row["ndcg_at_rank"]
+    # What a sighted user sees change after Next, read out to a screen reader (this element stays in place).
+    told = (f"Position {position} of {len(table)}: {name}, grade {num(row['relevance'])}, contributes "
+            f"{num(row['contribution'])}. DCG@{position} = {num(row['cumulative_dcg'])}, NDCG@{position} = "
+            f"{num(ndcg_value)}.")
     st.markdown(
+        focus.spoken(told) + "\n\n"
         f"**NDCG@{position}** divides the running DCG by the running IDCG: how much of the best possible "
-        f"discounted gain the ranking has collected by position {position}."
+        f"discounted gain the ranking has collected by position {position}.",
+        unsafe_allow_html=True,
     )
     if row["cumulative_idcg"] > 0:
         st.latex(

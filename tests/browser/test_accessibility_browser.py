@@ -226,6 +226,28 @@ def test_a_new_ndcg_from_a_button_an_edit_or_a_setting_is_announced(page, app_ur
     expect()(live).to_have_text(f"D4 is at rank 2. NDCG@2 is now {moved:.4f}.", timeout=15_000)
 
 
+def test_step_by_step_reads_out_the_new_position(page, app_url):
+    """Next changed the position's numbers on screen and told a screen-reader user nothing."""
+    from ui.formatting import num
+
+    open_page(page, f"{app_url}/step_by_step")
+    spoken = page.locator(".ndcg-spoken")
+    expect()(spoken).to_have_attribute("role", "status")
+    table = ndcg_core.evaluate(list(GRADES.values())).table
+    for position in (1, 2):
+        row_ = table.iloc[position - 1]
+        expect()(spoken).to_have_text(
+            f"Position {position} of 5: D{position}, grade {num(row_['relevance'])}, contributes "
+            f"{num(row_['contribution'])}. DCG@{position} = {num(row_['cumulative_dcg'])}, NDCG@{position} = "
+            f"{num(row_['ndcg_at_rank'])}.", timeout=15_000)
+        if position == 1:
+            spoken.evaluate("(e) => { e.dataset.kept = 'yes'; }")
+            page.get_by_role("button", name="Next").click()
+    # The same live region with new words (a new one would be read as it appears, or not at all, by screen readers)
+    assert spoken.get_attribute("data-kept") == "yes"
+    assert spoken.bounding_box()["width"] <= 1  # not on screen
+
+
 def test_grade_chips_carry_their_number_not_only_a_colour(page, app_url):
     open_playground(page, app_url, "?docs=A:0,B:1,C:2.5,D:3,E:4")
     chips = page.locator(".rl-row .rl-chip")
