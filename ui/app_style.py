@@ -91,8 +91,10 @@ _TABS = "[data-testid='stMain'] [role='tablist'] { flex-wrap: wrap; row-gap: .25
 _PHONE_MODEBAR = "@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }"
 
 # Text for screen readers only (ui.focus.spoken): in the accessibility tree, not on screen.
-_SPOKEN = (".ndcg-spoken { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);"
-           " white-space: nowrap; }")
+# A chart's words (ui.chart_words) likewise, and their element takes no room (no gap) in the page's column.
+_SPOKEN = (":is(.ndcg-spoken, .ndcg-chart-words) { position: absolute; width: 1px; height: 1px; overflow: hidden;"
+           " clip: rect(0 0 0 0); white-space: nowrap; }"
+           "[data-testid='stElementContainer']:has(.ndcg-chart-words) { position: absolute; }")
 
 # A closed sidebar is out of view but Streamlit leaves its links and controls in the Tab order (13 invisible stops
 # before a page's first control on a phone) and in the accessibility tree: hidden once it has slid out (the delay

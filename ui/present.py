@@ -19,6 +19,7 @@ import streamlit as st
 
 from ui import session, url_state
 from ui.chart_style import FONT, HEIGHT, is_axis
+from ui.chart_words import hidden_html
 
 KEY = "present_mode"  # the sidebar toggle's key
 CHOSEN_KEY = "present_chosen"  # the session's choice, kept apart from the toggle (see _restore)
@@ -109,9 +110,11 @@ def plotly_chart(fig: go.Figure, *, where=None, narrow: bool = False, **kwargs):
     """Draw a chart (in ``where``, a column or container; default the page) with Present mode's sizes when it is on.
 
     Every chart of the app is drawn through here (tests/test_present.py checks the source), so none is left with
-    the normal 15 px text on a projector. ``narrow``: the chart has half the page's width (two side by side).
+    the normal 15 px text on a projector, and each has its text alternative (:mod:`ui.chart_words`). ``narrow``: the chart has half the page's width (two side by side).
     """
-    return (where if where is not None else st).plotly_chart(figure(fig, narrow=narrow), **kwargs)
+    target = where if where is not None else st
+    target.markdown(hidden_html(fig), unsafe_allow_html=True)  # the chart's text alternative, for screen readers
+    return target.plotly_chart(figure(fig, narrow=narrow), **kwargs)
 
 
 def figure(fig: go.Figure | dict, *, narrow: bool = False) -> go.Figure | dict:

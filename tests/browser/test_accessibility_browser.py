@@ -248,6 +248,22 @@ def test_step_by_step_reads_out_the_new_position(page, app_url):
     assert spoken.bounding_box()["width"] <= 1  # not on screen
 
 
+def test_a_chart_has_words_for_screen_readers_that_take_no_room(page, app_url):
+    """The charts had no text alternative (only the tables beside some of them)."""
+    open_playground(page, app_url)
+    wait_for_charts(page)
+    words = page.locator(".ndcg-chart-words")
+    expect()(words).to_have_count(1)
+    expect()(words).to_contain_text("Chart: Contribution of each position. x: Rank i, y: gain ÷ discount. Your "
+                                    "ranking (1: 7, 2: 0.6309, 3: 1.5, 4: 0, 5: 1.161)")
+    container = words.locator("xpath=ancestor::*[@data-testid='stElementContainer'][1]")
+    assert container.evaluate("(e) => getComputedStyle(e).position") == "absolute"  # no gap in the column
+    assert words.bounding_box()["height"] <= 1
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    column = chart.locator("xpath=ancestor::*[@data-testid='stColumn'][1]").bounding_box()
+    assert chart.bounding_box()["y"] - column["y"] < 2  # the chart is still at its column's top: no gap above it
+
+
 def test_grade_chips_carry_their_number_not_only_a_colour(page, app_url):
     open_playground(page, app_url, "?docs=A:0,B:1,C:2.5,D:3,E:4")
     chips = page.locator(".rl-row .rl-chip")
