@@ -18,6 +18,7 @@ import sqlalchemy as sa
 import streamlit as st
 from sqlalchemy.engine import Engine
 
+from ui import present
 from ui.formatting import count
 from ui.live import activities, connection, device, security, store, widgets
 from ui.live.state import Pending, Reorder, answer_key, answer_value, live, preset_answer, take_notice
@@ -265,7 +266,7 @@ def _result(engine: Engine, session: store.Session, activity: store.Activity, mi
     halves = sum(not r.correct and r.points > 0 for r in rows)
     st.markdown(f"**The class:** {count(len(rows), 'answer', 'answers')}, {sum(r.correct for r in rows)} right"
                 + (f", {halves} half right" if halves else ""))
-    st.plotly_chart(widgets.distribution_chart(activity, rows, revealed=True, height=260),
+    present.plotly_chart(widgets.distribution_chart(activity, rows, revealed=True, height=260),
                     key=f"live_student_chart_{activity.id}", config={"displayModeBar": False, "staticPlot": True}, theme=None)
     if session.leaderboard:
         st.markdown("**Leaderboard**")
