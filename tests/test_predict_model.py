@@ -97,6 +97,33 @@ def test_raising_a_grade_can_lower_ndcg_through_idcg():
                                     "IDCG went 10.8235 → 14.5954, by a larger share.")
 
 
+@pytest.mark.parametrize(("grades", "guess", "words"), [
+    # D1 lowered 3 -> 2: DCG and IDCG both lose 4 (7 - 3 at rank 1), a larger share of DCG. It said "raising a grade
+    # also improves the ideal list, so IDCG (10.8235 → 6.8235) can grow more than DCG".
+    ((2, 1, 2, 0, 2), 0.99, "NDCG fell: DCG went 10.2915 → 6.2915 and IDCG 10.8235 → 6.8235. The ideal list is "
+                            "rebuilt from the new grades, so IDCG moved with DCG, and NDCG = DCG / IDCG follows the one "
+                            "that changed by the larger share: DCG (-38.9% against -37.0%)."),
+    # D2 raised 1 -> 3: NDCG rose, and it was explained as IDCG growing more than DCG (the reason for a fall).
+    ((3, 3, 2, 0, 2), 0.90, "NDCG rose: DCG went 10.2915 → 14.0771 and IDCG 10.8235 → 14.2085. The ideal list is "
+                            "rebuilt from the new grades, so IDCG moved with DCG, and NDCG = DCG / IDCG follows the one "
+                            "that changed by the larger share: DCG (+36.8% against +31.3%)."),
+])
+def test_a_grade_edit_that_moved_dcg_and_idcg_the_same_way_is_explained_by_their_shares(grades, guess, words):
+    after = Scores.of(ndcg_core.evaluate(list(grades)))
+    assert (after.dcg / BEFORE.dcg - 1) * 100 == pytest.approx(float(words.split("(")[-1].split("%")[0]), abs=0.05)
+    feedback = judge_ndcg(guess, BEFORE, after, Change("grades"))
+    assert feedback.misconception == "direction" and feedback.explanation == words
+
+
+def test_an_extra_documents_grade_edit_is_explained_by_the_ideal_list_alone():
+    """An extra judged document lowered 3 -> 1: DCG is unchanged; the words must not credit DCG with the change."""
+    before = Scores.of(ndcg_core.evaluate(list(G), ideal_relevances=[*G, 3]))
+    after = Scores.of(ndcg_core.evaluate(list(G), ideal_relevances=[*G, 1]))
+    feedback = judge_ndcg(before.ndcg - 0.01, before, after, Change("grades"))
+    assert feedback.explanation == ("NDCG rose: DCG stayed 10.2915 while IDCG went 14.5954 → 11.2103: the edit "
+                                    "changed the ideal list, not the ranking's gains.")
+
+
 def test_a_change_guessed_where_there_is_none_past_the_cutoff():
     # k = 3: swapping ranks 4 and 5 changes nothing counted; NDCG@3 = 0.8786 either way.
     at3 = Scores.of(ndcg_core.evaluate(list(G), k=3))

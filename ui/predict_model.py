@@ -219,9 +219,7 @@ def _direction_reason(before: Scores, after: Scores, change: Change, actual: flo
         return (f"NDCG {_direction(actual)} although DCG went {fixed(before.dcg)} → {fixed(after.dcg)}: the ideal list "
                 f"changed too, and IDCG went {fixed(before.idcg)} → {fixed(after.idcg)}, by a larger share.")
     if change.kind in ("grades", "mixed") and idcg_moved:
-        return (f"NDCG {_direction(actual)}: raising a grade also improves the ideal list, so IDCG "
-                f"({fixed(before.idcg)} → {fixed(after.idcg)}) can grow more than DCG ({fixed(before.dcg)} → "
-                f"{fixed(after.dcg)}).")
+        return _both_moved(before, after, actual)
     if change.moved is not None:
         name, grade, start, end = change.moved
         if end < start:
@@ -234,6 +232,25 @@ def _direction_reason(before: Scores, after: Scores, change: Change, actual: flo
                 f"{'smaller' if actual > 0 else 'larger'}.")
     return (f"NDCG {_direction(actual)} ({signed(actual)}): DCG went {fixed(before.dcg)} → {fixed(after.dcg)} and IDCG "
             f"{fixed(before.idcg)} → {fixed(after.idcg)}.")
+
+
+def _both_moved(before: Scores, after: Scores, actual: float) -> str:
+    """A grade edit moved DCG the way NDCG went, and IDCG too (the ideal list is rebuilt from the new grades): say
+    which moved by the larger share, or that IDCG went the other way and both pushed NDCG the same way."""
+    moves = f"DCG went {fixed(before.dcg)} → {fixed(after.dcg)} and IDCG {fixed(before.idcg)} → {fixed(after.idcg)}"
+    if abs(after.dcg - before.dcg) < SAME:  # e.g. an extra judged document's grade: only the ideal list changed
+        return (f"NDCG {_direction(actual)}: DCG stayed {fixed(after.dcg)} while IDCG went {fixed(before.idcg)} → "
+                f"{fixed(after.idcg)}: the edit changed the ideal list, not the ranking's gains.")
+    if (after.idcg - before.idcg) * actual < 0:
+        return (f"NDCG {_direction(actual)}: {moves}. The ideal list is rebuilt from the new grades, and here DCG and "
+                "IDCG moved apart, so both pushed NDCG = DCG / IDCG the same way.")
+    if before.dcg > 0 and before.idcg > 0:
+        shares = (f" ({signed(100 * (after.dcg / before.dcg - 1), 1)}% against "
+                  f"{signed(100 * (after.idcg / before.idcg - 1), 1)}%)")
+    else:
+        shares = ""
+    return (f"NDCG {_direction(actual)}: {moves}. The ideal list is rebuilt from the new grades, so IDCG moved with "
+            f"DCG, and NDCG = DCG / IDCG follows the one that changed by the larger share: DCG{shares}.")
 
 
 # --- Step by step: one position's contribution --------------------------------------------------------------
