@@ -598,6 +598,19 @@ def test_the_ideal_order_buttons_help_says_what_it_reaches_on_this_list():
     click(at, "ideal")
     assert shown_metrics(at)["NDCG"] == f"{reached.ndcg:.4f}"  # what the help said
     assert open_playground().button(key="playground_ideal").help == "Sort by grade, highest first: NDCG becomes 1."
+
+
+def test_the_ideal_order_help_gives_the_reason_that_applies():
+    """An extra document graded below every ranked one: NDCG reaches 0.9468 because the ideal list has a third place
+    the ranking cannot fill, yet the help said the extra documents "have higher grades" (helper-63)."""
+    reached = ndcg_core.evaluate([3, 2], ideal_relevances=[3, 2, 1])
+    assert reached.ideal_depth == 3 and f"{reached.ndcg:.4f}" == "0.9468"
+    help_text = open_playground({"docs": "A:3,B:2", "extra": "D9:1"}).button(key="playground_ideal").help
+    assert help_text.endswith("NDCG reaches 0.9468, not 1: the ideal list counts 3 places (one per judged document) "
+                              "and the ranking fills only 2.")
+    cut = open_playground({"docs": "A:1,B:2,C:0", "extra": "D9:3", "k": "2"}).button(key="playground_ideal").help
+    assert cut.endswith("not 1: judged documents outside the ranking have higher grades than some in it, and the "
+                        "ideal list (IDCG) puts them first.")
     nothing = open_playground({"docs": "D1:0,D2:0", "z": "one"}).button(key="playground_ideal").help
     assert "No judged document is relevant (IDCG = 0), so NDCG is what the “NDCG when IDCG = 0” setting gives: 1.0000" in nothing
 

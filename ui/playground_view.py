@@ -81,7 +81,24 @@ def ideal_help(ranking: Ranking, settings: MetricSettings) -> str:
     if abs(best.ndcg - 1) <= 1e-12:
         return ORDER_BUTTONS[0][3]
     return (f"Sort by grade, highest first: the largest DCG this list can have. NDCG reaches {figure(best.ndcg)}, not "
-            "1: judged documents outside the ranking have higher grades, and the ideal list (IDCG) includes them.")
+            f"1: {short_of_ideal(best)}.")
+
+
+def short_of_ideal(best: ndcg_core.ListResult) -> str:
+    """Why the ranking in its best order stays below its ideal list, read from ndcg_core's result: judged documents
+    outside the ranking with higher grades take the ideal's first places, and/or the ideal list has more places
+    than the ranking (one per judged document) that the ranking cannot fill. (It said "higher grades" of an extra
+    document graded below every ranked one.)"""
+    ranked = best.table["relevance"].to_numpy()[: best.depth]
+    reasons = []
+    if (best.ideal_relevances[: ranked.size] > ranked).any():
+        reasons.append("judged documents outside the ranking have higher grades than some in it, and the ideal list "
+                       "(IDCG) puts them first")
+    if best.ideal_depth > best.depth:
+        why = "one per judged document" if best.ideal_depth == best.ideal_relevances.size else f"k = {best.k}"
+        reasons.append(f"the ideal list counts {best.ideal_depth} places ({why}) and the ranking fills only "
+                       f"{best.depth}")
+    return "; and ".join(reasons) or "the ideal list holds judged documents the ranking did not return"
 
 
 # --- deltas --------------------------------------------------------------------------------------------------------
