@@ -50,6 +50,11 @@ class ListResult:
     ``table_columns`` holds the table's columns as arrays; the DataFrame is
     built from them on first use of ``table`` (a caller that needs only the
     figures, such as a search over conventions, never pays for it).
+
+    ``ideal_table`` has one row per ideal place IDCG counts (``ideal_depth``
+    rows; more than the ranking's when judged documents outside it make the
+    ideal list longer), so a chart or a walk can show the places the ranking
+    does not reach: their contributions sum to ``idcg``.
     """
 
     cg: float
@@ -62,11 +67,18 @@ class ListResult:
     ideal_order: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, dtype=np.int64))
     depth: int = 0
     ideal_depth: int = 0
+    ideal_columns: Mapping[str, np.ndarray] = field(repr=False, compare=False, default_factory=dict)
 
     @cached_property
     def table(self) -> pd.DataFrame:
         """The per-position table, one row per ranked position, columns in TABLE_COLUMNS order."""
         return pd.DataFrame(self.table_columns)  # keys in order; no columns= (it would reindex: 2x slower)
+
+    @cached_property
+    def ideal_table(self) -> pd.DataFrame:
+        """One row per ideal place counted in IDCG: ``place``, ``ideal_relevance``, ``ideal_gain``, ``discount``,
+        ``ideal_contribution``, ``cumulative_idcg`` (its last value is ``idcg``)."""
+        return pd.DataFrame(self.ideal_columns)
 
 
 def normalise(dcg: np.ndarray | float, idcg: np.ndarray | float, zero_idcg: str) -> np.ndarray:
@@ -345,8 +357,11 @@ def build_result(
         )
     ndcg = float(normalise(dcg, idcg, zero_idcg))
 
+    places = {"place": np.arange(1, ideal_cut.size + 1), "ideal_relevance": ideal_cut, "ideal_gain": ideal_gains,
+              "discount": disc[: ideal_cut.size], "ideal_contribution": ideal_contributions,
+              "cumulative_idcg": np.cumsum(ideal_contributions)}
     return ListResult(cg=cg, dcg=dcg, idcg=idcg, ndcg=ndcg, k=k, table_columns=columns, ideal_relevances=ideal,
-                      ideal_order=ideal_order, depth=depth, ideal_depth=counted_ideal)
+                      ideal_order=ideal_order, depth=depth, ideal_depth=counted_ideal, ideal_columns=places)
 
 
 def _check_no_overflow(cg: float, idcg: float, columns: dict[str, np.ndarray]) -> None:

@@ -73,6 +73,16 @@ def test_linked_figure_colours_bars_by_position_and_outlines_the_highlight():
     go.Figure(fig.to_plotly_json())  # every property set here passes plotly's full validation
 
 
+def test_a_click_on_an_ideal_place_past_the_ranking_dims_nothing():
+    """The ideal bar at place 3 of A:3, B:2 (D9:1 not returned) is clickable: it highlights no position, and plotly's
+    selection dimmed every other bar until the next change (the chart's key did not change with the highlight)."""
+    result = ndcg_core.evaluate([3, 2], ideal_relevances=[3, 2, 1])
+    figure = linked.link_figure(contribution_chart(result.table, ideal_places=result.ideal_table), None)
+    bars = [trace for trace in figure.data if trace.type == "bar"]
+    assert [linked._ranks(trace.x).tolist() for trace in bars] == [[1, 2], [1, 2, 3]]
+    assert {trace.unselected.marker.opacity for trace in bars} == {1}
+
+
 def test_linked_figure_leaves_other_traces_alone():
     """A trace another module adds to the ranking's bar group (e.g. a translucent ghost) keeps its own colour."""
     table = ndcg_core.evaluate([3, 1, 2, 0, 2]).table

@@ -446,6 +446,28 @@ def test_chart_specs_are_valid_plotly(n, k, highlight):
         assert sum(len(chart_values(trace.x)) for trace in bars) == len(series) * len(charts._visible(result.table, k))
 
 
+def test_the_ideal_bars_and_idcg_line_reach_the_ideal_places_past_the_ranking():
+    """A:3, B:2 with D9:1 judged but not ranked: IDCG counts three places (9.3928) and the chart drew two ideal bars
+    (8.8928): the ideal bars now add up to the IDCG card, on the Playground and in Step by step (helper-63)."""
+    from plotly.io import from_json
+
+    result = ndcg_core.evaluate([3, 2], ideal_relevances=[3, 2, 1])
+    at = open_playground({"docs": "A:3,B:2", "extra": "D9:1"})
+    [chart] = at.get("plotly_chart")
+    ideal = [trace for trace in from_json(chart.proto.spec).data if trace.name == "Ideal ranking"]
+    assert [chart_values(trace.x).tolist() for trace in ideal] == [[1, 2, 3]]
+    assert sum(chart_values(ideal[0].y)) == pytest.approx(result.idcg, abs=1e-12)
+    assert shown_metrics(at)["IDCG"] == f"{result.idcg:.4f}" == "9.3928"
+    at.segmented_control(key="playground_chart").set_value("cumulative").run()
+    [chart] = at.get("plotly_chart")
+    idcg_line = next(trace for trace in from_json(chart.proto.spec).data if trace.name == "IDCG@i")
+    assert chart_values(idcg_line.x).tolist() == [1, 2, 3] and chart_values(idcg_line.y)[-1] == result.idcg
+    step = run_page("step_by_step", query_params={"docs": "A:3,B:2", "extra": "D9:1"})
+    walked = [from_json(c.proto.spec) for c in step.get("plotly_chart")]
+    bars = [t for figure in walked for t in figure.data if t.name == "Ideal ranking"]
+    assert [chart_values(t.x).tolist() for t in bars] == [[1, 2, 3]]
+
+
 def test_contribution_chart_numbers_come_from_the_table():
     from ui import charts
 

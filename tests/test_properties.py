@@ -142,3 +142,17 @@ def test_running_columns_end_at_headline_figures(grades, gain, k):
     assert counted["cumulative_dcg"].iloc[-1] == pytest.approx(result.dcg)
     assert counted["cumulative_cg"].iloc[-1] == pytest.approx(result.cg)
     assert len(counted) == (len(grades) if k is None else min(k, len(grades)))
+
+
+@given(grades=grades_lists, extra=st.lists(st.integers(0, 6), max_size=10), gain=gains, k=cutoffs)
+def test_the_ideal_table_has_one_row_per_counted_place_and_sums_to_idcg(grades, extra, gain, k):
+    """``ListResult.ideal_table``: the places IDCG counts, past the ranking's end too (what the charts draw)."""
+    result = evaluate(grades, ideal_relevances=grades + extra, gain=gain, k=k)
+    places = result.ideal_table
+    assert len(places) == result.ideal_depth and places["place"].tolist() == list(range(1, result.ideal_depth + 1))
+    assert places["ideal_relevance"].tolist() == sorted(grades + extra, reverse=True)[: result.ideal_depth]
+    assert math.isclose(places["ideal_contribution"].sum(), result.idcg, rel_tol=1e-12, abs_tol=1e-12)
+    assert math.isclose(places["cumulative_idcg"].iloc[-1] if len(places) else 0.0, result.idcg, rel_tol=1e-12,
+                        abs_tol=1e-12)
+    shared = min(len(places), len(grades))  # where both exist, the per-position table has the same ideal figures
+    assert places["ideal_contribution"].iloc[:shared].tolist() == result.table["ideal_contribution"].iloc[:shared].tolist()

@@ -222,6 +222,20 @@ def test_lesson_widgets_change_the_numbers():
     assert not at.exception
 
 
+def test_the_last_step_says_what_the_ideal_places_past_the_ranking_add():
+    """A:3, B:2, D9:1 judged but not returned: the walk ended at NDCG@2 = 8.893 / 8.893 = 1 while the page's NDCG is
+    0.9468 (IDCG counts a third place), with nothing at the last step to say so (helper-63)."""
+    result = ndcg_core.evaluate([3, 2], ideal_relevances=[3, 2, 1])
+    last = run_page("step_by_step", query_params={"docs": "A:3,B:2", "extra": "D9:1", "pos": "2"})
+    assert [i.value for i in last.info] == [
+        "The ranking ends here, but the ideal list goes on: place 3 (D9, grade 1) adds 0.500. So IDCG = "
+        f"{result.idcg:.4f} and the whole list's NDCG = {result.dcg:.4f} / {result.idcg:.4f} = {result.ndcg:.4f}, "
+        "not the NDCG@2 above: judged documents the ranking did not return count against it."]
+    assert f"{result.ndcg:.4f}" == "0.9468"
+    first = run_page("step_by_step", query_params={"docs": "A:3,B:2", "extra": "D9:1", "pos": "1"})
+    assert not first.info  # only at the ranking's last position
+
+
 def test_the_whole_lists_figures_say_why_they_differ_from_the_walks_last_step():
     """k = 4, ranking A:0, B:1, extra judged X:3, Y:3: the walk ends at position 2 (IDCG@2 = 7 + 7/log₂3 = 11.42),
     NDCG@4's IDCG also counts positions 3 and 4 of the ideal list (X, Y, B, A: 7 + 7/log₂3 + 1/2 + 0 = 11.92). The

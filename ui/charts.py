@@ -165,20 +165,34 @@ def _bars(
     return traces
 
 
-def contribution_chart(table: pd.DataFrame, *, k: int | None = None, highlight: int | None = None) -> go.Figure:
-    """Bars of gain / discount at each rank, the ranking's next to the ideal list's; past k greyed."""
+def _ideal_beyond(table: pd.DataFrame, shown: pd.DataFrame, ideal_places: pd.DataFrame | None) -> pd.DataFrame:
+    """The ideal list's rows for the chart: ``shown``'s, then (when the whole ranking is drawn) the places IDCG counts
+    past the ranking's end (``ListResult.ideal_table``: judged documents the ranking did not return), so the ideal
+    bars add up to the IDCG card."""
+    if ideal_places is None or len(shown) < len(table) or len(ideal_places) <= len(table):
+        return shown
+    beyond = ideal_places.iloc[len(table): MAX_BARS].rename(columns={"place": "rank"}).assign(in_cutoff=True)
+    return pd.concat([shown, beyond], ignore_index=True)
+
+
+def contribution_chart(table: pd.DataFrame, *, k: int | None = None, highlight: int | None = None,
+                       ideal_places: pd.DataFrame | None = None) -> go.Figure:
+    """Bars of gain / discount at each rank, the ranking's next to the ideal list's; past k greyed.
+
+    ``ideal_places`` (the result's ``ideal_table``) adds the ideal places past the ranking's end."""
     shown = _visible(table, k)
+    ideal = _ideal_beyond(table, shown, ideal_places)
     data = _bars(
         shown, "contribution", ("relevance", "gain", "discount"), name="Your ranking", colour=PALETTE["actual"],
         group="actual", hover=CONTRIBUTION_HOVER.format(grade="grade", who="your ranking"), past_legend=True,
     ) + _bars(
-        shown, "ideal_contribution", ("ideal_relevance", "ideal_gain", "discount"), name="Ideal ranking",
+        ideal, "ideal_contribution", ("ideal_relevance", "ideal_gain", "discount"), name="Ideal ranking",
         colour=PALETTE["ideal"], group="ideal", hover=CONTRIBUTION_HOVER.format(grade="ideal grade", who="ideal"),
         pattern={"shape": "/", "fillmode": "overlay", "fgcolor": "#FFFFFF", "fgopacity": 0.7, "size": 10, "solidity": 0.3},
     )
     layout = _layout(
         title="Contribution of each position", y_title="gain ÷ discount", n_shown=len(shown),
-        n_total=len(table), k=k, last_rank=len(shown), highlight=highlight, extra={"barmode": "group"},
+        n_total=len(table), k=k, last_rank=len(ideal), highlight=highlight, extra={"barmode": "group"},
     )
     return _figure(data, layout)
 
@@ -191,16 +205,22 @@ def _line_points(table: pd.DataFrame, limit: int = 2_000) -> pd.DataFrame:
     return table.iloc[keep]
 
 
-def cumulative_chart(table: pd.DataFrame, *, k: int | None = None, highlight: int | None = None) -> go.Figure:
-    """Running DCG and IDCG over rank (left axis) with NDCG@i = DCG@i / IDCG@i (right axis)."""
+def cumulative_chart(table: pd.DataFrame, *, k: int | None = None, highlight: int | None = None,
+                     ideal_places: pd.DataFrame | None = None) -> go.Figure:
+    """Running DCG and IDCG over rank (left axis) with NDCG@i = DCG@i / IDCG@i (right axis).
+
+    ``ideal_places`` (the result's ``ideal_table``) continues IDCG over the ideal places past the ranking's end."""
     shown = _line_points(table)
     mode = "lines" if len(shown) > 60 else "lines+markers"
     x = _typed(shown["rank"].to_numpy())  # shared by the traces
-    last = int(table["rank"].iloc[-1])
+    ideal = _ideal_beyond(table, shown, ideal_places)
+    last = int(ideal["rank"].iloc[-1])
 
     def line(column: str, name: str, colour: str, dash: str, symbol: str, label: str, axis: str = "y") -> dict:
+        points = ideal if column == "cumulative_idcg" else shown
         return {
-            "type": "scatter", "x": x, "y": _typed(shown[column].to_numpy()), "name": name, "mode": mode, "yaxis": axis,
+            "type": "scatter", "x": x if points is shown else _typed(points["rank"].to_numpy()),
+            "y": _typed(points[column].to_numpy()), "name": name, "mode": mode, "yaxis": axis,
             "line": {"color": colour, "width": 3, "dash": dash}, "marker": {"size": 9, "symbol": symbol},
             "hovertemplate": f"{label}@%{{x}} = %{{y:.4f}}<extra></extra>",
         }
@@ -229,8 +249,12 @@ def cumulative_chart(table: pd.DataFrame, *, k: int | None = None, highlight: in
     return _figure(data, layout)
 
 
-def decomposition_chart(table: pd.DataFrame, *, k: int | None = None, highlight: int | None = None) -> go.Figure:
-    """Gain (bars, left axis) and discount log_b(i + 1) (line, right axis): contribution = gain ÷ discount."""
+def decomposition_chart(table: pd.DataFrame, *, k: int | None = None, highlight: int | None = None,
+                        ideal_places: pd.DataFrame | None = None) -> go.Figure:
+    """Gain (bars, left axis) and discount log_b(i + 1) (line, right axis): contribution = gain ÷ discount.
+
+    (``ideal_places`` is accepted as by the other charts of :data:`CHARTS` and not drawn: this chart is about the
+    ranking's own terms.)"""
     shown = _visible(table, k)
     x = _typed(shown["rank"].to_numpy())  # shared by the traces
     data = _bars(

@@ -99,7 +99,8 @@ def lesson_cg_ignores_order(settings: MetricSettings) -> None:
 
 def lesson_normalise(settings: MetricSettings) -> None:
     st.markdown(
-        "DCG keeps growing as a list gets longer, so a long, mediocre list can out-score a short, perfect one. "
+        "DCG adds up the gain of every relevant document a list holds, so a long list with more relevant documents "
+        "(even badly ordered) can out-score a short, perfect one; a document graded 0 adds nothing. "
         "Dividing by the **ideal DCG** of the same documents puts every query on a 0-to-1 scale. "
         "*(Source document 001: 'DCG at 10 can be higher than DCG at 3 simply due to the length of the list'; "
         "Source document 003.)*"
@@ -126,12 +127,15 @@ def lesson_normalise(settings: MetricSettings) -> None:
     )
     a, b = (result for _, result in results.values())
     if b.dcg > a.dcg:
+        relevant = sum(grade > 0 for grade in long)
         st.success(
-            f"B's DCG ({num(b.dcg)}) beats A's ({num(a.dcg)}) only because B is longer. Normalised, A scores "
-            f"{num(a.ndcg)} and B {num(b.ndcg)}: A's ranking is the better one."
+            f"B's DCG ({num(b.dcg)}) beats A's ({num(a.dcg)}) only because B's longer list holds more relevant "
+            f"documents ({relevant} graded above 0, against A's {sum(grade > 0 for grade in short)}), not because it "
+            f"ranks them better. Normalised, A scores {num(a.ndcg)} and B {num(b.ndcg)}: A's ranking is the better one."
         )
     else:
-        st.info(f"With {length} documents B's DCG ({num(b.dcg)}) is still below A's ({num(a.dcg)}): make B longer.")
+        st.info(f"With {length} documents B's DCG ({num(b.dcg)}) is still below A's ({num(a.dcg)}): make B longer, "
+                "until its next relevant documents add enough gain.")
 
 
 def lesson_ideal_binary_graded(settings: MetricSettings) -> None:

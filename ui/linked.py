@@ -116,6 +116,10 @@ def link_figure(fig: go.Figure, highlight: int | None = None) -> go.Figure:
         if trace.type != "bar" or not (own_series or trace.legendgroup == "past"):
             continue
         ranks = _ranks(trace.x)
+        # A click selects a bar in plotly, which dims every other one until the chart is drawn anew (its key changes
+        # with the highlight). A click that highlights nothing (an ideal place past the ranking's end) left the
+        # chart dimmed: the app's own outline marks the highlight, so plotly's dimming is off.
+        trace.unselected = {"marker": {"opacity": 1}}
         if own_series and trace.offsetgroup in LINKED_GROUPS:
             trace.marker.color = [position_colour(int(rank)) for rank in ranks]
         if highlight is not None and (ranks == highlight).any():

@@ -100,7 +100,8 @@ def _list_and_chart(ranking: Ranking, settings: MetricSettings, result, previous
             predict.hidden_note("The charts, the formula and the per-position table are")
             return
         chart_name = session.widget("playground_chart") or "contribution"  # the control is drawn under the chart
-        figure = charts.CHARTS[chart_name][1](result.table, k=settings.k, highlight=highlight)
+        figure = charts.CHARTS[chart_name][1](result.table, k=settings.k, highlight=highlight,
+                                              ideal_places=result.ideal_table)
         if chart_name == "contribution":
             figure = ghost.with_ghost(figure, previous, result)  # the state before the latest change, as ghosts
         chart_key = linked.chart_key(f"playground_{chart_name}", highlight)

@@ -12,7 +12,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import charts, focus, linked, predict, present, session, url_state
-from ui.formatting import discount_words, gain_latex, gain_words, log_latex, num
+from ui.formatting import discount_words, fixed, gain_latex, gain_words, log_latex, num
 from ui.messages import user_message
 from ui.ranking import Ranking, evaluate
 from ui.settings import MetricSettings
@@ -148,6 +148,26 @@ def _controls(size: int, playing: bool) -> None:
         st.caption("The list has a single position.")
 
 
+def _ideal_goes_on(walk: WalkList, result: ndcg_core.ListResult, settings: MetricSettings) -> None:
+    """At the ranking's last position, when IDCG counts ideal places past it (judged documents the ranking did not
+    return): what those places add, and the whole list's NDCG, which is not the last NDCG@i (it ended at 1 where the
+    page's NDCG was 0.9468)."""
+    n = len(result.table)
+    beyond = result.ideal_table.iloc[n:]
+    names = ideal_names(walk)[n: result.ideal_depth]
+    places = "; ".join(f"place {int(row.place)} ({plain(name)}, grade {num(row.ideal_relevance)}) adds "
+                       f"{num(row.ideal_contribution)}" for row, name in zip(beyond.head(3).itertuples(), names,
+                                                                             strict=False))
+    more = f"; and {len(beyond) - 3} more places" if len(beyond) > 3 else ""
+    cut = "" if settings.k is None else f"@{settings.k}"
+    st.info(
+        f"The ranking ends here, but the ideal list goes on: {places}{more}. So IDCG{cut} = {fixed(result.idcg)} and "
+        f"the whole list's NDCG{cut} = {fixed(result.dcg)} / {fixed(result.idcg)} = {fixed(result.ndcg)}, not the "
+        f"NDCG@{n} above: judged documents the ranking did not return count against it.",
+        icon=":material/more_horiz:",
+    )
+
+
 def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: MetricSettings, position: int) -> None:
     table = result.table
     row = table.iloc[position - 1]
@@ -206,13 +226,18 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
             r"\ \text{(IDCG = 0: the sidebar's zero-IDCG rule decides)}"
         )
 
+    if position == len(table) and result.ideal_depth > len(table):
+        _ideal_goes_on(walk, result, settings)
+
     # Full width: legible on a projector, and the charts' legends need the room.
     # Linked views (ui/linked.py): bars in their positions' colours; clicking one walks to that position.
     for chart, build in (("step_contribution_chart", charts.contribution_chart),
                          ("step_cumulative_chart", charts.cumulative_chart)):
         key = linked.chart_key(chart, position)
         present.plotly_chart(
-            linked.link_figure(build(drawn, k=settings.k, highlight=position), position), width="stretch", key=key,
+            linked.link_figure(build(drawn, k=settings.k, highlight=position,
+                                     ideal_places=result.ideal_table if drawn is table else None), position),
+            width="stretch", key=key,
             on_select=linked.on_bar_click(key, _go_to), selection_mode="points", theme=None,
         )
     if len(table) > 2 * PROGRESS_WINDOW + 1:
