@@ -236,6 +236,20 @@ def test_the_last_step_says_what_the_ideal_places_past_the_ranking_add():
     assert not first.info  # only at the ranking's last position
 
 
+def test_the_normalise_lesson_credits_the_relevant_documents_not_the_length():
+    """It said B's DCG beats A's "only because B is longer"; grade-0 documents add nothing (B's first four, 1, 0, 2,
+    0, give DCG 2.5 < A's 3.631; the fifth, a 3, puts it ahead), and For teachers says "with the number of relevant
+    documents" (helper-63)."""
+    at = run_page("step_by_step")
+    b = ndcg_core.evaluate([1, 0, 2, 0, 3, 1, 0, 2])  # the slider's default: 8 documents, 5 of them relevant
+    [success] = [s.value for s in at.success if s.value.startswith("B's DCG")]
+    assert success.startswith(f"B's DCG ({num(b.dcg)}) beats A's (3.631) only because B's longer list holds more "
+                              "relevant documents (5 graded above 0, against A's 2), not because it ranks them better.")
+    at.slider(key="lesson_long_length").set_value(4).run()
+    assert ndcg_core.evaluate([1, 0, 2, 0]).dcg == 2.5
+    assert any(i.value.startswith("With 4 documents B's DCG (2.500) is still below A's (3.631)") for i in at.info)
+
+
 def test_the_whole_lists_figures_say_why_they_differ_from_the_walks_last_step():
     """k = 4, ranking A:0, B:1, extra judged X:3, Y:3: the walk ends at position 2 (IDCG@2 = 7 + 7/log₂3 = 11.42),
     NDCG@4's IDCG also counts positions 3 and 4 of the ideal list (X, Y, B, A: 7 + 7/log₂3 + 1/2 + 0 = 11.92). The
