@@ -244,7 +244,7 @@ def test_jarvelin_kekalainen_row_and_its_tie_band():
     dots = [trace for trace in spec["data"] if "Järvelin–Kekäläinen 2002 DCG" in (trace.get("text") or [])]
     assert dots and dots[0]["x"] == [pytest.approx(expected, abs=1e-12)]
     band_row = dots[0]["y"][0]
-    assert band_row == "gain = grade, ideal from the ranked list, Järvelin–Kekäläinen discount (b = 2)"
+    assert band_row == "gain = grade, one ideal list (every judged document is ranked), Järvelin–Kekäläinen discount (b = 2)"
     # the tie of ranks 1 and 2 costs nothing under b = 2, so the band is the C33/D01 tie alone
     line = next(trace for trace in spec["data"] if trace.get("mode") == "lines" and trace["y"][0] == band_row)
     assert line["x"] == [pytest.approx(expected), pytest.approx((3 + 2 / math.log2(3) + 1 / 2) / (3 + 2 + 1 / math.log2(3)))]

@@ -235,13 +235,13 @@ def test_conventions_tie_band_matches_hand_figures_and_scikit_learn():
     at.selectbox(key="conventions_case").set_value("ties").run()
     assert not at.exception, at.exception
     rows = band_rows(band_chart(at))
-    assert_ties_example_linear_band(rows["gain = grade, ideal from the ranked list"])
+    assert_ties_example_linear_band(rows["gain = grade, one ideal list (every judged document is ranked)"])
     idcg = hand_dcg([3, 2, 1, 0])
-    exponential = rows["gain = 2^grade − 1, ideal from the ranked list"]
+    exponential = rows["gain = 2^grade − 1, one ideal list (every judged document is ranked)"]
     assert exponential["high"] == pytest.approx(hand_dcg(exp_gains([3, 0, 2, 1])) / hand_dcg(exp_gains([3, 2, 1, 0])))
     assert any("2 tied groups, 4 possible orders" in c.value for c in at.caption)
     landing = next(df.value for df in at.dataframe if "Lands on" in df.value.columns)
-    landing = landing[landing["Setting"] == "gain = grade, ideal from the ranked list"].set_index("Library")
+    landing = landing[landing["Setting"] == "gain = grade, one ideal list (every judged document is ranked)"].set_index("Library")
     assert landing.loc["scikit-learn ndcg_score", "Lands on"] == "the average over orders"
     assert landing.loc["trec_eval ndcg_cut", "Lands on"] == "inside the band"  # 0, 3, 2, 1: neither extreme
     assert landing.loc["trec_eval ndcg_cut", "NDCG"] == round(hand_dcg([0, 3, 2, 1]) / idcg, 4)
@@ -276,14 +276,14 @@ def test_playground_shows_the_tie_band_of_a_list_with_tie_groups():
     at.run()
     assert not at.exception, at.exception
     rows = band_rows(band_chart(at))
-    linear = rows["gain = grade, ideal from the ranked list"]
+    linear = rows["gain = grade, one ideal list (every judged document is ranked)"]
     idcg = hand_dcg([3, 1, 0])
     assert linear["low"] == pytest.approx(hand_dcg([0, 3, 1]) / idcg)
     assert linear["high"] == pytest.approx(hand_dcg([3, 0, 1]) / idcg)
     assert linear["expected"] == pytest.approx(ndcg_score([[0, 3, 1]], [[1.0, 1.0, 0.5]]))
     # the Playground's own NDCG (tie groups averaged) is the band's expected value
     shown = {m.label: m.value for m in at.metric}
-    assert shown["NDCG"] == f"{rows['gain = 2^grade − 1, ideal from the ranked list']['expected']:.4f}"
+    assert shown["NDCG"] == f"{rows['gain = 2^grade − 1, one ideal list (every judged document is ranked)']['expected']:.4f}"
 
 
 def test_playground_without_tie_groups_has_no_band():

@@ -119,3 +119,18 @@ def test_the_number_of_orders_is_written_as_a_size_once_it_is_huge():
     assert band.orders == orders and len(str(orders)) > 100
     assert grouped(orders) == f"about {orders / 10 ** (len(str(orders)) - 1):.1f} × 10^{len(str(orders)) - 1}"
     assert grouped(999_999_999_999_999) == "999,999,999,999,999" and grouped(10**15) == "about 1.0 × 10^15"
+
+
+def test_a_tie_band_rows_ideal_words_name_the_list_the_libraries_in_it_use():
+    """No judged document outside the ranking: trec_eval, pytrec_eval, ranx and ir_measures (ideal from every
+    judgment) were listed under "ideal from the ranked list" (helper-63). With one, each source has its row."""
+    from ui.tie_band_view import tie_band_rows
+
+    alone = tie_band_rows([3, 0, 1, 2], [0.9, 0.9, 0.4, 0.4])
+    assert {row["setting"].split(", ")[1] for row in alone} == {"one ideal list (every judged document is ranked)"}
+    assert "trec_eval ndcg_cut" in alone[0]["markers"] and "scikit-learn ndcg_score" in alone[0]["markers"]
+    extra = tie_band_rows([3, 0, 1, 2], [0.9, 0.9, 0.4, 0.4], judged=[3, 0, 1, 2, 3])
+    by_ideal = {row["setting"].split(", ")[1] for row in extra}
+    assert by_ideal == {"ideal from the ranked list", "ideal from every judgment"}
+    trec = [row["setting"] for row in extra if "trec_eval ndcg_cut" in row["markers"]]
+    assert trec and all("ideal from every judgment" in setting for setting in trec)

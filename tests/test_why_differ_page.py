@@ -181,7 +181,7 @@ def test_tie_band_shown_for_tied_scores():
     at.button(key="why_example_ties").click().run()
     assert not at.exception
     assert "The tie band" in texts(at)
-    assert_ties_example_linear_band(band_rows(band_chart(at))["gain = grade, ideal from the ranked list"])
+    assert_ties_example_linear_band(band_rows(band_chart(at))["gain = grade, one ideal list (every judged document is ranked)"])
 
 
 def test_the_tie_examples_explanation_names_the_measures_it_used():

@@ -18,6 +18,9 @@ from ui.widgets import plain
 
 GAIN_WORDS = {"linear": "gain = grade", "exponential": "gain = 2^grade − 1"}
 IDEAL_WORDS = {"ranking": "ideal from the ranked list", "all_judged": "ideal from every judgment"}
+# With no judged document outside the ranking both ideal sources are one list, and every library shares one row:
+# naming one source put the libraries that take the other under it.
+ONE_IDEAL = "one ideal list (every judged document is ranked)"
 
 
 def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[dict]:
@@ -53,7 +56,8 @@ def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[
                     markers[convention.label] = result.ndcg
             if markers or discount == "log":
                 words = "" if discount == "log" else f", {preset_discount_words(discount, base, short=True)}"
-                rows.append({"setting": f"{GAIN_WORDS[gain]}, {IDEAL_WORDS[ideal]}{words}", "band": band,
+                ideal_words = IDEAL_WORDS[ideal] if extra else ONE_IDEAL
+                rows.append({"setting": f"{GAIN_WORDS[gain]}, {ideal_words}{words}", "band": band,
                              "markers": markers})
     return rows
 
