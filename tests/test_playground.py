@@ -690,3 +690,27 @@ def test_a_name_used_twice_is_said_and_its_numbers_stay_right():
     assert [w.value for w in at.warning] == [
         "“D2” is both ranked and among the extra judged documents, so its grade is in the ideal list twice. If it "
         "is one document, delete it from the extra documents."]
+
+
+def test_a_grade_typed_then_left_by_a_move_or_an_order_button_is_kept():
+    """D4's grade typed as 3, then ▲ on D5 (or "Reverse") clicked before Enter: both arrive in one message, the move
+    restarted the editors first and the edit was lost without a word (helper-64: 3 of 3 tries)."""
+    at = open_playground()
+    at.session_state[editor_key(at)] = {"edited_rows": {3: {"Grade": "3"}}, "added_rows": [], "deleted_rows": []}
+    at = drag(at, [0, 1, 2, 4, 3])  # the same run: D5 up one place
+    assert not at.exception
+    assert ranking(at).names == ("D1", "D2", "D3", "D5", "D4") and ranking(at).grades == (3.0, 1.0, 2.0, 2.0, 3.0)
+    assert shown_metrics(at)["NDCG"] == f"{ndcg_core.evaluate([3, 1, 2, 2, 3]).ndcg:.4f}"
+    assert at.query_params["docs"] in ("D1:3,D2:1,D3:2,D5:2,D4:3", ["D1:3,D2:1,D3:2,D5:2,D4:3"])  # the link too
+
+    at = open_playground()
+    at.session_state[editor_key(at)] = {"edited_rows": {3: {"Grade": "3"}}, "added_rows": [], "deleted_rows": []}
+    at = click(at, "reverse")
+    assert ranking(at).names == ("D5", "D4", "D3", "D2", "D1") and ranking(at).grades == (2.0, 3.0, 2.0, 1.0, 3.0)
+
+    at = open_playground()  # a refused edit with a move: the move applies, and the refusal is still said
+    at.session_state[editor_key(at)] = {"edited_rows": {3: {"Grade": "-1"}}, "added_rows": [], "deleted_rows": []}
+    at = drag(at, [0, 1, 2, 4, 3])
+    assert ranking(at).names == ("D1", "D2", "D3", "D5", "D4") and ranking(at).grades == (3.0, 1.0, 2.0, 2.0, 0.0)
+    assert any(e.value.startswith("Edit not applied:") for e in at.error)
+

@@ -140,11 +140,22 @@ def apply_pending_changes(settings: MetricSettings) -> None:
     """
     ranking = state.current_ranking()
     perm = pending_order(LIST_KEY, len(ranking.names), names=ranking.names, grades=ranking.grades)  # the newest list
-    state.playground().continued_from = ranking if perm is not None and continues_earlier_moves(LIST_KEY) else None
-    if perm is not None:
-        state.set_ranking(ranking.reordered(perm))
-        return
+    # The editors' edits first: a grade typed and left by a click on ▲ (or a drag) arrives in the same message as
+    # the move, and the move restarts the editors, which dropped the edit.
+    apply_edits(settings)
+    edited = state.current_ranking()
+    continued = perm is not None and edited is ranking and continues_earlier_moves(LIST_KEY)
+    state.playground().continued_from = ranking if continued else None
+    if perm is not None and len(edited.names) == len(ranking.names):  # rows added or deleted: the move's places
+        refused = state.playground().edit_error                          # belong to the old list, the edit wins
+        state.set_ranking(edited.reordered(perm))
+        state.playground().edit_error = refused  # a refused edit still says so after the move
 
+
+def apply_edits(settings: MetricSettings) -> None:
+    """Apply the editors' edits (relative to ``state.editor_base``) to the canonical ranking; an invalid edit
+    leaves it as it was and stores the message. Also called by the order buttons before they reorder."""
+    ranking = state.current_ranking()
     playground = state.playground()
     playground.edit_error = None
     base = state.editor_base()

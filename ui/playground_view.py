@@ -19,6 +19,7 @@ from ui.formatting import fixed as figure
 from ui.messages import user_message, zero_idcg_refused
 from ui.playground_edits import (  # noqa: F401 - the page calls the editors through this module
     LIST_KEY,
+    apply_edits,
     apply_pending_changes,
     extra_editor,
     ranking_editor,
@@ -26,12 +27,15 @@ from ui.playground_edits import (  # noqa: F401 - the page calls the editors thr
     show_edit_error,
 )
 from ui.ranking import Ranking, evaluate
+from ui.settings import current_settings
 from ui.settings_model import ZERO_IDCG_SETTING, MetricSettings, zero_idcg_words
 from ui.widgets import plain
 
 # --- order buttons -----------------------------------------------------------------------------------------------
 
 def _reorder(kind: str) -> None:
+    if kind != "reset":  # a grade typed and left by a click on the button is applied first, then reordered
+        apply_edits(current_settings())
     ranking = state.current_ranking()
     grades = np.asarray(ranking.grades, dtype=float)
     n = len(grades)
@@ -46,7 +50,9 @@ def _reorder(kind: str) -> None:
     else:
         state.set_ranking(state.initial_ranking())
         return
+    refused = state.playground().edit_error
     state.set_ranking(ranking.reordered(perm.tolist()))
+    state.playground().edit_error = refused  # a refused edit still says so after the reorder
 
 
 ORDER_BUTTONS = (

@@ -197,8 +197,9 @@ def grid_column(tab, grid, header: str, *, click: tuple[float, float] = (20, EDI
     return tab.evaluate(GRID_COLUMN_JS, [handle, header])
 
 
-def edit_last_cell(tab, editor, row: int, text: str, current: float) -> None:
-    """Double-click the last column's cell of ``row`` (0-based) on a data editor's canvas, type ``text``, Enter.
+def edit_last_cell(tab, editor, row: int, text: str, current: float, *, commit: str | None = "Enter") -> None:
+    """Double-click the last column's cell of ``row`` (0-based) on a data editor's canvas, type ``text``, Enter
+    (``commit=None``: leave the cell open, for the next click elsewhere to commit it, as a user does).
 
     The cell that opens must hold ``current`` (its number before the edit): where the last column is drawn
     depends on the grid's column widths, so another cell is closed with Escape and the next column to the left
@@ -221,7 +222,8 @@ def edit_last_cell(tab, editor, row: int, text: str, current: float) -> None:
             is_current = False
         if is_current:
             type_into_cell(tab, overlay, text)
-            overlay.press("Enter")
+            if commit:
+                overlay.press(commit)
             return
         overlay.press("Escape")
         overlay.wait_for(state="detached", timeout=10_000)

@@ -15,6 +15,7 @@ from tests.browser.helpers import (
     SCREENSHOTS,
     card_boxes,
     drag_row,
+    edit_last_cell,
     edit_last_cell_until,
     expect,
     expect_ndcg,
@@ -192,3 +193,24 @@ def test_huge_figures_fit_their_cards_and_columns(page, app_url, viewport):
             assert _fits(each.locator(".rl-contrib")) or each.locator(".rl-contrib").evaluate(
                 "e => getComputedStyle(e).textOverflow") == "ellipsis"
     screenshot(page, f"playground_huge_figures_{viewport['width']}")
+
+
+@pytest.mark.parametrize("then", ["▲ on D5", "Reverse"])
+def test_a_grade_typed_then_left_by_a_click_on_a_move_or_order_button_is_kept(page, app_url, then):
+    """D4's grade typed as 3, then ▲ on D5 (or "Reverse") clicked without Enter: the click commits the cell and
+    moves in the same moment, and the edit was lost without a word, the link saying D4:0 (helper-64, 3 of 3)."""
+    open_playground(page, app_url)
+    expect_ndcg(page, ndcg_core.evaluate(G).ndcg)
+    edit_last_cell(page, grade_editor(page), 3, "3", G[3], commit=None)
+    if then == "Reverse":
+        page.get_by_role("button", name="Reverse").click()
+        names = ["D5", "D4", "D3", "D2", "D1"]
+    else:
+        row(page, "D5").locator(".rl-up").click()
+        names = ["D1", "D2", "D3", "D5", "D4"]
+    grades = {**GRADES, "D4": 3.0}
+    wait_until_settled(page, names, grades)
+    expect_ndcg(page, ndcg_core.evaluate([grades[name] for name in names]).ndcg)
+    expect()(page.get_by_role("textbox", name="Share link of this list")).to_have_value(
+        re.compile("docs=" + ",".join(f"{name}:{grades[name]:g}" for name in names)), timeout=15_000)
+
