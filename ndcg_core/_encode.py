@@ -18,7 +18,10 @@ Second layer of the run engine. :func:`encode_ids` turns the ids of a
 
 Ids are compared as text: ``1`` in the run matches ``"1"`` in the qrels.
 Integer ids in both frames are hashed as integers (equal integers have equal
-text), anything else that is not text is turned into text first.
+text), anything else that is not text is turned into text first. One
+exception: decimal ids that are all whole numbers, beside integer ids, are
+read as those integers (``1.0`` matches ``1``: pandas makes integer ids
+decimal as soon as a cell is missing).
 """
 
 from __future__ import annotations
@@ -92,10 +95,35 @@ def _comparable(run_ids: pd.Series, judged_ids: pd.Series) -> tuple[pd.Series, p
             return "text"
         return "other"
 
+    run_ids, judged_ids = _whole_floats_as_integers(run_ids, judged_ids)
     kinds = kind(run_ids), kind(judged_ids)
     integers = kinds == ("integer", "integer") or judged_ids.empty and kinds[0] == "integer"
     return tuple(ids if k in ("category", "text") or k == "integer" and integers else ids.astype(str)
                  for ids, k in zip((run_ids, judged_ids), kinds, strict=True))
+
+
+def _whole_floats_as_integers(run_ids: pd.Series, judged_ids: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """Decimal ids that are all whole numbers, beside integer ids, as integers: ``1.0`` matches ``1``.
+
+    A column of integer ids turns into decimals in pandas as soon as one cell was ever missing (or when read
+    from JSON or a spreadsheet); as text ``"1.0"`` would never equal ``"1"``, and every retrieved document would
+    count as unjudged without a word. Only whole numbers int64 holds exactly (|id| < 2**53) are converted.
+    """
+    def whole(ids: pd.Series) -> bool:
+        if not pd.api.types.is_float_dtype(ids.dtype) or isinstance(ids.dtype, pd.CategoricalDtype):
+            return False
+        values = ids.to_numpy(dtype=np.float64, na_value=np.nan)
+        return bool(np.isfinite(values).all() and (np.abs(values) < 2.0 ** 53).all()
+                    and (values == np.trunc(values)).all())
+
+    def integer(ids: pd.Series) -> bool:
+        return _as_int64(ids) is not None
+
+    if integer(run_ids) and whole(judged_ids):
+        return run_ids, judged_ids.astype(np.int64)
+    if whole(run_ids) and (integer(judged_ids) or judged_ids.empty):
+        return run_ids.astype(np.int64), judged_ids
+    return run_ids, judged_ids
 
 
 def query_codes(run_queries: pd.Series, judged_queries: pd.Series) -> QueryCodes:

@@ -238,6 +238,28 @@ def test_integer_ids_are_compared_as_text():
     assert result.per_query.loc["1", "dcg"] == pytest.approx(1 / LOG2_3)
 
 
+@pytest.mark.parametrize("which", ["qrels", "run"])
+def test_whole_number_decimal_ids_match_integer_ids(which):
+    """Integer ids that pandas made decimal (a column that once held a missing cell, JSON, a spreadsheet) still
+    match the other frame's integers: as text "11.0" never equalled "11", and every retrieved document counted as
+    unjudged, NDCG 0 without a word. Hand figures: doc 11 (grade 1) at rank 2 and doc 12 (grade 2) unretrieved:
+    DCG = 1/log2(3), IDCG = 2 + 1/log2(3)."""
+    run = frame([(1, 10, 0.5), (1, 11, 0.4), (2, 20, 0.9)], ["query", "doc", "score"])
+    qrels = frame([(1, 11, 1), (1, 12, 2), (2, 20, 3)], ["query", "doc", "relevance"])
+    if which == "qrels":
+        qrels = qrels.astype({"query": float, "doc": float})
+    else:
+        run = run.astype({"query": float, "doc": float})
+    result = evaluate_run(run, qrels, gain="linear")
+    assert list(result.per_query.index) == ["1", "2"]
+    assert result.per_query.loc["1", "dcg"] == pytest.approx(1 / LOG2_3, abs=1e-15)
+    assert result.per_query.loc["1", "idcg"] == pytest.approx(2 + 1 / LOG2_3, abs=1e-15)
+    assert result.per_query.loc["2", "ndcg"] == 1.0
+    # Decimals that are not whole numbers stay text, as trec_eval reads ids: 11.5 is not 11.
+    halves = frame([(1, 11.5, 1)], ["query", "doc", "relevance"])
+    assert evaluate_run(run.astype({"doc": float}), halves, gain="linear").per_query.loc["1", "dcg"] == 0.0
+
+
 # --------------------------------------------------------------------------- refused inputs
 
 
