@@ -82,6 +82,8 @@ def pattern_name(dimension: str, value: object) -> str:
 def check_implementation(outputs: Mapping[str, float], *, tolerance: float = 5e-5) -> ImplementationCheck:
     """Which preset ``outputs`` (battery case -> NDCG, NaN for no value) match, and what each mismatch fits."""
     cases = {vector.key: vector for vector in BATTERY}
+    if not outputs:
+        raise InvalidInput("Give your output for at least one battery case (one line 'case,ndcg' per case).")
     unknown = sorted(set(outputs) - set(cases))
     if unknown:
         raise InvalidInput(f"Unknown battery case {unknown[0][:40]!r}.")
@@ -123,8 +125,10 @@ def check_implementation(outputs: Mapping[str, float], *, tolerance: float = 5e-
             if raw is not None and raw.matches:
                 fits = tuple((_NOT_TRUNCATED, *fit) for fit in (_fits(raw) or ((),)))
         mismatches.append(Mismatch(case=case, yours=value, expected=expected, fits=fits))
+    # Presets the outputs cannot tell from the chosen one: as few changes and the same cases agreeing.
+    alike = [key for key in CONVENTIONS if key != best and (cost[key], agreement[key]) == (cost[best], agreement[best])]
     return ImplementationCheck(preset=best, agreement=agreement, mismatches=tuple(mismatches),
-                               summary=_summary(best, agreement[best], mismatches))
+                               summary=_summary(best, agreement[best], mismatches, alike))
 
 
 def _finding(vector, value: float, tolerance: float, *, reading: str, baseline: str | None):
@@ -169,12 +173,41 @@ def _fits(finding) -> tuple[tuple[str, ...], ...]:
     return tuple(explanations)
 
 
-def _summary(best: str, agreement: tuple[int, int], mismatches: list[Mismatch]) -> str:
+def _listing(words: list[str], last: str = "and") -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
+
+
+def _separating_cases(key: str, other: str, tolerance: float = 5e-5) -> list[str]:
+    """The battery cases on which two presets' figures differ (one of them refusing the case counts)."""
+    cases = []
+    for vector in BATTERY:
+        a, b = expected_ndcg(key, vector), expected_ndcg(other, vector)
+        if (a is None) != (b is None) or a is not None and not _agrees(a, b, tolerance):
+            cases.append(vector.key)
+    return cases
+
+
+def _summary(best: str, agreement: tuple[int, int], mismatches: list[Mismatch], alike: list[str]) -> str:
     agreed, compared = agreement
     label = CONVENTIONS[best].label
     if not mismatches:
-        return f"Your outputs match {label} on all {compared} cases it computes."
-    text = f"Your outputs match {label} on {agreed} of {compared} cases."
+        cases = "the 1 case" if compared == 1 else f"all {compared} cases"
+        text = f"Your outputs match {label} on {cases} it computes."
+    else:
+        text = f"Your outputs match {label} on {agreed} of {compared} cases."
+    separable = {key: _separating_cases(best, key) for key in alike}
+    told = [key for key in alike if separable[key]]
+    if told:
+        cases = sorted({case for key in told for case in separable[key]}, key=[v.key for v in BATTERY].index)
+        text += (f" {_listing([CONVENTIONS[key].label for key in told])} {'agree' if len(told) > 1 else 'agrees'} on "
+                 f"the cases given; your output{'s' if len(cases) > 1 else ''} for {_listing(cases)} would tell "
+                 f"{'them' if len(told) > 1 else 'it'} apart.")
+    same = [key for key in alike if not separable[key]]
+    if same:
+        text += (f" {_listing([CONVENTIONS[key].label for key in same])} "
+                 f"{'give' if len(same) > 1 else 'gives'} the same figure on every case of the battery.")
+    if not mismatches:
+        return text
     counts = Counter(pattern for mismatch in mismatches for fit in mismatch.fits[:1] for pattern in fit)
     if counts:
         common = ", ".join(f"{name} ({count} case{'s' if count > 1 else ''})" for name, count in counts.most_common(3))

@@ -237,3 +237,35 @@ def test_read_outputs_csv_and_json():
 def test_read_outputs_refuses_with_the_reason(data, words):
     with pytest.raises(InvalidInput, match=words):
         read_outputs(data)
+
+
+def test_presets_the_outputs_cannot_tell_apart_are_named_with_the_cases_that_would():
+    """One output (the plain case, 0.9608 under linear gain) is what six presets compute: naming scikit-learn alone
+    ("match scikit-learn on all 1 cases") said the code agreed with it rather than with trec_eval. The summary names
+    the others, and the battery cases whose figures differ among them."""
+    check = check_implementation({"plain": 0.9608})
+    assert check.preset == "sklearn" and not check.mismatches
+    assert check.summary.startswith("Your outputs match scikit-learn ndcg_score on the 1 case it computes. "
+                                    "trec_eval ndcg_cut, pytrec_eval ndcg_cut, ranx ndcg, torchmetrics "
+                                    "retrieval_normalized_dcg and ir_measures nDCG agree on the cases given; ")
+    two = check_implementation({"plain": 0.9608, "ties": 0.6979})
+    assert two.summary == ("Your outputs match trec_eval ndcg_cut on all 2 cases it computes. pytrec_eval ndcg_cut "
+                           "and ir_measures nDCG agree on the cases given; your output for fractional would tell "
+                           "them apart.")
+
+
+def test_presets_that_agree_on_the_whole_battery_are_said_to(expected_values):
+    """ir_measures computes nDCG through pytrec_eval: no battery case separates them, and the summary says so instead
+    of promising that more cases would."""
+    outputs = {case: math.nan if values["pytrec_eval"] is None else values["pytrec_eval"]
+               for case, values in expected_values.items()}
+    check = check_implementation(outputs)
+    assert not check.mismatches and check.preset in ("pytrec_eval", "ir_measures")
+    other = "ir_measures nDCG" if check.preset == "pytrec_eval" else "pytrec_eval ndcg_cut"
+    assert check.summary.endswith(f" {other} gives the same figure on every case of the battery.")
+
+
+def test_no_outputs_is_refused_not_matched():
+    """check_implementation({}) said "Your outputs match scikit-learn ndcg_score on all 0 cases it computes"."""
+    with pytest.raises(InvalidInput, match="at least one battery case"):
+        check_implementation({})
