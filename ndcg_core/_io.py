@@ -157,7 +157,8 @@ def read_table(source, *, progress: ProgressCallback = None) -> pd.DataFrame:
     Header names are matched case-insensitively, with the aliases in
     :data:`COLUMN_ALIASES` (``qid``, ``docno``, ``rel``, ...). The separator
     is detected from the header line (comma, tab or semicolon); cells may be
-    quoted with ``"``. Returns the columns ``query``, ``doc`` (categorical
+    quoted with ``"``. A semicolon-separated table whose numbers use the
+    decimal comma (``0,5``, as spreadsheets write in many locales) is read so. Returns the columns ``query``, ``doc`` (categorical
     text, surrounding spaces removed), ``relevance`` (float; NaN where the
     cell is empty, meaning "not judged"), ``score`` and/or ``rank`` (float;
     NaN on rows of judged documents that were not retrieved), then any other

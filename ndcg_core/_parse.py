@@ -74,7 +74,7 @@ def single_spaced(data: bytes) -> bytes:
 
 
 def parse(data: bytes, names: list[str], types: dict[str, pa.DataType], *, delimiter: str,
-          quoted: bool, empty_is_null: bool = False) -> pa.Table:
+          quoted: bool, empty_is_null: bool = False, decimal_point: str = ".") -> pa.Table:
     """``pyarrow.csv.read_csv`` without a header row; raises ``pa.ArrowInvalid`` on any problem."""
     block = _BLOCK
     while True:
@@ -85,7 +85,8 @@ def parse(data: bytes, names: list[str], types: dict[str, pa.DataType], *, delim
                 parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char='"' if quoted else False,
                                                  ignore_empty_lines=True),
                 convert_options=pacsv.ConvertOptions(column_types=types, include_columns=list(types), null_values=[""],
-                                                     strings_can_be_null=empty_is_null, quoted_strings_can_be_null=False),
+                                                     strings_can_be_null=empty_is_null, quoted_strings_can_be_null=False,
+                                                     decimal_point=decimal_point),
             )
         except pa.ArrowInvalid as error:
             # A line longer than a block (a 5 MB id, say) is legal: read again with blocks that hold it.
@@ -239,6 +240,9 @@ def numbers(values: pd.Series | np.ndarray, *, what: str, column: str, lines: Li
         problem = f"the {column} is empty"
     elif not_number[row]:
         problem = f"the {column} {shown} is not a number"
+        if raw is not None and re.fullmatch(r"[+-]?\d*,\d+", raw.iloc[row]):
+            problem += (f" (a decimal comma? Write {raw.iloc[row].replace(',', '.')}, or separate the cells with "
+                        "semicolons and write every number with a comma)")
     elif np.isinf(numeric[row]):
         problem = f"the {column} {shown} is infinite; it must be a finite number"
     elif negative[row]:

@@ -42,8 +42,12 @@ def read_table_content(content: Content) -> tuple[pd.DataFrame, LineNumbers]:
     table = None
     with contextlib.suppress(pa.ArrowInvalid):
         table = parse(body, names, types, delimiter=separator, quoted=True) if body.strip() else None
-    if body.strip() and (table is None or any(column_numbers(table[name]) is None for name in NUMERIC
-                                              if name in names)):
+    if separator == ";" and body.strip() and not _numbers_read(table, names):
+        # Semicolons separate cells where the comma is the decimal mark (a spreadsheet saved in a French,
+        # German, ... locale writes 0,5): read its numbers that way.
+        with contextlib.suppress(pa.ArrowInvalid):
+            table = parse(body, names, types, delimiter=separator, quoted=True, decimal_point=",")
+    if body.strip() and not _numbers_read(table, names):
         _refuse_cell_counts(body, names, separator, lines)
         try:
             table = parse(body, names, dict.fromkeys(names, ids), delimiter=separator, quoted=True)
@@ -69,6 +73,11 @@ def read_table_content(content: Content) -> tuple[pd.DataFrame, LineNumbers]:
     _check_retrieval_cells(result, lines)
     extras = {name: text(table[name], ids="text") for name in names if name not in result}
     return pd.DataFrame({**result, **extras}), lines
+
+
+def _numbers_read(table: pa.Table | None, names: list[str]) -> bool:
+    """Whether the parser read the table and typed every numeric column (finite numbers or empty cells)."""
+    return table is not None and all(column_numbers(table[name]) is not None for name in NUMERIC if name in names)
 
 
 def _header_position(data: bytes) -> tuple[int, int]:

@@ -161,6 +161,21 @@ def test_read_table_separators(content, separator):
     assert table["rank"].tolist() == [1.0], separator
 
 
+def test_read_table_with_semicolons_reads_decimal_commas():
+    """A spreadsheet saved as CSV in a French or German locale: semicolons between cells, commas in the numbers.
+    Its scores were refused ("the score '0,5' is not a number"); they are read as 0.5, and the figure is the
+    hand-computed one: d2 (grade 2, score 1,25) ranks first, d1 (grade 1) second, DCG = 2 + 1/log2(3) = IDCG."""
+    table = read_table(b"query;doc;relevance;score\nq1;d1;1;0,5\nq1;d2;2;1,25\nq1;d3;0;-0,75\n")
+    assert table["score"].tolist() == [0.5, 1.25, -0.75] and table["relevance"].tolist() == [1.0, 2.0, 0.0]
+    assert evaluate_run(table, k=3, gain="linear").value == 1.0
+    assert read_table(b"query;doc;relevance;score\nq1;d1;1;0.5\n")["score"].tolist() == [0.5]  # a point still reads
+    # One table with both marks, or a decimal comma beside commas between cells: refused with a hint, not misread.
+    for content in (b"query;doc;relevance;score\nq1;d1;1;0,5\nq1;d2;2;1.25\n",
+                    b'query,doc,relevance,score\nq1,d1,1,"0,5"\n'):
+        with pytest.raises(InvalidInput, match=r"line 2: the score '0,5' is not a number \(a decimal comma\? Write 0\.5"):
+            read_table(content)
+
+
 def test_read_table_quoted_cells():
     table = read_table(b'query,doc,relevance,score\nq1,"doc, with comma",1,0.5\n')
     assert table["doc"].tolist() == ["doc, with comma"]
