@@ -317,5 +317,11 @@ def _progress_frame(walk: WalkList, result: ndcg_core.ListResult, position: int,
 
 PROGRESS_COLUMNS = {
     column: st.column_config.NumberColumn(format="%.3f")
-    for column in ("Gain", "Discount", "Contribution", "DCG@i", "Ideal contribution", "IDCG@i", "NDCG@i")
+    for column in ("Gain", "Discount", "DCG@i", "IDCG@i", "NDCG@i")
 }
+# Short headers (the full words in their help): with "Contribution" and "Ideal contribution" the table was 41 px
+# wider than a 1280 px page with the sidebar, and NDCG@i, the column this step is about, was cut at its right edge.
+PROGRESS_COLUMNS["Contribution"] = st.column_config.NumberColumn(
+    "Contrib.", format="%.3f", help="Contribution: gain ÷ discount at this position")
+PROGRESS_COLUMNS["Ideal contribution"] = st.column_config.NumberColumn(
+    "Ideal contrib.", format="%.3f", help="Ideal contribution: the ideal list's gain ÷ discount at this position")
