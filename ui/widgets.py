@@ -174,13 +174,19 @@ def show_table(
         for column, label in TABLE_LABELS.items()
         if column in table.column_names
     }
-    config["rank"] = st.column_config.NumberColumn("Rank", format="%d", width="small")
+    # Short headers (the full words in their help) and the rank and document pinned: the 14 columns are wider than a
+    # 1440 px page with the sidebar, and the columns scrolled into view kept no name beside them.
+    config["contribution"] = st.column_config.NumberColumn("Contrib.", format="%.4f",
+                                                           help="Contribution: gain ÷ discount at this position")
+    config["ideal_contribution"] = st.column_config.NumberColumn(
+        "Ideal contrib.", format="%.4f", help="Ideal contribution: the ideal list's gain ÷ discount at this position")
+    config["rank"] = st.column_config.NumberColumn("Rank", format="%d", width="small", pinned=True)
     config["relevance"] = st.column_config.NumberColumn("Grade", format="%g", width="small")
     config["ideal_relevance"] = st.column_config.NumberColumn("Ideal grade", format="%g")  # "small" cut its name
-    config["in_cutoff"] = st.column_config.CheckboxColumn("Counted", width="small",
+    config["in_cutoff"] = st.column_config.CheckboxColumn("Counted", width="small", pinned=True,
                                                           help="Within the cutoff (rank ≤ k): counted in DCG@k")
     if "document" in table.column_names:
-        config["document"] = st.column_config.TextColumn("Document")
+        config["document"] = st.column_config.TextColumn("Document", pinned=True)
     cut = not bool(np.all(result.table["in_cutoff"].to_numpy()))  # some positions lie below the cutoff k
     shown = table if highlight is None and not cut else _shaded(table_frame(result, names), highlight, colour)
     # "Counted" next to the names, where it is seen without scrolling the table sideways.
