@@ -8,6 +8,7 @@ upload handling (UploadedFile, file_id, getvalue), not through session state.
 from __future__ import annotations
 
 import inspect
+import json
 import re
 from pathlib import Path
 
@@ -97,6 +98,10 @@ def test_per_query_table_histogram_and_curve_match_ndcg_core():
     np.testing.assert_allclose(shown[9], expected.mean_ndcg)  # the curve at k = 10 is the headline figure
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download per-query CSV" in labels
+    # The query id stays in view while the counts scroll sideways (the table is 30 px wider than 1280 px with the
+    # sidebar: scrolled to "Unjudged in cutoff", no column named the query).
+    grid = next(frame.proto for frame in at.dataframe if "ndcg" in frame.value.columns)
+    assert json.loads(grid.columns)["query"]["pinned"] is True
 
 
 def test_switching_run_and_rules(page):

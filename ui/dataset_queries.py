@@ -26,7 +26,7 @@ from ui.widgets import plain, text_line
 PAGE_ROWS = 100
 ORDERS = {"query": "Query id", "worst": "Lowest NDCG first", "best": "Highest NDCG first"}
 COLUMNS = {
-    "query": st.column_config.TextColumn("Query"),
+    "query": st.column_config.TextColumn("Query", pinned=True),  # in view while the counts scroll sideways
     "dcg": st.column_config.NumberColumn("DCG", format="%.4f"),
     "idcg": st.column_config.NumberColumn("IDCG", format="%.4f"),
     "n_retrieved": st.column_config.NumberColumn("Retrieved"),
