@@ -663,16 +663,16 @@ def test_the_per_position_table_greys_the_rows_below_the_cutoff_and_shows_counte
     assert not table.arrow_data.HasField("styler")  # every position counts: no styling (and no Styler's cost)
 
 
-def test_the_per_position_table_keeps_rank_document_and_counted_in_view():
+def test_the_per_position_table_keeps_rank_and_document_in_view():
     """Its 14 columns are wider than a 1440 px page with the sidebar (1,106 against 949 px): scrolled to IDCG@i and
-    NDCG@i, no column said which document a row was. Rank, Document and Counted are pinned; the two contribution
+    NDCG@i, no column said which document a row was. Rank and Document are pinned; the two contribution
     headers are short (Contrib., Ideal contrib.) with the full words in their help."""
     import json
 
     at = run_page("playground", query_params={"docs": "D1:3,D2:1,D3:2,D4:0,D5:2", "gain": "linear"})
     table = next(df.proto for df in at.dataframe if "cumulative_dcg" in df.proto.column_order)
     config = json.loads(table.columns)
-    assert [name for name, column in config.items() if column.get("pinned")] == ["rank", "document", "in_cutoff"]
+    assert [name for name, column in config.items() if column.get("pinned")] == ["rank", "document"]
     assert (config["contribution"]["label"], config["ideal_contribution"]["label"]) == ("Contrib.", "Ideal contrib.")
     assert config["contribution"]["help"].startswith("Contribution:")
 

@@ -175,7 +175,8 @@ def show_table(
         if column in table.column_names
     }
     # Short headers (the full words in their help) and the rank and document pinned: the 14 columns are wider than a
-    # 1440 px page with the sidebar, and the columns scrolled into view kept no name beside them.
+    # 1440 px page with the sidebar, and the columns scrolled into view kept no name beside them. (Not "Counted" too:
+    # three pinned columns took two thirds of a phone's width.)
     config["contribution"] = st.column_config.NumberColumn("Contrib.", format="%.4f",
                                                            help="Contribution: gain ÷ discount at this position")
     config["ideal_contribution"] = st.column_config.NumberColumn(
@@ -183,7 +184,7 @@ def show_table(
     config["rank"] = st.column_config.NumberColumn("Rank", format="%d", width="small", pinned=True)
     config["relevance"] = st.column_config.NumberColumn("Grade", format="%g", width="small")
     config["ideal_relevance"] = st.column_config.NumberColumn("Ideal grade", format="%g")  # "small" cut its name
-    config["in_cutoff"] = st.column_config.CheckboxColumn("Counted", width="small", pinned=True,
+    config["in_cutoff"] = st.column_config.CheckboxColumn("Counted", width="small",
                                                           help="Within the cutoff (rank ≤ k): counted in DCG@k")
     if "document" in table.column_names:
         config["document"] = st.column_config.TextColumn("Document", pinned=True)
