@@ -800,3 +800,32 @@ def test_a_reloaded_teacher_page_goes_on_from_the_seeds_the_session_used(engine)
     _, other_code, other_secret = _teacher(engine)
     fresh = run_page("live_class", query_params={"code": other_code, "teacher": other_secret})
     assert fresh.number_input(key="live_seed").value == 0
+
+
+def test_closed_reorder_bars_carry_the_labels_the_most_common_wrong_answer_names(engine):
+    """Closed (not revealed yet), a reorder's bars still said "2 moves", "3 moves", "4 moves" while the line under
+    them named the most common wrong answers "NDCG 0.99 · best in 4 moves": no bar was called that. Quiz seed 45's
+    "Fix the ranking" (D5 D4 D2 D1 D3, grades 0 0 3 1 3, best NDCG@5 in 3 moves), answered as in a class of three."""
+    import json
+
+    teacher, code, secret = _teacher(engine)
+    spec = activities.generate("reorder", seed=45)
+    assert (spec["names"], spec["grades"], spec["order"], spec["k"]) == (
+        ["D1", "D2", "D3", "D4", "D5"], [1, 3, 3, 0, 0], [4, 3, 1, 0, 2], 5)
+    activity = store.add_activity(engine, code=code, secret=secret, kind="reorder", spec=spec)
+    store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="open")
+    answers = ({"order": [1, 2, 0, 4, 3], "moves": 3}, {"order": [1, 2, 4, 3, 0], "moves": 2},
+               {"order": [1, 2, 0, 3, 4], "moves": 4})
+    for n, answer in enumerate(answers):
+        _student_row, token = store.join(engine, code=code, client=f"phone {n}")
+        store.submit_answer(engine, code=code, token=token, activity_id=activity.id, answer=answer,
+                            scorer=activities.score)
+    teacher.run()
+    [chart] = teacher.get("plotly_chart")
+    assert json.loads(chart.proto.spec)["data"][0]["x"] == ["2 moves", "3 moves", "4 moves"]  # open: moves only
+    teacher.button(key=f"live_closed_{activity.id}").click().run()
+    text = _texts(teacher)
+    assert r"**Most common answers short of full marks:** NDCG 0\.99 · best in 4 moves (1 student each)" in text, text
+    [chart] = teacher.get("plotly_chart")
+    [bars] = json.loads(chart.proto.spec)["data"]  # one colour until the reveal
+    assert dict(zip(bars["x"], bars["y"], strict=True)) == {"best in 3 moves": 1, "best in 4 moves": 1, "NDCG 0.99": 1}

@@ -93,14 +93,18 @@ def _label_order(label: str) -> tuple:
 
 def distribution_chart(activity: Activity, rows: list[Answer], *, revealed: bool, height: int = 320) -> go.Figure:
     """Bars: how many answered each label. After the reveal each bar is split: right answers (green) below, wrong
-    ones (grey) stacked on them, named in the legend and the hover.
+    ones (grey) stacked on them, named in the legend and the hover. While the activity is open a reorder's bars are
+    named by the moves taken only (see :func:`activities.unrevealed_label`).
 
     Why split: an estimate bin of 0.05 can hold both (truth 0.531: 0.50 is right, 0.48 is not, both in the bin
     "0.50"), and one colour per bar called the wrong answers right. Estimate bins sit on a numeric axis at their
     centres: plotly places an annotation on a category axis by the category's index, so the "true NDCG" arrow
     at "0.55" was drawn at position 0.55, beside the first bar.
     """
-    if not revealed:  # before the reveal a bar's name must not say right or wrong (a reorder's said "best in ...")
+    # While answers arrive a bar's name must not say right or wrong (a reorder's said "best in ..."). Once they are
+    # closed the panel names the most common wrong answer by its label ("NDCG 0.99"), so the bars carry the labels
+    # too: closed, the bars said "2 moves" beside a sentence about "NDCG 0.99" that no bar was called.
+    if activity.state == "open":
         rows = [replace(row, label=activities.unrevealed_label(activity.kind, activity.spec, row.answer, row.label))
                 for row in rows]
     labels = _bins(activity, rows)
