@@ -427,11 +427,13 @@ def test_the_class_summary_follows_answers_while_an_activity_is_open(engine):
     summary = next(frame.value for frame in teacher.dataframe if "Answers" in frame.value.columns)
     assert summary["Answers"].tolist() == [2] and summary["State"].tolist() == ["open"]
     # Not how many are right while answers are open: the page is projected (it said "Correct 33%" mid-question).
-    assert summary["Correct"].tolist() == ["–"] and summary["Mean points"].isna().all()
+    # "–" in both columns (a missing mean was a grey "None" beside the "–" of Correct).
+    assert summary["Correct"].tolist() == ["–"] and summary["Mean points"].tolist() == ["–"]
     teacher.run()  # the whole page (a poll's run redraws its fragment only)
     teacher.button(key=f"live_closed_{activity.id}").click().run()
     summary = next(frame.value for frame in teacher.dataframe if "Answers" in frame.value.columns)
-    assert summary["Correct"].tolist()[0].endswith("%") and not summary["Mean points"].isna().any()
+    points = [row.points for row in store.activity_answers(engine, activity.id)]
+    assert summary["Correct"].tolist()[0].endswith("%") and summary["Mean points"].tolist() == [f"{sum(points) / 2:.2f}"]
 
 
 def test_the_projector_shows_the_leaderboard_when_the_teacher_turns_it_on(engine):

@@ -281,8 +281,8 @@ def _summary(engine: Engine, session: store.Session, activities_now: list[store.
 
 
 def _summary_table(session_id: int) -> None:
-    """One row per activity: its state, answers, share correct and mean points. While an activity is open its
-    share correct and points are "–", as on the live panel: the page is projected, and they give the answer away."""
+    """One row per activity: its state, answers, share correct and mean points. While an activity is open (or has no
+    answer) its share correct and points are "–", as on the live panel: the page is projected, and they give the answer away."""
     engine = connection.live_engine()
     try:
         rows = []
@@ -292,7 +292,8 @@ def _summary_table(session_id: int) -> None:
             rows.append({"#": activity.position, "Activity": activities.TITLES[activity.kind], "State": activity.state,
                          "Answers": len(answers),
                          "Correct": f"{sum(a.correct for a in answers) / len(answers):.0%}" if scored else "–",
-                         "Mean points": round(sum(a.points for a in answers) / len(answers), 2) if scored else None})
+                         # Text like "Correct": a missing mean (None) was drawn as a grey "None" on the projector.
+                         "Mean points": f"{sum(a.points for a in answers) / len(answers):.2f}" if scored else "–"})
     except sa.exc.DBAPIError:
         st.warning(RECONNECTING, icon=":material/sync:")
         return
