@@ -135,6 +135,19 @@ def test_join_by_code_cleans_the_nickname_and_gives_a_token(engine):
     assert store.student_by_token(engine, code=other.code, token=token) is None  # a token belongs to one session
 
 
+def test_an_emoji_nickname_keeps_its_joiners(engine):
+    """"👩‍🎓 Mia" (woman, zero width joiner, mortarboard: one picture) was kept as "👩 🎓 Mia", a family as three people:
+    the joiner, a format character, was dropped with the control characters. It stays between emoji parts only."""
+    session, _secret = store.create_session(engine)
+    typed = ["👩\u200d🎓 Mia", "👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈 Kai", "👩🏽\u200d💻", "A\u200dna",
+             "\u202eMia", "x" * 22 + "👩\u200d🎓", "\u200d🎓 Lu"]
+    names = [store.join(engine, code=session.code, nickname=name, client=f"b{i}")[0].nickname
+             for i, name in enumerate(typed)]
+    assert names == ["👩\u200d🎓 Mia", "👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈 Kai", "👩🏽\u200d💻", "A na", "Mia",
+                     "x" * 22 + "👩", "🎓 Lu"]  # cut at 24 characters: no joiner left hanging at the end
+    assert all(len(name) <= schema.NICKNAME_MAX for name in names)
+
+
 def test_a_nickname_taken_in_the_class_gets_a_number(engine):
     """Two students could both be "Ana": the teacher's results and the leaderboard could not tell them apart."""
     session, _secret = store.create_session(engine)

@@ -75,12 +75,27 @@ def normalise_code(text: str | None) -> str | None:
     return code
 
 
+JOINER = "\u200d"  # zero width joiner: glues emoji into one picture (👩‍🎓 student, 👨‍👩‍👧 family, 🏳️‍🌈)
+
+
+def _emoji_part(ch: str) -> bool:
+    """A character a joiner glues in an emoji sequence: a symbol (emoji), a skin tone, the emoji presentation mark."""
+    return unicodedata.category(ch) in ("So", "Sk") or ch == "\ufe0f"
+
+
 def clean_nickname(text: str | None) -> str:
-    """A nickname as inert text: no control/format characters, single spaces, ≤ NICKNAME_MAX characters."""
+    """A nickname as inert text: no control/format characters, single spaces, ≤ NICKNAME_MAX characters.
+
+    The one format character kept is the zero width joiner between two parts of an emoji: dropped, "👩‍🎓 Mia" became
+    "👩 🎓 Mia" (a woman and a mortarboard). Between letters it still goes ("A‍na" would pass for "Ana").
+    """
     if not text:
         return ""
-    kept = "".join(ch if not unicodedata.category(ch).startswith("C") else " " for ch in str(text)[:500])
-    return " ".join(kept.split())[:NICKNAME_MAX].strip()
+    raw = str(text)[:500]
+    kept = "".join(ch if not unicodedata.category(ch).startswith("C")
+                   or (ch == JOINER and 0 < i < len(raw) - 1 and _emoji_part(raw[i - 1]) and _emoji_part(raw[i + 1]))
+                   else " " for i, ch in enumerate(raw))
+    return " ".join(kept.split())[:NICKNAME_MAX].rstrip(JOINER).strip()
 
 
 def unique_nickname(wanted: str, taken: Iterable[str]) -> str:
@@ -97,7 +112,7 @@ def unique_nickname(wanted: str, taken: Iterable[str]) -> str:
     number = 2
     while True:
         suffix = f" {number}"
-        candidate = wanted[: NICKNAME_MAX - len(suffix)].rstrip() + suffix
+        candidate = wanted[: NICKNAME_MAX - len(suffix)].rstrip(JOINER).rstrip() + suffix
         if candidate.casefold() not in used:
             return candidate
         number += 1
