@@ -831,3 +831,38 @@ def test_closed_reorder_bars_carry_the_labels_the_most_common_wrong_answer_names
     [chart] = teacher.get("plotly_chart")
     [bars] = json.loads(chart.proto.spec)["data"]  # one colour until the reveal
     assert dict(zip(bars["x"], bars["y"], strict=True)) == {"best in 3 moves": 1, "best in 4 moves": 1, "NDCG 0.99": 1}
+
+
+def test_the_csv_export_holds_the_answers_that_arrived_after_the_page_was_drawn(engine, monkeypatch):
+    """Mid-activity the live panel said "Answered 3" while "Download every answer (CSV)" gave none of the open
+    activity's answers: the file was made when the page was drawn, and arriving answers rerun only the polls. The
+    button is now drawn with the class summary's table, which polls while an activity is open."""
+    import io
+
+    import pandas as pd
+    import streamlit as st
+
+    given = []
+    real = st.download_button
+
+    def spy(label, data, *args, **kwargs):
+        if kwargs.get("key") == "live_export":
+            given.append(data)
+        return real(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(st, "download_button", spy)
+    teacher, code, _secret = _teacher(engine)
+    teacher.number_input(key="live_seed").set_value(45).run()
+    teacher.button(key="live_add").click().run()  # "Predict the NDCG" of quiz seed 45 (NDCG@6 = 0.574), opened
+    activity = store.current_activity(engine, store.find_session(engine, code).id)
+    polls = _polls(teacher)
+    for n, value in enumerate((0.57, 0.7, 1.0)):  # the class answers; the teacher touches nothing
+        _student_row, token = store.join(engine, code=code, nickname=f"S{n}", client=f"phone {n}")
+        store.submit_answer(engine, code=code, token=token, activity_id=activity.id, answer={"value": value},
+                            scorer=activities.score)
+    for poll in polls:  # the browser's timers
+        _tick(teacher, poll)
+    table = pd.read_csv(io.StringIO(given[-1]))
+    assert table["nickname"].tolist() == ["S0", "S1", "S2"]
+    assert table["answer"].tolist() == ['{"value": 0.57}', '{"value": 0.7}', '{"value": 1.0}']
+    assert table["points"].tolist() == [1.0, 0.5, 0.0] and table["chart_group"].tolist() == [0.55, 0.7, 1.0]

@@ -6,7 +6,12 @@ the time it was submitted in UTC), and no cell a spreadsheet would run as a form
 
 from __future__ import annotations
 
+import io
+
 import pandas as pd
+from sqlalchemy.engine import Engine
+
+from ui.live import store
 
 
 def export_table(rows: list[dict]) -> pd.DataFrame:
@@ -18,6 +23,13 @@ def export_table(rows: list[dict]) -> pd.DataFrame:
     table["submitted_at"] = pd.to_datetime(table["submitted_at"], unit="s", utc=True).dt.strftime("%Y-%m-%d %H:%M:%S")
     table = table.rename(columns={"label": "chart_group", "submitted_at": "submitted_at_utc"})
     return table.map(csv_safe)
+
+
+def answers_csv(engine: Engine, *, code: str, secret: str) -> str:
+    """The CSV file of every answer the session holds now (the teacher's secret is checked by the store)."""
+    buffer = io.StringIO()
+    export_table(store.export_rows(engine, code=code, secret=secret)).to_csv(buffer, index=False)
+    return buffer.getvalue()
 
 
 def csv_safe(value: object) -> object:

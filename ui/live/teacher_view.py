@@ -12,8 +12,6 @@ activity a cheap poll of the session's stamp stands in for the live panel, so a 
 
 from __future__ import annotations
 
-import io
-
 import pandas as pd
 import sqlalchemy as sa
 import streamlit as st
@@ -268,19 +266,11 @@ def _summary(engine: Engine, session: store.Session, activities_now: list[store.
     # While an activity is open its answers arrive: the table follows them as the live panel does (it said 0
     # answers beside the panel's 'Answered 2' until the activity was closed).
     is_open = any(activity.state == "open" for activity in activities_now)
-    st.fragment(run_every=REFRESH_SECONDS if is_open else None)(_summary_table)(session.id)
-    try:
-        rows = store.export_rows(engine, code=_code(), secret=_secret())
-    except store.NotAuthorized:
-        return
-    buffer = io.StringIO()
-    export.export_table(rows).to_csv(buffer, index=False)
-    st.download_button("Download every answer (CSV)", buffer.getvalue(), file_name=f"live-{session.code}.csv",
-                       mime="text/csv", icon=":material/download:", key="live_export")
+    st.fragment(run_every=REFRESH_SECONDS if is_open else None)(_summary_table)(session.id, session.code)
     _leaderboard(engine, session)
 
 
-def _summary_table(session_id: int) -> None:
+def _summary_table(session_id: int, code: str) -> None:
     """One row per activity: its state, answers, share correct and mean points. While an activity is open (or has no
     answer) its share correct and points are "–", as on the live panel: the page is projected, and they give the answer away."""
     engine = connection.live_engine()
@@ -294,10 +284,17 @@ def _summary_table(session_id: int) -> None:
                          "Correct": f"{sum(a.correct for a in answers) / len(answers):.0%}" if scored else "–",
                          # Text like "Correct": a missing mean (None) was drawn as a grey "None" on the projector.
                          "Mean points": f"{sum(a.points for a in answers) / len(answers):.2f}" if scored else "–"})
+        # Made with the table, so it follows the answers as the table does: made with the page, the file left out
+        # every answer that had arrived since (the panel said "Answered 3", the CSV held none of them). A download
+        # button's callable file is no way round: Streamlit drops the file it makes at the next poll's clean-up,
+        # before the browser has fetched it.
+        csv = export.answers_csv(engine, code=_code(), secret=_secret())
     except sa.exc.DBAPIError:
         st.warning(RECONNECTING, icon=":material/sync:")
         return
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.download_button("Download every answer (CSV)", csv, file_name=f"live-{code}.csv", mime="text/csv",
+                       icon=":material/download:", key="live_export")
 
 
 def _leaderboard(engine: Engine, session: store.Session) -> None:
