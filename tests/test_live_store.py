@@ -283,12 +283,32 @@ def test_simultaneous_answers_are_neither_lost_nor_duplicated(engine):
 
 
 def test_leaderboard_orders_by_points(engine):
-    session, _secret, activity = _open_estimate(engine)
+    session, secret, activity = _open_estimate(engine)
     _, ann = store.join(engine, code=session.code, nickname="Ann", client="a")
     _, bob = store.join(engine, code=session.code, nickname="Bob", client="b")
     _submit(engine, session.code, ann, activity.id, 0.45)  # off by 0.157: 0 points
     _submit(engine, session.code, bob, activity.id, 0.55)  # off by 0.057: ½ point
+    store.set_state(engine, code=session.code, secret=secret, activity_id=activity.id, state="closed")
     assert store.leaderboard(engine, session.id) == [("Bob", 0.5, 1), ("Ann", 0.0, 1)]
+
+
+def test_leaderboard_leaves_out_the_answers_to_an_open_activity(engine):
+    """The projected leaderboard counted the open activity's answers: Ann's total went from 0 to 1 as she answered,
+    telling the room her answer was right while the others were still answering. Her points count once the
+    answers are closed (when the share correct is shown too)."""
+    session, secret, first = _open_estimate(engine)
+    _, ann = store.join(engine, code=session.code, nickname="Ann", client="a")
+    _, bob = store.join(engine, code=session.code, nickname="Bob", client="b")
+    _submit(engine, session.code, ann, first.id, 0.55)  # ½ point
+    _submit(engine, session.code, bob, first.id, 0.45)  # 0 points
+    store.set_state(engine, code=session.code, secret=secret, activity_id=first.id, state="revealed")
+    second = store.add_activity(engine, code=session.code, secret=secret, kind="estimate", spec=SPEC)
+    store.set_state(engine, code=session.code, secret=secret, activity_id=second.id, state="open")
+    truth = activities.truth("estimate", SPEC)
+    _submit(engine, session.code, ann, second.id, round(truth, 2))  # right: 1 point
+    assert store.leaderboard(engine, session.id) == [("Ann", 0.5, 1), ("Bob", 0.0, 1)]
+    store.set_state(engine, code=session.code, secret=secret, activity_id=second.id, state="closed")
+    assert store.leaderboard(engine, session.id) == [("Ann", 1.5, 2), ("Bob", 0.0, 1)]
 
 
 def test_projector_link_shows_the_session_and_controls_nothing(engine):

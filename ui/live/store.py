@@ -315,12 +315,18 @@ def my_answer(engine: Engine, *, student_id: int, activity_id: int) -> Answer | 
 
 
 def leaderboard(engine: Engine, session_id: int, *, limit: int = 10) -> list[tuple[str, float, int]]:
-    """(nickname, total points, answers) of the top students; views show it only when the teacher turned it on."""
+    """(nickname, total points, answers) of the top students; views show it only when the teacher turned it on.
+
+    Only answers to activities whose answers are closed count: the leaderboard is projected, and with an open
+    activity's answers in it a student's total going up (Ana 3 → 4) told the room her answer was right while the
+    class was still answering (the live panel hides the share correct until the close for the same reason).
+    """
     total = sa.func.sum(answers.c.points)
     with engine.connect() as conn:
         rows = conn.execute(sa.select(students.c.nickname, total, sa.func.count(answers.c.id))
                             .join(answers, answers.c.student_id == students.c.id)
-                            .where(students.c.session_id == session_id)
+                            .join(activities, activities.c.id == answers.c.activity_id)
+                            .where(students.c.session_id == session_id, activities.c.state != "open")
                             .group_by(students.c.id, students.c.nickname).order_by(total.desc(), students.c.id).limit(limit))
         return [(r[0] or "(no nickname)", float(r[1]), int(r[2])) for r in rows]
 
