@@ -243,3 +243,32 @@ def test_the_exit_quiz_asks_none_of_the_questions_revealed_in_the_live_activitie
     exit_quiz = [spec for _, spec in activities.quiz_specs(kit.EXIT_SEED)]
     assert not [spec for spec in exit_quiz if spec in live]
     assert [spec for _, spec in activities.quiz_specs(kit.LESSON_SEED)][:3] != exit_quiz[:3]
+
+
+def test_the_warm_up_is_closed_not_revealed_and_revealed_once_the_formula_is_taught(live_db):
+    """The warm-up said "reveal the split, do not explain yet" to students "before seeing any formula", but the
+    Live class's Reveal projects the worked calculation (DCG@6 = 7/1.000 + 3/1.585 + …): revealing was
+    explaining. The plan now has the teacher press Close (the split: share correct, distribution) and reveal the
+    warm-up in the later live block, where it is still the current activity."""
+    from ui.live import store
+
+    warm_up, predict = kit.lesson_plan()[0], kit.lesson_plan()[6]
+    assert "press “Close” to show the split" in warm_up.what and "reveal the split" not in warm_up.what
+    assert predict.what.startswith("First reveal the warm-up (still the current activity: its “Reveal” button)")
+    # The plan's steps on the Live class page: the warm-up added and opened, closed; 33 minutes later, revealed.
+    teacher = run_page("live_class")
+    teacher.button(key="live_start").click().run()
+    code = teacher.query_params["code"]
+    teacher.selectbox(key="live_kind").set_value("compare").run()
+    teacher.number_input(key="live_seed").set_value(kit.LESSON_SEED).run()
+    teacher.button(key="live_add").click().run()
+    warm = store.current_activity(live_db, store.find_session(live_db, code).id)
+    assert not teacher.code  # open: no worked calculation on the projector
+    teacher.button(key=f"live_closed_{warm.id}").click().run()
+    assert "How the class answered" in str(teacher.get("plotly_chart")[0].proto.spec)  # the split
+    assert not teacher.code  # closed: still no calculation
+    assert store.current_activity(live_db, warm.session_id).id == warm.id  # still current when the plan reveals it
+    reveal = teacher.button(key=f"live_revealed_{warm.id}")
+    assert reveal.label == "Reveal" and not reveal.disabled
+    reveal.click().run()
+    assert "DCG@6 = " in "\n".join(c.value for c in teacher.code)  # the reveal: the worked calculation

@@ -188,7 +188,8 @@ def lesson_plan() -> tuple[Block, ...]:
         Block(5, "Warm-up: which ranking is better?", "Live class",
               f"Start a live session; under “Next activity” pick “{LIVE_TITLES['compare']}”, quiz seed "
               f"{LESSON_SEED}, and press “Add and open”. Students vote on their phones before seeing any formula; "
-              "reveal the split, do not explain yet.",
+              "press “Close” to show the split, and do not reveal or explain yet (“Reveal” projects the worked "
+              "calculation).",
               (page_link("/live_class", "Live class"),)),
         Block(8, "Play with a ranking", "Playground",
               "Project exercise 3's list (D1–D5, grades 3, 2, 0, 0, 1, linear gain). Ask what happens if D5 moves "
@@ -212,7 +213,9 @@ def lesson_plan() -> tuple[Block, ...]:
               "paste both numbers into “Why do my numbers differ?” to name the convention behind each.",
               (conventions_link("gain"), why_differ_link(_why_differ_texts()))),
         Block(5, "Predict, then reorder", "Live class",
-              f"Add “{LIVE_TITLES['estimate']}”, then “{LIVE_TITLES['reorder']}” (drag to the best NDCG), quiz seed "
+              "First reveal the warm-up (still the current activity: its “Reveal” button), now that the class "
+              "knows the formula. Add "
+              f"“{LIVE_TITLES['estimate']}”, then “{LIVE_TITLES['reorder']}” (drag to the best NDCG), quiz seed "
               f"{LESSON_SEED}; open, close and reveal each. Discuss the most common wrong answer the projector shows.",
               (page_link("/live_class", "Live class"),)),
         Block(2, "Exit ticket", "Quiz",
