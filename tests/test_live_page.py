@@ -560,7 +560,8 @@ def test_the_csv_export_gives_times_a_spreadsheet_reads_and_names_the_chart_grou
     from ui.live.export import export_table
 
     rows = [{"position": 1, "kind": "estimate", "student": 1, "nickname": "=cmd()", "answer": '{"value": 0.53}',
-             "label": "0.55", "points": 1.0, "correct": True, "revision": 1, "submitted_at": 1795549517.398267}]
+             "label": "0.55", "points": 1.0, "correct": True, "revision": 1, "submitted_at": 1795549517.398267,
+             "spec": '{"k": 3}'}]
     table = export_table(rows)
     assert table.loc[0, "submitted_at_utc"] == "2026-11-24 19:45:17"  # 1795549517 s after 1970-01-01 00:00 UTC
     assert table.loc[0, "chart_group"] == "0.55" and table.loc[0, "nickname"] == "'=cmd()"
@@ -866,3 +867,28 @@ def test_the_csv_export_holds_the_answers_that_arrived_after_the_page_was_drawn(
     assert table["nickname"].tolist() == ["S0", "S1", "S2"]
     assert table["answer"].tolist() == ['{"value": 0.57}', '{"value": 0.7}', '{"value": 1.0}']
     assert table["points"].tolist() == [1.0, 0.5, 0.0] and table["chart_group"].tolist() == [0.55, 0.7, 1.0]
+
+
+def test_the_csv_export_writes_each_answer_in_words(engine):
+    """A reorder's answer reached the CSV as {"order": [1, 2, 0, 4, 3], "moves": 3}: indices into the activity's
+    names, which the file does not hold. Each answer is now also written as the phone and the projector say it.
+    Quiz seed 45: its compare, estimate and reorder (D5 D4 D2 D1 D3, best in 3 moves), answered by one student."""
+    import io
+
+    import pandas as pd
+
+    from ui.live import export
+
+    _teacher_at, code, secret = _teacher(engine)
+    _student_row, token = store.join(engine, code=code, nickname="Ana", client="phone")
+    answers = {"compare": {"choice": "A"}, "estimate": {"value": 0.57}, "reorder": {"order": [1, 2, 0, 4, 3], "moves": 3}}
+    for kind, answer in answers.items():
+        activity = store.add_activity(engine, code=code, secret=secret, kind=kind,
+                                      spec=activities.generate(kind, seed=45))
+        store.set_state(engine, code=code, secret=secret, activity_id=activity.id, state="open")
+        store.submit_answer(engine, code=code, token=token, activity_id=activity.id, answer=answer,
+                            scorer=activities.score)
+    table = pd.read_csv(io.StringIO(export.answers_csv(engine, code=code, secret=secret)))
+    assert table.columns.tolist()[4:7] == ["answer", "answer_in_words", "chart_group"]
+    assert table["answer_in_words"].tolist() == ["Ranking A", "0.57", "D2, D3, D1, D5, D4 (3 moves)"]
+    assert table["chart_group"].tolist() == ["A", "0.55", "best in 3 moves"]

@@ -124,6 +124,23 @@ def unrevealed_label(kind: str, spec: dict, answer: dict, label: str) -> str:
     return f"{moves} move{'s' if moves != 1 else ''}"
 
 
+def answer_words(kind: str, spec: dict, answer: dict) -> str:
+    """An answer as the teacher reads it in the CSV export: "0.57", "Ranking A", or a reorder's order by the documents'
+    names with its moves ("D2, D3, D1, D5, D4 (3 moves)"); the stored answer holds indices into the spec's names,
+    ``{"order": [1, 2, 0, 4, 3], "moves": 3}``, which no one can read without the spec."""
+    if kind == "estimate":
+        value = answer.get("value")
+        return f"{float(value):.2f}" if isinstance(value, int | float) else ""
+    if kind == "compare":
+        return f"Ranking {answer['choice']}" if answer.get("choice") in ("A", "B") else ""
+    question = question_of(kind, spec)
+    order = _valid_order(answer.get("order"), len(question.names))
+    if order is None:
+        return ""
+    moves = _moves(question, order, answer)
+    return f"{', '.join(question.ranked_names(order))} ({moves} move{'s' if moves != 1 else ''})"
+
+
 def _int(value: object) -> int:
     return int(value) if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10_000 else 0
 

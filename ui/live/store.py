@@ -332,7 +332,8 @@ def leaderboard(engine: Engine, session_id: int, *, limit: int = 10) -> list[tup
 
 
 def export_rows(engine: Engine, *, code: str, secret: str) -> list[dict]:
-    """Every answer of the session, one dict per answer (the teacher's CSV export; needs the secret)."""
+    """Every answer of the session, one dict per answer with its activity's spec (the teacher's CSV export, which
+    writes the answer in words from it; needs the secret)."""
     with engine.connect() as conn:
         row = _session_by_code(conn, code)
         if row is None or not security.matches(secret, row.teacher_hash):
@@ -340,7 +341,7 @@ def export_rows(engine: Engine, *, code: str, secret: str) -> list[dict]:
         rows = conn.execute(
             sa.select(activities.c.position, activities.c.kind, students.c.id.label("student"), students.c.nickname,
                       answers.c.answer, answers.c.label, answers.c.points, answers.c.correct, answers.c.revision,
-                      answers.c.submitted_at)
+                      answers.c.submitted_at, activities.c.spec)
             .join(activities, activities.c.id == answers.c.activity_id)
             .join(students, students.c.id == answers.c.student_id)
             .where(activities.c.session_id == row.id).order_by(activities.c.position, answers.c.submitted_at))
