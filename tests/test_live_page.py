@@ -892,3 +892,14 @@ def test_the_csv_export_writes_each_answer_in_words(engine):
     assert table.columns.tolist()[4:7] == ["answer", "answer_in_words", "chart_group"]
     assert table["answer_in_words"].tolist() == ["Ranking A", "0.57", "D2, D3, D1, D5, D4 (3 moves)"]
     assert table["chart_group"].tolist() == ["A", "0.55", "best in 3 moves"]
+
+
+@pytest.mark.parametrize("join", ["77ZBH", "🦊", "ABC 2345"])
+def test_a_join_link_whose_code_cannot_be_read_says_so(engine, join):
+    """A join link cut short or mistyped opened the join form with an empty Class code box and no word of why."""
+    at = run_page("live_class", query_params={"join": join})
+    assert not at.exception and at.text_input(key="live_join_code").value == ""
+    assert [w.value for w in at.warning] == [
+        "This join link's class code could not be read: type the code shown on the projector."]
+    good = run_page("live_class", query_params={"join": "abc-234"})  # read as ABC234: no warning
+    assert good.text_input(key="live_join_code").value == "ABC234" and not good.warning

@@ -67,6 +67,10 @@ def _params_or_place() -> dict[str, str]:
 def _landing(join_code: str | None) -> None:
     st.markdown("Put a question on the projector, let the whole room answer from their phones, "
                 "discuss the most common wrong answer, reveal.")
+    if join_code and security.normalise_code(join_code) is None:
+        # A join link cut short or mistyped ("?join=77ZBH") left the Class code box empty without a word.
+        st.warning("This join link's class code could not be read: type the code shown on the projector.",
+                   icon=":material/link_off:")
     join, teach = st.columns([1.2, 1], gap="large")
     with join, st.form("live_join"):
         st.header("Join a class")
