@@ -10,8 +10,9 @@
 * Only SHA-256 digests of secrets and tokens are stored. A plain (unsalted, fast) hash is enough *because*
   the inputs are long random strings: there is no dictionary to try. Comparisons use
   :func:`hmac.compare_digest` (constant time).
-* Nicknames are inert text: control characters dropped, whitespace collapsed, at most
-  :data:`NICKNAME_MAX` characters; the views render them with text elements only, never as markdown/HTML.
+* Nicknames are inert text: control and format characters dropped (but for the zero width joiner inside an
+  emoji), whitespace collapsed, at most :data:`NICKNAME_MAX` characters; the views render them with text
+  elements only, never as markdown/HTML.
 """
 
 from __future__ import annotations
