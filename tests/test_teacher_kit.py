@@ -272,3 +272,22 @@ def test_the_warm_up_is_closed_not_revealed_and_revealed_once_the_formula_is_tau
     assert reveal.label == "Reveal" and not reveal.disabled
     reveal.click().run()
     assert "DCG@6 = " in "\n".join(c.value for c in teacher.code)  # the reveal: the worked calculation
+
+
+def test_the_plan_says_to_set_the_seed_back_for_the_second_live_activity(live_db):
+    """The plan asks for "Predict the NDCG", then "Fix the ranking", both of quiz seed 45; but every "Add and open"
+    moves the seed box on to 46, the exit quiz's seed, whose question 3 is that seed's "Fix the ranking": a teacher
+    who left the box as it stood asked live the exit quiz's question. The plan now says to set the seed back."""
+    from ui.live import activities
+
+    predict = kit.lesson_plan()[6]
+    assert f"each with quiz seed {kit.LESSON_SEED} (the box moves on to {kit.LESSON_SEED + 1} after every “Add and " \
+           "open”: set it back" in predict.what
+    teacher = run_page("live_class")
+    teacher.button(key="live_start").click().run()
+    teacher.selectbox(key="live_kind").set_value("estimate").run()
+    teacher.number_input(key="live_seed").set_value(kit.LESSON_SEED).run()
+    teacher.button(key="live_add").click().run()
+    assert teacher.number_input(key="live_seed").value == kit.LESSON_SEED + 1 == kit.EXIT_SEED  # why it is said
+    left_as_is = activities.generate("reorder", seed=teacher.number_input(key="live_seed").value)
+    assert left_as_is in [spec for _, spec in activities.quiz_specs(kit.EXIT_SEED)]

@@ -215,8 +215,10 @@ def lesson_plan() -> tuple[Block, ...]:
         Block(5, "Predict, then reorder", "Live class",
               "First reveal the warm-up (still the current activity: its “Reveal” button), now that the class "
               "knows the formula. Add "
-              f"“{LIVE_TITLES['estimate']}”, then “{LIVE_TITLES['reorder']}” (drag to the best NDCG), quiz seed "
-              f"{LESSON_SEED}; open, close and reveal each. Discuss the most common wrong answer the projector shows.",
+              f"“{LIVE_TITLES['estimate']}”, then “{LIVE_TITLES['reorder']}” (drag to the best NDCG), each with quiz "
+              f"seed {LESSON_SEED} (the box moves on to {LESSON_SEED + 1} after every “Add and open”: set it back, or "
+              f"the exit quiz, seed {EXIT_SEED}, repeats the question); open, close and reveal each. Discuss the most "
+              "common wrong answer the projector shows.",
               (page_link("/live_class", "Live class"),)),
         Block(2, "Exit ticket", "Quiz",
               f"Give the quiz link (seed {EXIT_SEED}: everyone gets the same questions, new ones after the live "
