@@ -158,6 +158,43 @@ def test_a_nickname_taken_in_the_class_gets_a_number(engine):
     assert store.join(engine, code=other.code, nickname="Ana", client="b9")[0].nickname == "Ana"  # per class
 
 
+def test_two_students_joining_at_once_as_one_nickname_get_two_names(engine, monkeypatch):
+    """On PostgreSQL two joins as "Sam" at the same moment each read the class's nicknames before the other's insert
+    (read committed), and the teacher had two "Sam"s. The first join is held between reading the names and its
+    insert; the second must wait for it (a lock on the session row) and be "Sam 2"."""
+    if engine.dialect.name != "postgresql":
+        pytest.skip("SQLite's BEGIN IMMEDIATE serialises writing transactions already")
+    session, _secret = store.create_session(engine)
+    inside, go_on = threading.Event(), threading.Event()
+    real, calls, names = security.unique_nickname, [], []
+
+    def held_first(wanted, taken):
+        taken = list(taken)
+        calls.append(wanted)
+        if len(calls) == 1:  # the first join, between reading the nicknames and inserting its own
+            inside.set()
+            go_on.wait(30)
+        return real(wanted, taken)
+
+    monkeypatch.setattr(security, "unique_nickname", held_first)
+
+    def join(client):
+        names.append(store.join(engine, code=session.code, nickname="Sam", client=client)[0].nickname)
+
+    first = threading.Thread(target=join, args=("a",))
+    first.start()
+    assert inside.wait(30)
+    second = threading.Thread(target=join, args=("b",))
+    second.start()
+    with engine.connect() as conn:  # until the second join is done (it did not wait) or waits for a lock
+        while second.is_alive() and not conn.execute(sa.text("SELECT count(*) FROM pg_locks WHERE NOT granted")).scalar():
+            pass
+    go_on.set()
+    first.join(30)
+    second.join(30)
+    assert sorted(names) == ["Sam", "Sam 2"]
+
+
 def test_wrong_codes_are_rate_limited_per_client_and_per_ip(engine):
     session, _secret = store.create_session(engine)
     window, per_client, per_ip = security.JOIN_LIMITS

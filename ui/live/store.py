@@ -151,7 +151,9 @@ def join(engine: Engine, *, code: str | None, nickname: str = "", client: str, i
             join_failures.c.client == key, join_failures.c.at > now - window)).scalar() for key in keys}
         if recent[keys[0]] >= per_client or (len(keys) > 1 and recent[keys[1]] >= per_ip):
             raise RateLimited("Too many wrong codes: wait a minute, then try again.")
-        row = _session_by_code(conn, code)
+        # Locked (PostgreSQL; SQLite's BEGIN IMMEDIATE serialises already): two students joining at once as "Sam"
+        # each read the nicknames before the other's insert, and both were "Sam".
+        row = _session_by_code(conn, code, for_update=True)
         refused = row is None or row.ended_at is not None
         if refused:  # remembered (committed) although the caller gets an exception
             conn.execute(join_failures.insert(), [{"client": key, "at": now} for key in keys])
