@@ -188,6 +188,26 @@ def test_predict_first_grade_edit_explains_idcg():
     assert "IDCG went 10.8235 → 14.5954, by a larger share." in at.error[0].value
 
 
+@pytest.mark.parametrize("base", ["2", "e", "10"])
+def test_predict_first_overshoot_and_undershoot_state_the_discounts_weights_under_any_log_base(base):
+    """Under log base 10 a wrong-size guess was told "a gain counts 1 at rank 1, 0.50 at rank 3, 0.33 at rank 7" and
+    "rank 2 already keeps only 0.63 of a gain", beside a table whose rank-1 discount is log₁₀2 = 0.301 (a gain counts
+    3.32 there): those are base-2 weights. What a gain counts against rank 1, d₁ / dᵢ, holds under every base."""
+    discount = ndcg_core.discounts(7, {"2": 2.0, "e": math.e, "10": 10.0}[base])
+    rank_3, rank_7, rank_2 = (f"{discount[0] / discount[i]:.2f}" for i in (2, 6, 1))
+    assert (rank_3, rank_7, rank_2) == ("0.50", "0.33", "0.63")
+    for guess, words in ((0.5, f"a gain counts {rank_3} of its rank-1 value at rank 3, {rank_7} at rank 7"),
+                         (0.92, f"at rank 2 a gain already counts only {rank_2} of its rank-1 value")):
+        at = open_playground({"base": base})
+        at.toggle(key="playground_predict").set_value(True).run()
+        drag(at, [2, 0, 1, 3, 4])  # D3 from rank 3 to rank 1: NDCG 0.9508 -> 0.8386 under every base
+        at.number_input(key="playground_guess").set_value(guess)
+        next(button for button in at.button if button.label == "Reveal").click().run()
+        verdict = at.error[0].value
+        assert "NDCG is now 0.8386 (was 0.9508)" in verdict and words in verdict, verdict
+        assert "counts 1 at rank 1" not in verdict and "of a gain" not in verdict
+
+
 # --- Step by step ----------------------------------------------------------------------------------------------
 
 def test_step_by_step_predict_first_asks_before_each_position():

@@ -79,11 +79,11 @@ def test_wrong_direction_after_a_move_names_the_document_and_the_discount():
 def test_overshoot_and_undershoot():
     over = judge_ndcg(0.5, BEFORE, MOVED, MOVE)
     assert over.misconception == "overshoot" and "NDCG only fell by 0.1122" in over.explanation
-    # 1/log₂2 = 1, 1/log₂4 = 0.5, 1/log₂8 = 1/3, 1/log₂3 = 0.63
-    assert "a gain counts 1 at rank 1, 0.50 at rank 3, 0.33 at rank 7" in over.explanation
+    # log₂2/log₂4 = 0.5, log₂2/log₂8 = 1/3, log₂2/log₂3 = 0.63 (the same ratios under any base)
+    assert "a gain counts 0.50 of its rank-1 value at rank 3, 0.33 at rank 7" in over.explanation
     under = judge_ndcg(0.92, BEFORE, MOVED, MOVE)  # guessed -0.031, it was -0.112
     assert under.misconception == "undershoot" and "not far enough" in under.explanation
-    assert "rank 2 already keeps only 0.63 of a gain" in under.explanation
+    assert "at rank 2 a gain already counts only 0.63 of its rank-1 value" in under.explanation
 
 
 def test_raising_a_grade_can_lower_ndcg_through_idcg():
@@ -207,7 +207,7 @@ def test_an_undershoot_names_exponential_gain_only_under_exponential_gain():
     a low one", beside a caption saying linear gain."""
     linear = judge_ndcg(0.92, BEFORE, MOVED, MOVE)
     assert linear.misconception == "undershoot" and "exponential" not in linear.explanation
-    assert linear.explanation.endswith("(rank 2 already keeps only 0.63 of a gain).")
+    assert linear.explanation.endswith("(at rank 2 a gain already counts only 0.63 of its rank-1 value).")
     exponential = judge_ndcg(0.92, BEFORE, MOVED, MOVE, exponential_gain=True)
     assert exponential.explanation.endswith("and with exponential gain a high grade counts much more than a low one.")
 

@@ -198,18 +198,20 @@ def _explain(
                                   "NDCG, stayed the same.")
     if guessed * actual < 0:
         return "direction", _direction_reason(before, after, change, actual)
-    weights = 1 / ndcg_core.discounts(7)  # how much of a gain each rank keeps: 1/log₂(i + 1)
+    # What a gain counts at rank i against rank 1, d_1 / d_i: the same under every log base (the base multiplies
+    # every discount by one constant), where a gain's own weight 1/d_i is not (1 at rank 1 in base 2, 3.32 in base 10).
+    weights = ndcg_core.discounts(7)[0] / ndcg_core.discounts(7)
     if abs(guessed) > abs(actual):
         return "overshoot", (
             f"Right direction, too far: NDCG only {_direction(actual)} by {fixed(abs(actual))}. Lower down the list a "
-            f"change is damped by the discount (a gain counts {num(weights[0], 2)} at rank 1, {num(weights[2], 2)} "
-            f"at rank 3, {num(weights[6], 2)} at rank 7), and NDCG is measured against IDCG, not against zero."
+            f"change is damped by the discount (a gain counts {num(weights[2], 2)} of its rank-1 value at rank 3, "
+            f"{num(weights[6], 2)} at rank 7), and NDCG is measured against IDCG, not against zero."
         )
     # Said of exponential gain only: under linear gain it was a reason that did not apply (the caption said linear).
     grades = ", and with exponential gain a high grade counts much more than a low one" if exponential_gain else ""
     return "undershoot", (
         f"Right direction, not far enough: NDCG {_direction(actual)} by {fixed(abs(actual))}. The top ranks weigh "
-        f"most (rank 2 already keeps only {num(weights[1], 2)} of a gain){grades}."
+        f"most (at rank 2 a gain already counts only {num(weights[1], 2)} of its rank-1 value){grades}."
     )
 
 
