@@ -121,6 +121,10 @@ class UrlSession:
     page: str | None = None  # the url_path of the page this run draws
     first_run_done: bool = False
     names_page: str | None = None  # the page the link with unread parameter names opened
+    # The last write (its parameters) and the address the browser reported when it was made: a run whose browser
+    # still reports that older address asked before the write arrived, so it is no proof of what the bar shows.
+    written: dict[str, str] | None = None
+    written_over: dict[str, str] | None = None
 
 
 def _session() -> UrlSession:
@@ -251,8 +255,16 @@ def flush(*, partial: bool = False) -> None:
             desired.pop(name, None)
         else:
             desired[name] = value
-    if desired != current:
+    url_session = _session()
+    # A run the browser asked for before the previous run's write reached it (a double tap: the second tap's
+    # request carries the address from before the first tap's write) reports that older address. If this run's
+    # state is that address again (the second tap undid the first), the two are equal, yet the bar is about to
+    # show the first tap's write: write this state again, or a reload or a copied address opens the other list.
+    overtaken = (url_session.written is not None and current == url_session.written_over
+                 and desired != url_session.written)
+    if desired != current or overtaken:
         st.query_params.from_dict(desired)
+        url_session.written, url_session.written_over = dict(desired), dict(current)
 
 
 def page_address(default: str) -> str:
