@@ -14,7 +14,7 @@ import pytest
 import ndcg_core
 from tests.conftest import run_page
 from tests.test_playground import drag
-from ui import state
+from ui import state, url_state
 
 G = [3, 1, 2, 0, 2]
 REFUSED = "could not be read (it names rows or columns that are not in the table)"
@@ -131,6 +131,21 @@ def test_typed_grades_are_stored_as_typed_not_mangled_or_dropped(typed, stored):
     edit(at, {"edited_rows": {"0": {"Grade": typed}}})
     assert not at.error
     assert ranking(at).grades[0] == stored
+
+
+def test_a_grade_typed_as_minus_zero_is_zero_and_one_too_small_for_a_float_is_named():
+    """"-0" was kept as -0.0: the formula said 2^{-0} - 1, the table and the share link "-0". "1e-400" became 0
+    without a word, though every other unreadable grade is named."""
+    at = open_playground()
+    edit(at, {"edited_rows": {"2": {"Grade": "-0"}}})
+    assert not at.error and math.copysign(1, ranking(at).grades[2]) == 1.0
+    assert not [latex.value for latex in at.latex if "{-0}" in latex.value]
+    assert at.query_params["docs"] == "D1:3,D2:1,D3:0,D4:0,D5:2"
+    assert math.copysign(1, url_state.ranking_from_params({"docs": "D1:-0"})[0].grades[0]) == 1.0  # a link's too
+    at = open_playground()
+    edit(at, {"edited_rows": {"2": {"Grade": "1e-400"}}})
+    assert "too small for a computer number" in at.error[0].value and "would be read as 0" in at.error[0].value
+    assert ranking(at).grades == tuple(G)
 
 
 def test_1e308_under_exponential_gain_says_why_in_the_sidebars_words():

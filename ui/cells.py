@@ -76,7 +76,11 @@ def _non_negative(value, where: str, what: str, *, blank: str, examples: str) ->
                         f"{examples}.")
     if number < 0:
         raise CellError(f"{where}: {what} {number:g} is negative. A {what} is 0 or more.")
-    return number
+    if number == 0 and isinstance(value, str) and re.search(r"[1-9]", value.lower().split("e")[0]):
+        # "1e-400" reads as 0.0: said, not silently rounded to a grade the person did not type.
+        raise CellError(f"{where}: {_shown(value)} is too small for a computer number (below about 5e-324) and "
+                        f"would be read as 0. Type 0, or a number such as {examples}.")
+    return number + 0.0  # "-0" is 0: it was kept as -0.0, shown as "-0" in the table, the formula (2^{-0}) and links
 
 
 def _refuse_decimal_comma(text: str, where: str) -> None:

@@ -50,7 +50,7 @@ def parse_number(text: object, what: str, *, negative: bool = False) -> float:
         raise LinkError(f"{what} is too large (beyond about 1.8e308)")
     if value < 0 and not negative:
         raise LinkError(f"{what} is negative")
-    return value
+    return value if negative else value + 0.0  # "-0" is 0 where a value cannot be negative (a grade, a gain)
 
 
 def parse_text(text: object, *, limit: int) -> str | None:
