@@ -372,7 +372,7 @@ LESSON_FIELD = "lesson_cutoff_grades"
         ("", "at least one grade"),
         ("-1", "negative"),
         ("nan", "nan"),
-        ("inf", "infinite"),
+        ("inf", "not a number"),  # the Playground's rule for a typed grade (ui/cells.py)
         ("1e6", "too large"),
         ("1," * 200, "at most"),
     ],

@@ -141,9 +141,29 @@ def test_lesson_grades_field_reports_unreadable_input():
     at = run_page("step_by_step")
     at.text_input(key="lesson_gain_grades").input("3, x, 1").run()
     assert not at.exception
-    assert any("'x' is not a number" in e.value for e in at.error)
+    assert [e.value for e in at.error] == ["Grade 2: “x” is not a number. Type a number such as 0, 1, 2 or 3."]
     at.text_input(key="lesson_gain_grades").input("3, -1, 1").run()
     assert any("negative" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize(("typed", "error"), [
+    ("3, nan", "Grade 2: “nan” is not a number. Type a number such as 0, 1, 2 or 3."),
+    ("3, inf", "Grade 2: “inf” is not a number. Type a number such as 0, 1, 2 or 3."),
+    ("٣, 0, 3", "Grade 1: “٣” is not a number. Type a number such as 0, 1, 2 or 3."),
+    ("1_0, 0, 3", "Grade 1: “1\\_0” is not a number. Type a number such as 0, 1, 2 or 3."),
+    ("2000, 1", "Grade 2000 is too large for exponential gain\\: 2^2000 \\- 1 overflows \\(a computer number stops at "
+                "about 2^1024\\)\\. Set “Gain” to “Linear\\: gain = grade” in the sidebar, or use smaller grades "
+                "\\(0\\-4 is usual\\)\\."),
+])
+def test_a_lesson_reads_typed_grades_by_the_playgrounds_rules_and_says_why_in_the_sidebars_words(typed, error):
+    """Lesson 4 read grades with Python's float(): "٣" as 3 and "1_0" as 10 (the Playground refuses both), and passed
+    "nan" and "inf" to ndcg_core, whose refusal was shown as it is, naming its own argument ("relevances: position
+    2 is NaN"), as was its advice "Use linear gain" beside a sidebar that calls it “Linear: gain = grade”."""
+    at = run_page("step_by_step")
+    at.text_input(key="lesson_cutoff_grades").input(typed).run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [error]
+    assert not [e for e in at.error if "relevances" in e.value]
 
 
 def test_long_playground_list_shows_a_window_of_the_table():

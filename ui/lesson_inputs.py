@@ -8,9 +8,9 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ui import cells
 from ui.formatting import num
 from ui.settings import MetricSettings
-from ui.widgets import plain
 
 MAX_LESSON_LIST = 20
 # The list of 003_f44d929bf8cc7fa4.txt, used by lessons 1 and 6, and its two judged documents it did not rank.
@@ -35,19 +35,12 @@ def grades_field(label: str, default: tuple[float, ...], key: str, *, help: str 
         st.error(f"Keep lesson lists short: at most {MAX_LESSON_LIST} grades (the Playground takes longer ones).")
         return None
     try:
-        return [float(piece) for piece in pieces]
-    except ValueError:
-        bad = next(piece for piece in pieces if not _is_number(piece))
-        st.error(f"'{plain(bad)}' is not a number. Separate grades with commas, e.g. 3, 2, 0, 1.", icon=":material/warning:")
+        # The Playground's rules for a typed grade (ui/cells.py): Python's float() also read "٣" as 3, "1_0" as 10,
+        # and "nan" or "inf" through to ndcg_core, whose refusal named its own argument ("relevances: position 2").
+        return [cells.grade(piece, f"Grade {position}") for position, piece in enumerate(pieces, 1)]
+    except cells.CellError as error:
+        st.error(str(error), icon=":material/warning:")
         return None
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def list_frame(names, result: ndcg_core.ListResult) -> pd.DataFrame:

@@ -17,9 +17,11 @@ from ui.formatting import gain_words, num
 from ui.lesson_inputs import DOCUMENT_003_GRADES, DOCUMENT_003_NAMES, grades_field, lesson_kwargs, list_frame
 from ui.lessons_conventions import lesson_all_zero, lesson_dataset, lesson_gain, lesson_ideal_all_judged
 from ui.lessons_unjudged import lesson_unjudged
+from ui.messages import user_message
 from ui.ranking import make_ranking
 from ui.settings import MetricSettings
 from ui.walkthrough import ideal_names
+from ui.widgets import plain
 
 # Short titles: all nine tabs fit a 1440 px screen with the sidebar open (longer ones pushed the 9th out of view).
 LESSON_TITLES = (
@@ -53,8 +55,8 @@ def lessons(settings: MetricSettings) -> None:
         with tab:
             try:
                 view(settings)
-            except ndcg_core.InvalidInput as error:
-                st.error(str(error), icon=":material/warning:")
+            except ndcg_core.InvalidInput as error:  # in the sidebar's words (a grade too large for its gain)
+                st.error(plain(user_message(error)), icon=":material/warning:")
 
 
 def lesson_cg_ignores_order(settings: MetricSettings) -> None:
