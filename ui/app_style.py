@@ -87,6 +87,10 @@ _PILLS = "[data-testid='stButtonGroup'] > div:has(> button[data-variant='pills']
 # open, or Present mode's larger text): Streamlit scrolls them sideways, and the last lessons were out of view.
 _TABS = "[data-testid='stMain'] [role='tablist'] { flex-wrap: wrap; row-gap: .25rem; }"
 
+# Lesson 1's two tables side by side (before and after the swap): six columns in half of a 1280 px page's column,
+# 391 px of table in 385 px with Streamlit's cell padding; narrower padding lets the Contribution column show.
+_SIDE_BY_SIDE_TABLES = ".st-key-side-by-side-tables [data-testid='stTable'] :is(th, td) { padding: .25rem .3rem; }"
+
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 _PHONE_MODEBAR = "@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }"
 
@@ -107,7 +111,7 @@ _CLOSED_SIDEBAR = (
 )
 
 APP_STYLE = "<style>" + "".join((_TOP_AND_HEADER, _WRAPPED_FORMULAS, _NARROW_COLUMNS, _HEADINGS, _METRIC_CARDS,
-                                 _TOOLBARS, _PILLS, _TABS, _PHONE_MODEBAR, _CLOSED_SIDEBAR, _SPOKEN)) + "</style>"
+                                 _TOOLBARS, _PILLS, _TABS, _SIDE_BY_SIDE_TABLES, _PHONE_MODEBAR, _CLOSED_SIDEBAR, _SPOKEN)) + "</style>"
 
 # Back returns to the previous page (a new query string on the same page replaces the history entry, ui/history.py);
 # the sidebar closes when a page is chosen on a phone; a swipe that starts on a chart scrolls the page, also on the

@@ -11,6 +11,7 @@ import ndcg_core
 from ui import cells
 from ui.formatting import num
 from ui.settings import MetricSettings
+from ui.widgets import plain
 
 MAX_LESSON_LIST = 20
 # The list of 003_f44d929bf8cc7fa4.txt, used by lessons 1 and 6, and its two judged documents it did not rank.
@@ -55,3 +56,14 @@ def list_frame(names, result: ndcg_core.ListResult) -> pd.DataFrame:
             "Contribution": table["contribution"].round(3),
         }
     )
+
+
+def list_table(names, result: ndcg_core.ListResult):
+    """:func:`list_frame` for ``st.table``, numbers written by ``num``: a static table takes the width of its text.
+
+    Lesson 1 shows two of them side by side; as data grids (416 px of columns in a 385 px column at 1280 × 720) they
+    cut the Contribution column to "1." and "0.", the figures the lesson adds up.
+    """
+    frame = list_frame(names, result)
+    numbers = ["Grade", "Gain", "Discount", "Contribution"]
+    return frame.style.format(num, subset=numbers).format(plain, subset=["Document"])

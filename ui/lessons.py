@@ -14,7 +14,7 @@ import streamlit as st
 import ndcg_core
 from ui import charts, present
 from ui.formatting import gain_words, num
-from ui.lesson_inputs import DOCUMENT_003_GRADES, DOCUMENT_003_NAMES, grades_field, lesson_kwargs, list_frame
+from ui.lesson_inputs import DOCUMENT_003_GRADES, DOCUMENT_003_NAMES, grades_field, lesson_kwargs, list_table
 from ui.lessons_conventions import lesson_all_zero, lesson_dataset, lesson_gain, lesson_ideal_all_judged
 from ui.lessons_unjudged import lesson_unjudged
 from ui.messages import user_message
@@ -78,13 +78,13 @@ def lesson_cg_ignores_order(settings: MetricSettings) -> None:
     names = [DOCUMENT_003_NAMES[j] for j in order]
     before = ndcg_core.evaluate(list(DOCUMENT_003_GRADES), **lesson_kwargs(settings))
     after = ndcg_core.evaluate([DOCUMENT_003_GRADES[j] for j in order], **lesson_kwargs(settings))
-    left, right = st.columns(2)
+    left, right = st.container(key="side-by-side-tables").columns(2)  # its tables' padding: ui/app_style.py
     with left:
         st.markdown("**Before** (Source document 003's order)")
-        st.dataframe(list_frame(DOCUMENT_003_NAMES, before), hide_index=True)
+        st.table(list_table(DOCUMENT_003_NAMES, before), hide_index=True)
     with right:
         st.markdown(f"**After** swapping positions {a} and {b}")
-        st.dataframe(list_frame(names, after), hide_index=True)
+        st.table(list_table(names, after), hide_index=True)
     cards = st.columns(2)
     cards[0].metric("CG after the swap", num(after.cg), delta=num(after.cg - before.cg), delta_color="off",
                     help=f"Before: {num(before.cg)}")

@@ -139,3 +139,25 @@ def test_fix_the_ranking_shows_names_on_a_phone(phone, app_url):
     card.scroll_into_view_if_needed()
     SCREENSHOTS.mkdir(exist_ok=True)
     card.screenshot(path=str(SCREENSHOTS / "teaching_quiz_reorder_phone.png"))
+
+
+WIDE_TABLES_JS = """() => [...document.querySelectorAll('[role="tabpanel"]')].filter((panel) => panel.offsetParent !== null)
+  .flatMap((panel) => [...panel.querySelectorAll('[data-testid="stDataFrame"], [data-testid="stTable"]')])
+  .map((table) => table.querySelector('.dvn-scroller') || table.querySelector('table').parentElement)
+  .filter((box) => box.scrollWidth > box.clientWidth + 1)
+  .map((box) => `${box.scrollWidth} px of columns in ${box.clientWidth} px`)"""
+
+
+def test_lesson_one_shows_every_contribution_on_a_laptop(page, app_url):
+    """At 1280 × 720 lesson 1's two tables (before and after the swap, side by side) were data grids with 416 px of
+    columns in 385 px: the Contribution column, the figures the lesson adds up, read "1.", "0." or nothing."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page(page, f"{app_url}/step_by_step")
+    page.get_by_role("tab", name=re.compile(r"^1 · ")).click()
+    panel = page.get_by_role("tabpanel").filter(has_text="Before")
+    panel.get_by_text("After swapping positions 3 and 4").wait_for()
+    panel.scroll_into_view_if_needed()
+    assert page.evaluate(WIDE_TABLES_JS) == []
+    # D3 (grade 3, exponential gain 7) at rank 4 after the swap: 7 / log2(5) = 3.015
+    expect()(panel).to_contain_text("3.015")
+    screenshot(page, "teaching_lesson_one_laptop", full_page=False)
