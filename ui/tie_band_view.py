@@ -7,6 +7,8 @@ draws them (one bar per gain x ideal-list setting). Any page with grades and sco
 
 from __future__ import annotations
 
+import textwrap
+
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -21,6 +23,7 @@ IDEAL_WORDS = {"ranking": "ideal from the ranked list", "all_judged": "ideal fro
 # With no judged document outside the ranking both ideal sources are one list, and every library shares one row:
 # naming one source put the libraries that take the other under it.
 ONE_IDEAL = "one ideal list (every judged document is ranked)"
+LABEL_CHARS = 42  # a row's label, wrapped to lines that fit a 390 px phone's chart
 
 
 def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[dict]:
@@ -95,6 +98,14 @@ def tie_band_chart(rows: list[dict]) -> go.Figure:
         figure.add_trace(go.Scatter(x=[row["markers"][name] for name in labels], y=[row["setting"]] * len(labels),
                                     mode="markers", text=labels, marker={"size": 9, "color": "#E07B39"},
                                     showlegend=False, hovertemplate="%{text}: %{x:.4f}<extra></extra>"))
-    apply_style(figure, title="", x_title="NDCG", y_title="", height=90 + 45 * len(rows),
+    apply_style(figure, title="", x_title="NDCG", y_title="", height=60 + 80 * len(rows),
                 margin={"l": 10, "r": 10, "t": 10, "b": 30}, xaxis={"range": [0, 1.02]})
+    # Each row's setting is written above its bar, wrapped, across the chart's width: as tick labels beside the
+    # bars (up to 100 characters) they took two thirds of a laptop's chart and, on a phone, ran off its left edge
+    # ("list (every judged document is ranked)", the gain cut off) beside a plot ~60 px wide.
+    figure.update_yaxes(showticklabels=False)
+    for row in rows:
+        figure.add_annotation(x=0, xref="paper", xanchor="left", y=row["setting"], yanchor="bottom", yshift=9,
+                              text="<br>".join(textwrap.wrap(row["setting"], LABEL_CHARS)), showarrow=False,
+                              align="left")
     return figure

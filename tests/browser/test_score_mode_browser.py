@@ -65,3 +65,31 @@ def test_type_scores_see_the_order_and_the_tie_band(page, app_url):
     screenshot(page, "score_mode_band", full_page=True)
     score_editor(page).scroll_into_view_if_needed()
     screenshot(page, "score_mode_list_and_scores", full_page=True)
+
+
+TIE_BAND_CHART_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+  .filter((plot) => plot._fullLayout && plot._fullLayout.xaxis.title.text === 'NDCG')
+  .map((plot) => {
+    const frame = plot.querySelector('.main-svg').getBoundingClientRect();
+    const area = plot.querySelector('.nsewdrag').getBoundingClientRect();
+    const words = [...plot.querySelectorAll('.ytick text, .annotation-text')].filter((t) => t.textContent);
+    return {plotShare: area.width / frame.width,
+            cut: words.filter((t) => { const box = t.getBoundingClientRect();
+                                       return box.left < frame.left - 1 || box.right > frame.right + 1; })
+                      .map((t) => t.textContent),
+            labels: words.map((t) => t.textContent).join(' ')};
+  })"""
+
+
+def test_the_tie_band_chart_names_each_row_in_full_and_has_room_for_its_bars_on_a_phone(phone, app_url):
+    """The band's rows were named by tick labels beside the bars, up to 100 characters: on a 390 px phone they ran off
+    the chart's left edge ("list (every judged document is ranked)", the gain cut off) and left the bars ~60 px."""
+    open_playground(phone, app_url, "?gain=linear&k=3&docs=D1:3,D2:1,D3:2,D4:0,D5:2&sc=1,3,3,3,2&tie=average")
+    phone.get_by_role("heading", name="The tie band").scroll_into_view_if_needed()
+    phone.wait_for_function(f"() => ({TIE_BAND_CHART_JS})().length === 1")
+    [chart] = phone.evaluate(TIE_BAND_CHART_JS)
+    assert chart["cut"] == [], chart
+    assert chart["plotShare"] > 0.8, chart
+    for gain in ("gain = grade", "gain = 2^grade − 1"):
+        assert gain in chart["labels"]
+    screenshot(phone, "phone_tie_band", full_page=False)
