@@ -88,8 +88,9 @@ _PILLS = "[data-testid='stButtonGroup'] > div:has(> button[data-variant='pills']
 _TABS = "[data-testid='stMain'] [role='tablist'] { flex-wrap: wrap; row-gap: .25rem; }"
 
 # Lesson 1's two tables side by side (before and after the swap): six columns in half of a 1280 px page's column,
-# 391 px of table in 385 px with Streamlit's cell padding; narrower padding lets the Contribution column show.
-_SIDE_BY_SIDE_TABLES = ".st-key-side-by-side-tables [data-testid='stTable'] :is(th, td) { padding: .25rem .3rem; }"
+# 391 px of table in 385 px with Streamlit's cell padding (362 in 354 on a phone); narrower padding lets the
+# Contribution column show.
+_SIDE_BY_SIDE_TABLES = ".st-key-side-by-side-tables [data-testid='stTable'] :is(th, td) { padding: .25rem .2rem; }"
 
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 _PHONE_MODEBAR = "@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }"

@@ -161,3 +161,14 @@ def test_lesson_one_shows_every_contribution_on_a_laptop(page, app_url):
     # D3 (grade 3, exponential gain 7) at rank 4 after the swap: 7 / log2(5) = 3.015
     expect()(panel).to_contain_text("3.015")
     screenshot(page, "teaching_lesson_one_laptop", full_page=False)
+
+
+def test_lesson_one_shows_every_contribution_on_a_phone(phone, app_url):
+    """On a 390 px phone the two tables stack, each 362 px of columns in 354 px: the Contribution column's last
+    digits were cut ("3.50", and "7" half out of view)."""
+    open_page(phone, f"{app_url}/step_by_step")
+    panel = phone.get_by_role("tabpanel").filter(has_text="Before")
+    panel.get_by_text("After swapping positions 3 and 4").scroll_into_view_if_needed()
+    assert phone.evaluate(WIDE_TABLES_JS) == []
+    expect()(panel).to_contain_text("3.015")
+    screenshot(phone, "teaching_lesson_one_phone", full_page=False)
