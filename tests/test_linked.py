@@ -208,6 +208,18 @@ def test_predict_first_overshoot_and_undershoot_state_the_discounts_weights_unde
         assert "counts 1 at rank 1" not in verdict and "of a gain" not in verdict
 
 
+def test_predict_first_after_a_new_cutoff_names_the_old_value_by_its_own_cutoff():
+    """Setting k = 2 in the sidebar asked "NDCG@2 was 0.9508: what is it now?": 0.9508 is the whole list's NDCG
+    (NDCG@2 was 7.6309 / 8.8928 = 0.8581 all along, and is what the reveal shows)."""
+    at = open_playground()
+    at.toggle(key="playground_predict").set_value(True).run()
+    at.sidebar.number_input(key="settings_k").set_value(2).run()
+    question = next(md.value for md in at.markdown if md.value.startswith("**Predict first.**"))
+    assert question == "**Predict first.** The settings changed. NDCG was **0.9508**: what is NDCG@2 now?"
+    next(button for button in at.button if button.label == "Reveal").click().run()
+    assert at.metric[3].label == "NDCG@2" and at.metric[3].value == f"{ndcg_core.evaluate([3, 1, 2, 0, 2], k=2).ndcg:.4f}"
+
+
 # --- Step by step ----------------------------------------------------------------------------------------------
 
 def test_step_by_step_predict_first_asks_before_each_position():

@@ -103,8 +103,12 @@ def guess_form(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
     # with a caption under the box, it pushed the list ~100 px down under the pointer after a move).
     with st.container(border=True, key="playground_predict_box", gap="small"):
         words = change_words(ranking, settings)  # a document's name first keeps its own case
-        st.markdown(f"**Predict first.** {words[:1].upper() + words[1:]}. {label} was "
-                    f"**{fixed(before.ndcg)}**: what is it now?")
+        # The old value under its own cutoff: after a new k in the sidebar it said "NDCG@2 was 0.9508", the whole
+        # list's NDCG (NDCG@2 was 0.8581 all along).
+        was = "NDCG" if before.k is None else f"NDCG@{before.k}"
+        now = "it" if was == label else label
+        st.markdown(f"**Predict first.** {words[:1].upper() + words[1:]}. {was} was "
+                    f"**{fixed(before.ndcg)}**: what is {now} now?")
         with st.form(FORM_KEY, border=False, enter_to_submit=True), \
                 st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
             st.number_input(f"Your guess of the new {label}", min_value=0.0, max_value=1.0, value=before.ndcg,
