@@ -220,6 +220,23 @@ def test_predict_first_after_a_new_cutoff_names_the_old_value_by_its_own_cutoff(
     assert at.metric[3].label == "NDCG@2" and at.metric[3].value == f"{ndcg_core.evaluate([3, 1, 2, 0, 2], k=2).ndcg:.4f}"
 
 
+@pytest.mark.parametrize(("guess", "words"), [(0.5, "Right direction, too far: NDCG only fell by 0.0927"),
+                                              (0.94, "Right direction, not far enough: NDCG fell by 0.0927")])
+def test_predict_first_a_wrong_size_guess_after_a_new_setting_is_told_what_the_setting_did(guess, words):
+    """After a new k in the sidebar a guess too far was told "Lower down the list a change is damped by the discount",
+    and one not far enough "The top ranks weigh most", of a list nobody changed: the settings moved both sums."""
+    at = open_playground()
+    at.toggle(key="playground_predict").set_value(True).run()
+    at.sidebar.number_input(key="settings_k").set_value(2).run()
+    at.number_input(key="playground_guess").set_value(guess)
+    next(button for button in at.button if button.label == "Reveal").click().run()
+    verdict = at.error[0].value
+    # DCG@2 = 7 + 1/log2(3) = 7.6309, IDCG@2 = 7 + 3/log2(3) = 8.8928: 0.9508 -> 0.8581
+    assert verdict.endswith(f"{words}: the new settings took DCG from 10.2915 to 7.6309 and IDCG from 10.8235 to "
+                            "8.8928."), verdict
+    assert "damped" not in verdict and "top ranks" not in verdict
+
+
 # --- Step by step ----------------------------------------------------------------------------------------------
 
 def test_step_by_step_predict_first_asks_before_each_position():

@@ -198,6 +198,12 @@ def _explain(
                                   "NDCG, stayed the same.")
     if guessed * actual < 0:
         return "direction", _direction_reason(before, after, change, actual)
+    if change.kind == "settings":  # no list changed: what the discount does down a list is not the reason
+        size = "too far: NDCG only" if abs(guessed) > abs(actual) else "not far enough: NDCG"
+        return ("overshoot" if abs(guessed) > abs(actual) else "undershoot"), (
+            f"Right direction, {size} {_direction(actual)} by {fixed(abs(actual))}: the new settings took DCG from "
+            f"{fixed(before.dcg)} to {fixed(after.dcg)} and IDCG from {fixed(before.idcg)} to {fixed(after.idcg)}."
+        )
     # What a gain counts at rank i against rank 1, d_1 / d_i: the same under every log base (the base multiplies
     # every discount by one constant), where a gain's own weight 1/d_i is not (1 at rank 1 in base 2, 3.32 in base 10).
     weights = ndcg_core.discounts(7)[0] / ndcg_core.discounts(7)
