@@ -187,6 +187,28 @@ def test_a_double_press_down_and_back_up_shows_no_change(at):
     assert deltas(at)["NDCG"] == "±0"  # the NDCG the person saw before the presses, unchanged
 
 
+def test_a_double_tap_on_an_order_button_shows_no_change_for_figures_never_shown():
+    """A double tap on Reverse (taps 0.1 s apart) showed the list as it was, with "NDCG −0.3965" on its card: the
+    change since the reversed list, whose figures had not reached the phone when the second tap was sent (its
+    request still carried the address from before the first tap's write)."""
+    opened = {"gain": "exponential", "base": "2", "z": "zero", "docs": "D1:3,D2:1,D3:2,D4:0,D5:2"}
+    at = open_playground(opened)
+    at.run()  # a plain rerun: the address already holds the state, nothing written
+    click(at, "reverse")
+    reversed_ndcg = ndcg_core.evaluate([2, 0, 2, 1, 3]).ndcg
+    assert deltas(at)["NDCG"] == f"{reversed_ndcg - ndcg_core.evaluate(G).ndcg:+.4f}"  # the first tap, answered
+    at.query_params.clear()
+    at.query_params.update(opened)  # the second tap left before that answer (and its address) arrived
+    click(at, "reverse")
+    assert ranking(at).names == ("D1", "D2", "D3", "D4", "D5")
+    assert set(deltas(at).values()) == {"±0"}  # against the figures on screen before the double tap
+    # A tap made after the answer arrived is a change of its own, against the figures then shown.
+    click(at, "reverse")
+    assert deltas(at)["NDCG"] == f"{reversed_ndcg - ndcg_core.evaluate(G).ndcg:+.4f}"
+    click(at, "reverse")
+    assert deltas(at)["NDCG"] == f"{ndcg_core.evaluate(G).ndcg - reversed_ndcg:+.4f}"
+
+
 def test_adding_and_deleting_rows(at):
     # The editor's state is cumulative (relative to the rows it was drawn from), as the browser sends it; an added or
     # deleted row restarts the table from the new ranking (its Rank column renumbered), so the next edit is relative

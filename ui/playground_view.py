@@ -114,12 +114,17 @@ def previous_metrics(ranking: Ranking, settings: MetricSettings, result: ndcg_co
 
     They include each position's contribution, for the chart's ghost bars (ui.ghost). A reorder that continues the
     one before it (a second press before the first one's answer arrived) keeps the figures from before the first,
-    unless the first one's run was cut short before it drew anything (its figures are then the ones to keep).
+    unless the first one's run was cut short before it drew anything (its figures are then the ones to keep); so
+    does any change asked for before the previous run's answer arrived (``url_state.answer_unseen``).
     """
     playground = state.playground()
     now = {"cg": result.cg, "dcg": result.dcg, "idcg": result.idcg, "ndcg": result.ndcg, **ghost.snapshot(result)}
     last = playground.last
     continued = last is not None and playground.continued_from is not None and last[0] is playground.continued_from
+    # A second tap on an order button (or a second edit) sent before the first one's figures reached the browser:
+    # they were never shown, so the deltas stay against the figures before the first (a double tap on Reverse said
+    # "NDCG −0.3965" beside the list as it was).
+    continued = continued or (last is not None and url_state.answer_unseen())
     if last is not None and (last[0] is not ranking or last[1] != settings) and not continued:
         playground.previous = last[2]
     playground.last = (ranking, settings, now)

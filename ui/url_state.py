@@ -125,6 +125,7 @@ class UrlSession:
     # still reports that older address asked before the write arrived, so it is no proof of what the bar shows.
     written: dict[str, str] | None = None
     written_over: dict[str, str] | None = None
+    answer_unseen: bool = False  # this run's request predates the last write (see answer_unseen())
 
 
 def _session() -> UrlSession:
@@ -165,6 +166,17 @@ def start(page: str | None = None) -> None:
     """Forget what the previous run published (app.py calls it first in every full run, with the page it draws)."""
     _session().pending = {}
     _session().page = page
+    url_session = _session()
+    current = st.query_params.to_dict()
+    url_session.answer_unseen = (url_session.written is not None and current == url_session.written_over
+                                 and current != url_session.written)
+
+
+def answer_unseen() -> bool:
+    """Whether this run was asked for before the previous run's answer reached the browser: the request carries
+    the address from before that run's write (sent with its last figures), as a second tap 0.1 s after the first
+    does. For such a person the two actions are one change: the figures in between were never on screen."""
+    return _session().answer_unseen
 
 
 def unread_names(names: Sequence[str], counts: Mapping[str, int]) -> str | None:
