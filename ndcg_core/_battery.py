@@ -89,6 +89,14 @@ BATTERY: tuple[TestVector, ...] = (
 TRUNCATING = ("trec_eval", "pytrec_eval", "ranx_ndcg", "ranx_ndcg_burges", "ir_measures")  # C int reading; negatives: no gain
 _WHOLE_GRADES_ONLY = ("pytrec_eval", "ir_measures")  # pytrec_eval's qrels raise TypeError for 1.5 (ir_measures too)
 _NEGATIVE_AS_ZERO = ("trec_gdeval",)  # gdeval keeps positive judgments only, and refuses fractions
+# Libraries that take a fractional grade without a word and compute on its whole part (trec_eval's C reader, ranx):
+# their number on 1.5 is their figure on 1, so it is still "theirs" (pytrec_eval and ir_measures refuse it instead).
+SILENTLY_TRUNCATING = tuple(key for key in TRUNCATING if key not in _WHOLE_GRADES_ONLY)
+
+
+def read_as_whole(grades) -> np.ndarray:
+    """Grades as trec_eval and ranx read them (``TRUNCATING``): int() towards zero, a negative grade no gain."""
+    return np.maximum(np.trunc(np.asarray(grades, dtype=float)), 0)
 
 
 def refusal(key: str, vector: TestVector) -> str | None:
@@ -128,7 +136,7 @@ def library_grades(key: str, vector: TestVector) -> tuple[np.ndarray, np.ndarray
     grades = vector.judged_grades()
     extra = np.array(vector.unretrieved, dtype=float)
     if key in TRUNCATING:  # int() towards zero, and a negative grade gives no gain
-        grades, extra = np.maximum(np.trunc(grades), 0), np.maximum(np.trunc(extra), 0)
+        grades, extra = read_as_whole(grades), read_as_whole(extra)
     elif key in _NEGATIVE_AS_ZERO:
         grades, extra = np.maximum(grades, 0), np.maximum(extra, 0)
     return grades, extra

@@ -31,12 +31,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from ._battery import SILENTLY_TRUNCATING, read_as_whole
 from ._conventions import CONVENTIONS
 from ._diagnose_grid import Grid, close_to, evaluate_grid, tie_order_range
 from ._diagnose_words import UNSTABLE_TIES, comparison, match_sentence, summary, uncut_note
 from ._reported import Reported, measure_cutoff, named_presets, reported_numbers, rounding_note, shown_value
 from ._search_space import DIMENSIONS, SearchSpace, build_space, calculation_table, is_close, preset_settings
-from ._validation import InvalidInput
+from ._validation import InvalidInput, as_grades
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,23 @@ class Finding:
     preset_values: dict[str, float] = field(repr=False)
     tolerance: float = 5e-5  # how close a calculation came to count as a match
     printed: str = ""  # the number as given, e.g. "0.659"; "" when given as a float
+    whole_reading: WholeReading | None = None  # the named library's figure on the grades it reads as whole numbers
+
+
+@dataclass(frozen=True)
+class WholeReading:
+    """What a library that reads a fractional grade as its whole part (trec_eval, ranx) gives on these grades.
+
+    Such a library gives no error for 1.5: it computes on 1. So a number labelled with it is its figure on
+    the grades it read, not a number from "different settings": ``ndcg`` is that figure, ``read`` the
+    (typed, read) pairs of the grades it changed and ``gives_number`` whether it is the reported number.
+    """
+
+    preset: str
+    ndcg: float
+    read: tuple[tuple[float, float], ...]
+    gives_number: bool
+    setting: dict[str, object] = field(default_factory=dict, repr=False)  # the preset's choices (see comparison)
 
 
 @dataclass(frozen=True)
@@ -168,8 +186,13 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
                   if CONVENTIONS[key].whole_list_label}
     baseline = None if baseline in refusals else baseline
     unknown_ids = doc_ids is None and scores is not None  # trec_eval's order of tied scores is then a guess
+
+    def read_whole(key: str, number: Reported) -> WholeReading | None:
+        return _whole_reading(key, number, least_tolerance=tolerance, relevances=relevances, scores=scores,
+                              ideal_relevances=ideal_relevances, k=k, doc_ids=doc_ids)
+
     findings = tuple(_finding(space, grid, _presets_for(number, presets, whole_list, grid, space, tolerance), number,
-                              tolerance, baseline, refusals, unknown_ids=unknown_ids, k=k)
+                              tolerance, baseline, refusals, unknown_ids=unknown_ids, k=k, read_whole=read_whole)
                      for number in numbers)
     return Diagnosis(findings=findings, comparison=comparison(findings), space=space)
 
@@ -200,9 +223,14 @@ def _presets_for(number: Reported, presets: dict[str, tuple], whole_list: dict[s
 
 def _finding(space, grid: Grid, presets: dict[str, tuple], number: Reported, least_tolerance: float,
              baseline=None, refusals: dict[str, str] | None = None, *, unknown_ids: bool = False,
-             k: int | None = None) -> Finding:
+             k: int | None = None, read_whole=None) -> Finding:
     label, value = number.label, number.value
     named = named_presets(label)
+    # A library the label names that read the fractional grades as whole numbers: its figure on those, the one
+    # that gives the number first ("ranx" names ndcg and ndcg_burges).
+    readings = [reading for key in named if key in (refusals or {}) and read_whole is not None
+                and (reading := read_whole(key, number)) is not None]
+    whole_reading = min(readings, key=lambda reading: not reading.gives_number, default=None)
     uncut = [key for key in named if key in presets and k is not None and CONVENTIONS[key].whole_list_label
              and space.setting(presets[key])["k"] == "whole"]
     keys = list(presets)
@@ -230,9 +258,34 @@ def _finding(space, grid: Grid, presets: dict[str, tuple], number: Reported, lea
                                 keys.index(m.nearest)))
     return Finding(label=label, reported=value, matches=tuple(matches), named_presets=named,
                    summary=summary(label, number.printed or shown_value(value), matches, named, preset_values, value,
-                                    refusals or {}, id_ranges, tolerance) + uncut_note(uncut, k)
+                                    refusals or {}, id_ranges, tolerance, whole_reading) + uncut_note(uncut, k)
                    + rounding_note(value, tolerance, least_tolerance),
-                   preset_values=preset_values, tolerance=tolerance, printed=number.printed)
+                   preset_values=preset_values, tolerance=tolerance, printed=number.printed, whole_reading=whole_reading)
+
+
+def _whole_reading(key: str, number: Reported, *, least_tolerance: float, relevances, scores, ideal_relevances,
+                   k: int | None, doc_ids) -> WholeReading | None:
+    """Preset ``key``'s figure on the grades it reads, when it reads fractional grades as whole numbers
+    (``SILENTLY_TRUNCATING``: trec_eval, ranx) and then accepts them; None for any other library."""
+    if key not in SILENTLY_TRUNCATING:
+        return None
+    typed = as_grades(relevances, what="relevances")
+    judged = typed if ideal_relevances is None else as_grades(ideal_relevances, what="ideal_relevances")
+    convention = CONVENTIONS[key]
+    # "trec_eval ndcg" is the measure without a cutoff, whatever k is (as _presets_for reads the label)
+    cut = None if convention.whole_list_label and measure_cutoff(number.label) == "whole" else k
+    try:
+        result = convention.evaluate(read_as_whole(typed), scores, k=cut, ideal_relevances=read_as_whole(judged),
+                                     doc_ids=doc_ids)
+    except InvalidInput:  # refused for another reason too (a grade above its largest): no figure of its own
+        return None
+    everything = np.concatenate([typed, judged])
+    changed = everything != np.floor(everything)
+    fractions = everything[changed]
+    read = tuple(dict.fromkeys(zip(fractions.tolist(), read_as_whole(fractions).tolist(), strict=True)))
+    gives = is_close(result.ndcg, number.value, number.tolerance(least_tolerance))
+    return WholeReading(preset=key, ndcg=result.ndcg, read=read, gives_number=gives,
+                        setting=preset_settings(key, has_k=cut is not None))
 
 
 def _tolerance(number: Reported, least: float, grid: Grid, named_values: list[float]) -> float:

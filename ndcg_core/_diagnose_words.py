@@ -9,7 +9,7 @@ from ._conventions import CONVENTIONS
 from ._search_space import DIMENSIONS, WORDS, describe, preset_settings
 
 if TYPE_CHECKING:
-    from ._diagnose import Finding, Match
+    from ._diagnose import Finding, Match, WholeReading
 
 # Presets whose order inside score ties cannot be reproduced (ranx sorts with an unstable argsort): a number labelled
 # with them is checked against the range over the ties' orders.
@@ -57,11 +57,14 @@ def _shared(space, name: str, words: str, values: list) -> str:
 
 
 def summary(label, shown: str, matches, named, preset_values, value: float, refusals: dict[str, str],
-             id_ranges: dict[str, tuple[float, float]] | None = None, tolerance: float = 0.0) -> str:
+             id_ranges: dict[str, tuple[float, float]] | None = None, tolerance: float = 0.0,
+             whole_reading: WholeReading | None = None) -> str:
     head = f"{label} ({shown})"
     refusing = [key for key in named if key in refusals]  # one sentence, from the first preset the label names
     refused = [f"{refusals[refusing[0]]} So this number did not come from {label} on these grades as typed."] \
         if refusing else []
+    if whole_reading is not None:  # the library took the grades without a word: its number is its figure on others
+        refused = [whole_reading_sentence(whole_reading)]
     if refused and not matches:
         return f"{head}: " + " ".join(refused)
     if not matches and not preset_values:
@@ -101,6 +104,28 @@ def summary(label, shown: str, matches, named, preset_values, value: float, refu
     return " ".join(text)
 
 
+def read_words(reading: WholeReading) -> str:
+    """The grades a library changed, as it read them: "1.5 as 1, 2.5 as 2" (the first three, then how many more)."""
+    shown = [f"{typed:g} as {read:g}" for typed, read in reading.read[:3]]
+    more = len(reading.read) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more else "")
+
+
+def whole_reading_sentence(reading: WholeReading) -> str:
+    """What a library that reads fractional grades as whole numbers gives here, and whether it is the number."""
+    library = _reading_label(reading)
+    said = (f"{library} takes fractional grades without an error and reads each as its whole part "
+            f"({read_words(reading)}). On the grades it reads, its figure is {reading.ndcg:.4f}")
+    if reading.gives_number:
+        return said + f": this number is {library}'s figure for these grades."
+    return said + ", not this number: it came from different settings or a different input."
+
+
+def _reading_label(reading: WholeReading) -> str:
+    """The library's measure as the reading used it (trec_eval's ``ndcg`` without a cutoff, ``ndcg_cut`` with)."""
+    return CONVENTIONS[reading.preset].label_for(whole_list=reading.setting.get("k") == "whole")
+
+
 def _named_miss(key: str, figure: float, value: float, id_range: tuple[float, float] | None, tolerance: float) -> str:
     """Why a number labelled with a library is not that library's figure here (or may be, given the ids)."""
     library = CONVENTIONS[key].label
@@ -134,6 +159,17 @@ def comparison(findings: tuple[Finding, ...]) -> str:
     first = findings[0]
     sentences = []
     for other in findings[1:]:
+        read = [finding for finding in (first, other) if _read_as_whole(finding)]
+        if len(read) == 1 and (read[0] is first or first.matches) and (read[0] is other or other.matches):
+            sentences.append(_whole_reading_difference(read[0], other if read[0] is first else first))
+            continue
+        if len(read) == 2:
+            a, b = (finding.whole_reading for finding in read)
+            sentences.append(f"{_who(first)} and {_who(other)} are each their library's figure on the grades read "
+                             f"as whole numbers ({read_words(a)}): there {_reading_label(a)} gives {a.ndcg:.4f} and "
+                             f"{_reading_label(b)} {b.ndcg:.4f}, by their own conventions (the Library conventions "
+                             "page shows both on whole grades).")
+            continue
         if not first.matches or not other.matches:
             missing = first if not first.matches else other
             sentences.append(f"{missing.label}: no convention reproduces it, so the difference cannot be explained.")
@@ -154,12 +190,38 @@ def comparison(findings: tuple[Finding, ...]) -> str:
     return " ".join(sentences)
 
 
+def _read_as_whole(finding: Finding) -> bool:
+    """The number is its library's figure on the grades read as whole numbers (and no calculation on the typed
+    grades gives it)."""
+    return not finding.matches and finding.whole_reading is not None and finding.whole_reading.gives_number
+
+
+def _whole_reading_difference(read: Finding, typed: Finding) -> str:
+    """Why a number a library computed on the grades read as whole numbers differs from one on the typed grades:
+    that reading, and the library's choices that differ from the other number's calculation."""
+    reading = read.whole_reading
+    library = _reading_label(reading)
+    match = typed.matches[0]
+    names = [name for name in DIMENSIONS
+             if reading.setting[name] != match.setting[name] and reading.setting[name] not in match.alternatives[name]]
+    text = (f"{_who(read)}: {library} read the fractional grades as whole numbers ({read_words(reading)}); "
+            f"{_who(typed)} used the grades as typed.")
+    if names:
+        text += (f" {library} also uses {_listing([_value_words(name, reading.setting[name]) for name in names])}"
+                 f" where {_who(typed)} used {_listing([_word(match, name) for name in names])}.")
+    return text
+
+
 def _who(finding: Finding) -> str:
     return f"{finding.label}'s number"
 
 
 def _word(match: Match, name: str) -> str:
-    value = match.setting[name]
+    return _value_words(name, match.setting[name])
+
+
+def _value_words(name: str, value) -> str:
+    """One dimension's value in the comparison's words."""
     if name == "k":
         return "no cutoff" if value == "whole" else ("the given k" if value == "given" else
                                                     f"a cutoff at {str(value).removeprefix('default_')}")

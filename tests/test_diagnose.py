@@ -400,12 +400,48 @@ def test_a_library_that_refuses_or_truncates_the_grades_is_not_said_to_compute_t
     first, second = diagnose(grades, scores, reported={"scikit-learn": sklearn, "ranx": ranx}).findings
     claimed = {key for match in first.matches for key in match.presets}
     assert "sklearn" in claimed and not claimed & {"trec_eval", "pytrec_eval", "ranx_ndcg", "ir_measures"}
-    assert "ranx ndcg only takes whole-number grades" in second.summary
-    assert "did not come from ranx on these grades as typed" in second.summary
+    # ranx gives no error for 1.5: it computes on 1, so its number is its figure on the grades it read
+    assert ("ranx ndcg takes fractional grades without an error and reads each as its whole part (1.5 as 1, 2.5 as "
+            "2). On the grades it reads, its figure is 0.7602: this number is ranx ndcg's figure") in second.summary
+    assert "did not come from ranx" not in second.summary
     # Whole grades: the same libraries are named as before.
     whole = diagnose([1, 0, 2], scores, reported={"trec_eval": CONVENTIONS["trec_eval"].evaluate(
         [1, 0, 2], scores).ndcg}).findings[0]
     assert "trec_eval" in {key for match in whole.matches for key in match.presets}
+
+
+@pytest.mark.oracle
+def test_a_number_from_a_library_that_reads_fractional_grades_as_whole_ones_is_explained():
+    """Grades 1.5, 0, 2.5, 1: ranx gives ndcg_burges 0.7094 without a word (it reads 1.5 as 1, 2.5 as 2), but the
+    page said "it would refuse or truncate the grade 1.5. So this number did not come from ranx ndcg_burges on these
+    grades as typed" and, above it, "ranx ndcg_burges: no convention reproduces it, so the difference cannot be
+    explained". It now says that ranx read the grades as whole numbers and that this is ranx's figure; pytrec_eval,
+    which refuses 1.5, is still said not to have given the number."""
+    from ranx import Qrels, Run, evaluate
+    from sklearn.metrics import ndcg_score
+
+    grades, scores = [1.5, 0, 2.5, 1], [0.4, 0.3, 0.2, 0.1]
+    ids = ["d1", "d2", "d3", "d4"]
+    burges = float(evaluate(Qrels({"q": dict(zip(ids, grades, strict=True))}),
+                            Run({"q": dict(zip(ids, scores, strict=True))}), "ndcg_burges"))
+    sklearn = float(ndcg_score([grades], [scores]))
+    assert (round(sklearn, 4), round(burges, 4)) == (0.8060, 0.7094)
+    assert burges == pytest.approx(ndcg_core.evaluate([1, 0, 2, 1], gain="exponential").ndcg)  # ranx read 1, 0, 2, 1
+    diagnosis = diagnose(grades, scores, reported=[("scikit-learn", repr(sklearn)), ("ranx ndcg_burges", repr(burges))])
+    second = diagnosis.findings[1]
+    assert second.summary == (
+        f"ranx ndcg_burges ({burges!r}): ranx ndcg_burges takes fractional grades without an error and reads each "
+        "as its whole part (1.5 as 1, 2.5 as 2). On the grades it reads, its figure is 0.7094: this number is ranx "
+        "ndcg_burges's figure for these grades.")
+    assert diagnosis.comparison == (
+        "ranx ndcg_burges's number: ranx ndcg_burges read the fractional grades as whole numbers (1.5 as 1, 2.5 as "
+        "2); scikit-learn's number used the grades as typed. ranx ndcg_burges also uses gain = 2^grade − 1 where "
+        "scikit-learn's number used gain = the grade itself.")
+    # A number no whole-number reading gives is still another setting's; pytrec_eval refuses 1.5 (TypeError).
+    other = diagnose(grades, scores, reported=[("ranx ndcg_burges", "0.6512")]).findings[0]
+    assert "its figure is 0.7094, not this number: it came from different settings" in other.summary
+    refused = diagnose(grades, scores, reported=[("pytrec_eval", "0.7763")]).findings[0]
+    assert "did not come from pytrec_eval on these grades as typed" in refused.summary
 
 
 def test_a_pytrec_eval_number_on_tied_scores_without_ids_is_not_called_another_settings():
