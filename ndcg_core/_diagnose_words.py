@@ -182,12 +182,25 @@ def comparison(findings: tuple[Finding, ...]) -> str:
             sentences.append(f"{first.label} and {other.label}: the same calculation reproduces both (they differ by "
                              "less than the tolerance).")
             continue
+        if differ and _same_figure(a.ndcg, b.ndcg):
+            # Two calculations that happen to agree here (a single document, a perfect ranking: NDCG 1 whatever the
+            # gain): the numbers do not differ, so no choice explains a difference.
+            sentences.append(f"{first.label} and {other.label}: the same number. The calculations that give them "
+                             f"differ ({_listing([_word(b, n) for n in differ])} for {other.label}; "
+                             f"{_listing([_word(a, n) for n in differ])} for {first.label}), but on this input "
+                             "that does not change NDCG.")
+            continue
         # No setting alone separates them (each is among the other's alternatives), but together they do.
         names = differ or [name for name in DIMENSIONS if a.setting[name] != b.setting[name]]
         together = "" if differ else " Each of these alone changes nothing on this input; together they make the difference."
         sentences.append(f"{_who(other)}: it uses {_listing([_word(b, n) for n in names])}; "
                          f"{_who(first)} used {_listing([_word(a, n) for n in names])}.{together}")
     return " ".join(sentences)
+
+
+def _same_figure(a: float, b: float) -> bool:
+    """Two calculations' NDCG are the same figure (up to rounding error; two "no value"s are the same too)."""
+    return math.isnan(a) and math.isnan(b) or abs(a - b) <= 1e-9
 
 
 def _read_as_whole(finding: Finding) -> bool:

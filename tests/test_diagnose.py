@@ -276,6 +276,38 @@ def test_two_numbers_that_differ_only_through_settings_together_are_not_called_e
     assert same.comparison == "a and b: the same calculation reproduces both (they differ by less than the tolerance)."
 
 
+@pytest.mark.oracle
+def test_two_equal_numbers_are_not_said_to_differ_by_a_choice():
+    """A perfect ranking (grades 3, 2, 1, 0 by descending score): scikit-learn and LightGBM both print 1.0, and the
+    page explained the "difference" with "LightGBM's number: it uses gain = 2^grade − 1; scikit-learn's number used
+    gain = the grade itself" (the first calculation found for each number differs in the gain, which cannot change
+    NDCG here). The same for one document (pytrec_eval and XGBoost: 1.0). It now says they are the same number."""
+    from sklearn.metrics import ndcg_score
+
+    from tests.test_conventions import lightgbm_ndcg, trec_eval_ndcg, xgboost_ndcg
+
+    grades, scores = [3, 2, 1, 0], [4.0, 3.0, 2.0, 1.0]
+    sklearn = float(ndcg_score([grades], [scores]))
+    lightgbm = float(lightgbm_ndcg(grades, scores, None, [], None))
+    assert (sklearn, lightgbm) == (1.0, 1.0)
+    found = diagnose(grades, scores, reported=[("scikit-learn", repr(sklearn)), ("LightGBM", repr(lightgbm))])
+    assert found.comparison == (
+        "scikit-learn and LightGBM: the same number. The calculations that give them differ (gain = 2^grade − 1 for "
+        "LightGBM; gain = the grade itself for scikit-learn), but on this input that does not change NDCG.")
+    ids = ["d1"]
+    single = (trec_eval_ndcg([2], [0.5], None, [], ids), xgboost_ndcg(minus=False)([2], [0.5], None, [], ids))
+    assert tuple(map(float, single)) == (1.0, 1.0)
+    found = diagnose([2], [0.5], doc_ids=ids, reported=[("pytrec_eval", "1.0"), ("XGBoost", "1.0")])
+    assert found.comparison.startswith("pytrec_eval and XGBoost: the same number.")
+    assert "XGBoost's number: it uses" not in found.comparison
+    # Two numbers that do differ are still explained by the choice that separates them.
+    reverse = [1.0, 2.0, 3.0, 4.0]
+    differ = diagnose(grades, reverse, reported=[("scikit-learn", repr(float(ndcg_score([grades], [reverse])))),
+                                                  ("LightGBM", repr(float(lightgbm_ndcg(grades, reverse, None, [], None))))])
+    assert differ.comparison == ("LightGBM's number: it uses gain = 2^grade − 1; scikit-learn's number used gain = "
+                                 "the grade itself.")
+
+
 @pytest.mark.parametrize(("label", "preset"), [
     ("XGBoost ndcg@2-", "xgboost_minus"), ("xgboost ndcg-", "xgboost_minus"), ("XGBoost ndcg@k-", "xgboost_minus"),
     ("XGBoost ndcg@2", "xgboost"), ("ranx ndcg-burges", "ranx_ndcg_burges"), ("ranx ndcg", "ranx_ndcg"),
