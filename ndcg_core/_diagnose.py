@@ -35,7 +35,15 @@ from ._battery import SILENTLY_TRUNCATING, read_as_whole
 from ._conventions import CONVENTIONS
 from ._diagnose_grid import Grid, close_to, evaluate_grid, tie_order_range
 from ._diagnose_words import UNSTABLE_TIES, comparison, match_sentence, summary, uncut_note
-from ._reported import Reported, measure_cutoff, named_presets, reported_numbers, rounding_note, shown_value
+from ._reported import (
+    Reported,
+    measure_cutoff,
+    named_presets,
+    reported_numbers,
+    rounding_note,
+    shown_value,
+    stated_cutoff,
+)
 from ._search_space import DIMENSIONS, SearchSpace, build_space, calculation_table, is_close, preset_settings
 from ._validation import InvalidInput, as_grades
 
@@ -212,6 +220,14 @@ def _presets_for(number: Reported, presets: dict[str, tuple], whole_list: dict[s
         return bool(grid.valid[index]) and is_close(float(grid.ndcg[index]), number.value, tolerance)
 
     chosen = dict(presets)
+    stated = label_cutoff_value(space, number.label)
+    if stated is not None:  # no k typed, and the label names one searched ("LightGBM ndcg@3"): the presets at it
+        axis = DIMENSIONS.index("k")
+        at = space.axes["k"].values.index(stated)
+        for key in named:
+            if key in chosen:
+                chosen[key] = (*chosen[key][:axis], at, *chosen[key][axis + 1:])
+        return chosen
     for key in named:
         if key not in whole_list or key not in presets or whole_list[key] == presets[key] or said == "cut":
             continue
@@ -219,6 +235,27 @@ def _presets_for(number: Reported, presets: dict[str, tuple], whole_list: dict[s
         if whole_gives and not cut_gives or said == "whole" and not (cut_gives and not whole_gives):
             chosen[key] = whole_list[key]
     return chosen
+
+
+def label_cutoff_value(space: SearchSpace, label: str) -> str | None:
+    """The searched ``k`` value a label's measure names when no k was typed ("ndcg@3": ``"default_3"``), or None."""
+    stated = stated_cutoff(label)
+    if stated is None or "given" in space.axes["k"].values:
+        return None
+    value = f"default_{stated}"
+    return value if value in space.axes["k"].values else None
+
+
+def _label_cutoff_note(space: SearchSpace, label: str, k: int | None) -> str:
+    """What the page did with a cutoff the label states: read it (k empty, a searched cutoff), or ask for it."""
+    stated = stated_cutoff(label)
+    if stated is None or stated == k:
+        return ""
+    if k is not None:
+        return f" ({label} names a cutoff of {stated}, but k is {k}.)"
+    if label_cutoff_value(space, label) is not None:
+        return f" (k is empty, so {label}'s cutoff, {stated}, was read from its name.)"
+    return f" ({label} names a cutoff of {stated}, which is not searched when k is empty: type k = {stated}.)"
 
 
 def _finding(space, grid: Grid, presets: dict[str, tuple], number: Reported, least_tolerance: float,
@@ -259,6 +296,7 @@ def _finding(space, grid: Grid, presets: dict[str, tuple], number: Reported, lea
     return Finding(label=label, reported=value, matches=tuple(matches), named_presets=named,
                    summary=summary(label, number.printed or shown_value(value), matches, named, preset_values, value,
                                     refusals or {}, id_ranges, tolerance, whole_reading) + uncut_note(uncut, k)
+                   + _label_cutoff_note(space, label, k)
                    + rounding_note(value, tolerance, least_tolerance),
                    preset_values=preset_values, tolerance=tolerance, printed=number.printed, whole_reading=whole_reading)
 

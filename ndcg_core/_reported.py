@@ -68,6 +68,20 @@ def measure_cutoff(label: str) -> str | None:
     return "whole" if _WHOLE_LIST_MEASURE.search(text) else None
 
 
+# The cutoff a measure's name states: "ndcg@3", "NDCG@10", "ndcg_cut.10", "ndcg_cut_10", "ndcg_burges@5", "ndcg@2-".
+_STATED_CUTOFF = re.compile(r"ndcg(?:[_-]cut|[_-]burges)?(?:\s*@\s*|[._])(\d{1,6})(?!\d)")
+
+
+def stated_cutoff(label: str) -> int | None:
+    """The cutoff a label's measure name states (LightGBM logs "ndcg@3", trec_eval "ndcg_cut_10"), or None.
+
+    >>> stated_cutoff("LightGBM ndcg@3"), stated_cutoff("pytrec_eval ndcg_cut_10"), stated_cutoff("trec_eval ndcg")
+    (3, 10, None)
+    """
+    found = _STATED_CUTOFF.search(label.lower())
+    return int(found.group(1)) if found and int(found.group(1)) > 0 else None
+
+
 def _by_alias(text: str) -> tuple[str, ...]:
     return tuple(key for key, words in _ALIASES.items() if any(word in text for word in words))
 

@@ -308,6 +308,28 @@ def test_two_equal_numbers_are_not_said_to_differ_by_a_choice():
                                  "the grade itself.")
 
 
+@pytest.mark.oracle
+def test_a_cutoff_in_the_labels_measure_name_is_read_when_k_is_empty():
+    """LightGBM logs "ndcg@3" (its default ndcg_eval_at is 1-5). Pasted with that label and k left empty, its real
+    0.8557 was "no library preset's figure ... LightGBM ndcg metric's own conventions give 0.9649 on this input, so
+    the number came from different settings or a different input": the whole list, against the @3 the label says.
+    The label's cutoff is now read (a searched one), or the page asks for it as k."""
+    from tests.test_conventions import lightgbm_ndcg
+
+    grades, scores = [3, 2, 0, 1, 2, 0, 1], [0.9, 0.9, 0.5, 0.5, 0.1, 0.05, 0.01]
+    real = float(lightgbm_ndcg(grades, scores, 3, [], None))
+    assert round(real, 4) == 0.8557
+    finding = diagnose(grades, scores, reported=[("LightGBM ndcg@3", repr(real))]).findings[0]
+    assert finding.summary == (f"LightGBM ndcg@3 ({real!r}) is what LightGBM ndcg metric computes. (k is empty, so "
+                               "LightGBM ndcg@3's cutoff, 3, was read from its name.)")
+    assert finding.matches[0].setting["k"] == "default_3" and finding.matches[0].presets == ("lightgbm",)
+    unsearched = diagnose(grades, scores, reported=[("LightGBM ndcg@7", "0.9649")]).findings[0]
+    assert unsearched.summary.endswith("(LightGBM ndcg@7 names a cutoff of 7, which is not searched when k is empty: "
+                                       "type k = 7.)")
+    other_k = diagnose(grades, scores, k=5, reported=[("LightGBM ndcg@3", repr(real))]).findings[0]
+    assert other_k.summary.endswith("(LightGBM ndcg@3 names a cutoff of 3, but k is 5.)")
+
+
 @pytest.mark.parametrize(("label", "preset"), [
     ("XGBoost ndcg@2-", "xgboost_minus"), ("xgboost ndcg-", "xgboost_minus"), ("XGBoost ndcg@k-", "xgboost_minus"),
     ("XGBoost ndcg@2", "xgboost"), ("ranx ndcg-burges", "ranx_ndcg_burges"), ("ranx ndcg", "ranx_ndcg"),
