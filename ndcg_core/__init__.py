@@ -28,7 +28,16 @@ over every judged grade.
 * :class:`InvalidInput` - raised for every refused input.
 """
 
-from ._battery import BATTERY, TestVector, battery_csv, battery_expected, battery_json, read_outputs
+from ._battery import (
+                       BATTERY,
+                       TestVector,
+                       battery_csv,
+                       battery_expected,
+                       battery_json,
+                       evaluate_as_read,
+                       read_outputs,
+                       read_words,
+)
 from ._battery_check import ImplementationCheck, Mismatch, check_implementation
 from ._compare import AggregateGap, Comparison, aggregate_gap, compare_runs
 from ._conventions import CONVENTIONS, Convention
@@ -84,6 +93,8 @@ __all__ = [
     "battery_expected",
     "battery_json",
     "read_outputs",
+    "evaluate_as_read",
+    "read_words",
     "ImplementationCheck",
     "Mismatch",
     "check_implementation",

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._conventions import CONVENTIONS
-from ._validation import InvalidInput
+from ._list import ListResult
+from ._validation import InvalidInput, as_grades
 
 BATTERY_VERSION = 1
 
@@ -97,6 +98,37 @@ SILENTLY_TRUNCATING = tuple(key for key in TRUNCATING if key not in _WHOLE_GRADE
 def read_as_whole(grades) -> np.ndarray:
     """Grades as trec_eval and ranx read them (``TRUNCATING``): int() towards zero, a negative grade no gain."""
     return np.maximum(np.trunc(np.asarray(grades, dtype=float)), 0)
+
+
+def evaluate_as_read(key: str, relevances, scores=None, *, k=None, ideal_relevances=None,
+                     doc_ids=None) -> tuple[ListResult, tuple[tuple[float, float], ...]]:
+    """Preset ``key``'s result on these grades as its library reads them, and the (typed, read) grades it changed.
+
+    :meth:`Convention.evaluate` refuses a fractional grade for every library that takes whole grades only, but
+    trec_eval and ranx (``SILENTLY_TRUNCATING``) print a number for 1.5 without a word: their figure on 1. That
+    figure is returned here, with the grades it read; any other refusal raises :class:`InvalidInput` as before.
+
+    >>> result, read = evaluate_as_read("ranx_ndcg", [1.5, 0, 2.5], [0.9, 0.5, 0.1])
+    >>> round(result.ndcg, 4), read
+    (0.7602, ((1.5, 1.0), (2.5, 2.0)))
+    """
+    convention = CONVENTIONS[key]
+    typed = as_grades(relevances, what="relevances")
+    judged = None if ideal_relevances is None else as_grades(ideal_relevances, what="ideal_relevances")
+    if key not in SILENTLY_TRUNCATING or convention.refusal(typed, ideal_relevances=judged) is None:
+        return convention.evaluate(typed, scores, k=k, ideal_relevances=judged, doc_ids=doc_ids), ()
+    result = convention.evaluate(read_as_whole(typed), scores, k=k, doc_ids=doc_ids,
+                                 ideal_relevances=None if judged is None else read_as_whole(judged))
+    everything = typed if judged is None else np.concatenate([typed, judged])
+    fractions = everything[everything != np.floor(everything)]
+    return result, tuple(dict.fromkeys(zip(fractions.tolist(), read_as_whole(fractions).tolist(), strict=True)))
+
+
+def read_words(read: tuple[tuple[float, float], ...]) -> str:
+    """The grades a library changed, as it read them: "1.5 as 1, 2.5 as 2" (the first three, then how many more)."""
+    shown = [f"{typed:g} as {whole:g}" for typed, whole in read[:3]]
+    more = len(read) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more else "")
 
 
 def refusal(key: str, vector: TestVector) -> str | None:

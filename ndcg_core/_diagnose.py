@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ._battery import SILENTLY_TRUNCATING, read_as_whole
+from ._battery import SILENTLY_TRUNCATING, evaluate_as_read
 from ._conventions import CONVENTIONS
 from ._diagnose_grid import Grid, close_to, evaluate_grid, tie_order_range
 from ._diagnose_words import UNSTABLE_TIES, comparison, match_sentence, summary, uncut_note
@@ -45,7 +45,7 @@ from ._reported import (
     stated_cutoff,
 )
 from ._search_space import DIMENSIONS, SearchSpace, build_space, calculation_table, is_close, preset_settings
-from ._validation import InvalidInput, as_grades
+from ._validation import InvalidInput
 
 
 @dataclass(frozen=True)
@@ -307,20 +307,14 @@ def _whole_reading(key: str, number: Reported, *, least_tolerance: float, releva
     (``SILENTLY_TRUNCATING``: trec_eval, ranx) and then accepts them; None for any other library."""
     if key not in SILENTLY_TRUNCATING:
         return None
-    typed = as_grades(relevances, what="relevances")
-    judged = typed if ideal_relevances is None else as_grades(ideal_relevances, what="ideal_relevances")
     convention = CONVENTIONS[key]
     # "trec_eval ndcg" is the measure without a cutoff, whatever k is (as _presets_for reads the label)
     cut = None if convention.whole_list_label and measure_cutoff(number.label) == "whole" else k
     try:
-        result = convention.evaluate(read_as_whole(typed), scores, k=cut, ideal_relevances=read_as_whole(judged),
-                                     doc_ids=doc_ids)
+        result, read = evaluate_as_read(key, relevances, scores, k=cut, ideal_relevances=ideal_relevances,
+                                        doc_ids=doc_ids)
     except InvalidInput:  # refused for another reason too (a grade above its largest): no figure of its own
         return None
-    everything = np.concatenate([typed, judged])
-    changed = everything != np.floor(everything)
-    fractions = everything[changed]
-    read = tuple(dict.fromkeys(zip(fractions.tolist(), read_as_whole(fractions).tolist(), strict=True)))
     gives = is_close(result.ndcg, number.value, number.tolerance(least_tolerance))
     return WholeReading(preset=key, ndcg=result.ndcg, read=read, gives_number=gives,
                         setting=preset_settings(key, has_k=cut is not None))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from ._battery import read_words
 from ._conventions import CONVENTIONS
 from ._search_space import DIMENSIONS, WORDS, describe, preset_settings
 
@@ -104,18 +105,11 @@ def summary(label, shown: str, matches, named, preset_values, value: float, refu
     return " ".join(text)
 
 
-def read_words(reading: WholeReading) -> str:
-    """The grades a library changed, as it read them: "1.5 as 1, 2.5 as 2" (the first three, then how many more)."""
-    shown = [f"{typed:g} as {read:g}" for typed, read in reading.read[:3]]
-    more = len(reading.read) - len(shown)
-    return ", ".join(shown) + (f" and {more} more" if more else "")
-
-
 def whole_reading_sentence(reading: WholeReading) -> str:
     """What a library that reads fractional grades as whole numbers gives here, and whether it is the number."""
     library = _reading_label(reading)
     said = (f"{library} takes fractional grades without an error and reads each as its whole part "
-            f"({read_words(reading)}). On the grades it reads, its figure is {reading.ndcg:.4f}")
+            f"({read_words(reading.read)}). On the grades it reads, its figure is {reading.ndcg:.4f}")
     if reading.gives_number:
         return said + f": this number is {library}'s figure for these grades."
     return said + ", not this number: it came from different settings or a different input."
@@ -166,7 +160,7 @@ def comparison(findings: tuple[Finding, ...]) -> str:
         if len(read) == 2:
             a, b = (finding.whole_reading for finding in read)
             sentences.append(f"{_who(first)} and {_who(other)} are each their library's figure on the grades read "
-                             f"as whole numbers ({read_words(a)}): there {_reading_label(a)} gives {a.ndcg:.4f} and "
+                             f"as whole numbers ({read_words(a.read)}): there {_reading_label(a)} gives {a.ndcg:.4f} and "
                              f"{_reading_label(b)} {b.ndcg:.4f}, by their own conventions (the Library conventions "
                              "page shows both on whole grades).")
             continue
@@ -217,7 +211,7 @@ def _whole_reading_difference(read: Finding, typed: Finding) -> str:
     match = typed.matches[0]
     names = [name for name in DIMENSIONS
              if reading.setting[name] != match.setting[name] and reading.setting[name] not in match.alternatives[name]]
-    text = (f"{_who(read)}: {library} read the fractional grades as whole numbers ({read_words(reading)}); "
+    text = (f"{_who(read)}: {library} read the fractional grades as whole numbers ({read_words(reading.read)}); "
             f"{_who(typed)} used the grades as typed.")
     if names:
         text += (f" {library} also uses {_listing([_value_words(name, reading.setting[name]) for name in names])}"

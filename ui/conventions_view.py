@@ -134,12 +134,18 @@ def reasons() -> list[tuple[str, str]]:
 def _ndcg(convention, given: CheckedInput, scores: tuple[float, ...] | None, *,
           k: int | None) -> tuple[float, str]:
     """(NDCG, "") or, when the library gives no value for this input, (NaN, why): it would refuse it (a
-    fractional grade; IDCG = 0 under "error"), in its words, or it leaves a query with IDCG = 0 out."""
+    fractional grade; IDCG = 0 under "error"), in its words, or it leaves a query with IDCG = 0 out. A library
+    that reads a fractional grade as its whole part (trec_eval, ranx) gives its figure on those grades, said."""
     try:
-        value = float(convention.evaluate(list(given.grades), None if scores is None else list(scores), k=k,
-                                          ideal_relevances=given.all_grades, doc_ids=given.documents).ndcg)
+        result, read = ndcg_core.evaluate_as_read(convention.key, list(given.grades),
+                                                  None if scores is None else list(scores), k=k,
+                                                  ideal_relevances=given.all_grades, doc_ids=given.documents)
     except ndcg_core.InvalidInput as error:
         return float("nan"), str(error)
+    value = float(result.ndcg)
+    if read:  # trec_eval and ranx print a figure for 1.5 without a word: the one on the grades they read
+        return value, (f"Takes fractional grades without an error and reads each as its whole part "
+                       f"({ndcg_core.read_words(read)}): its figure on those grades.")
     return value, "" if value == value else "IDCG = 0, and this library leaves such a query out."
 
 
@@ -222,12 +228,14 @@ def _agreement(table: pd.DataFrame, column: str, *, first: bool) -> str:
 
 
 def _no_value_reasons(table: pd.DataFrame) -> str:
-    """One line per reason a library gives no value, naming the libraries it applies to."""
-    groups: dict[str, list[str]] = {}
-    for label, note in zip(table["library"], table["note"], strict=True):
+    """One line per reason a library gives no value, naming the libraries it applies to; then the libraries that
+    give a value on grades they read otherwise (trec_eval and ranx: 1.5 as 1), which have a note too."""
+    groups: dict[tuple[bool, str], list[str]] = {}
+    for label, note, value in zip(table["library"], table["note"], table["ndcg"], strict=True):
         if note:
-            groups.setdefault(note.removeprefix(f"{label} "), []).append(label)
-    return "".join(f"\nNo value from {', '.join(labels)}: {reason}" for reason, labels in groups.items())
+            groups.setdefault((value != value, note.removeprefix(f"{label} ")), []).append(label)
+    return "".join(f"\nNo value from {', '.join(labels)}: {reason}" if no_value else f"\n{', '.join(labels)}: {reason}"
+                   for (no_value, reason), labels in sorted(groups.items(), key=lambda item: not item[0][0]))
 
 
 def show_explanations() -> None:
