@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+import ndcg_core
 from ndcg_core import CONVENTIONS
 from tests.conftest import (
     assert_no_settings_sidebar,
@@ -319,3 +320,29 @@ def test_an_unjudged_mark_in_the_grades_says_how_to_type_it():
     assert "type 0 for it" in shown and "lesson 9" in shown
     at.text_area(key="why_grades").input("2 abc").run()
     assert at.error[0].value.replace("\\", "") == "Grades: item 2 ('abc') is not a number."
+
+
+@pytest.mark.parametrize(("grades", "scores", "band_rows_shown"), [
+    ("1e300 5 0", "1 1 3", ["gain = grade, one ideal list (every judged document is ranked)",  # no 2^grade − 1 row
+                            "gain = grade, one ideal list (every judged document is ranked), Järvelin–Kekäläinen "
+                            "discount (b = 2)"]),
+    ("1e300 5 0", "1 2 3", None),  # no tie: no band
+    ("1e308 1e308 0", "1 1 3", None),  # even the linear DCG overflows: no band can be drawn
+])
+def test_grades_too_large_for_exponential_gain_leave_out_that_band_instead_of_a_traceback(grades, scores,
+                                                                                          band_rows_shown):
+    """Grades 1e300, 5, 0 with scores: the diagnosis was drawn, then the tie band raised "Grade 1e+300 is too
+    large for exponential gain" as a traceback under it (with or without tied scores); 1e308 twice raised an
+    IndexError. The band now leaves out the settings these grades cannot take."""
+    at = run_page(PAGE, query_params={"g": grades, "s": scores, "a": "scikit-learn", "ra": "1"})
+    assert not at.exception
+    assert "scikit-learn (1)" in texts(at)  # the diagnosis, then the band (or none)
+    if band_rows_shown is None:
+        assert "The tie band" not in texts(at)
+    else:
+        assert "The tie band" in texts(at)
+        rows = band_rows(band_chart(at))
+        assert list(rows) == band_rows_shown
+        linear = ndcg_core.tie_band([1e300, 5, 0], [1, 1, 3], gain="linear")  # 0 first, then the tie of 1e300 and 5
+        assert (rows[band_rows_shown[0]]["low"], rows[band_rows_shown[0]]["high"]) == (
+            pytest.approx(linear.low), pytest.approx(linear.high))

@@ -41,8 +41,11 @@ def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[
         # with no cutoff a library that sees every judgment keeps all of them in the ideal list
         depth = max(len(grades), len(judged)) if (k is None and pool is not None) else k
         for discount, base, gain in settings:
-            band = ndcg_core.tie_band(grades, scores, k=depth, gain=gain, ideal_relevances=pool, discount=discount,
-                                      log_base=base)
+            try:
+                band = ndcg_core.tie_band(grades, scores, k=depth, gain=gain, ideal_relevances=pool,
+                                          discount=discount, log_base=base)
+            except ndcg_core.InvalidInput:
+                continue  # a gain these grades cannot take (2^1e300 overflows): that setting has no band
             markers = {}
             for convention in ndcg_core.CONVENTIONS.values():
                 # without extra judgments both ideal sources are the same list
@@ -68,6 +71,8 @@ def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[
 def show_tie_band(grades, scores, *, k=None, judged=None, doc_ids=None, key: str = "tie_band") -> None:
     """The band chart and a one-line reading, or nothing when no scores tie."""
     rows = tie_band_rows(grades, scores, k=k, judged=judged, doc_ids=doc_ids)
+    if not rows:  # no gain can take these grades (1e308 twice: even their linear DCG overflows)
+        return
     band = rows[0]["band"]
     if band.tied_groups == 0:
         return
