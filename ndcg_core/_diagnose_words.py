@@ -165,7 +165,9 @@ def comparison(findings: tuple[Finding, ...]) -> str:
                              "page shows both on whole grades).")
             continue
         if not first.matches or not other.matches:
-            missing = first if not first.matches else other
+            # the one nothing explains (not a number its library gave on the grades read as whole numbers)
+            unexplained = [finding for finding in (first, other) if not finding.matches and not _read_as_whole(finding)]
+            missing = unexplained[0] if unexplained else first if not first.matches else other
             sentences.append(f"{missing.label}: no convention reproduces it, so the difference cannot be explained.")
             continue
         a, b = first.matches[0], other.matches[0]

@@ -496,6 +496,10 @@ def test_a_number_from_a_library_that_reads_fractional_grades_as_whole_ones_is_e
     assert "its figure is 0.7094, not this number: it came from different settings" in other.summary
     refused = diagnose(grades, scores, reported=[("pytrec_eval", "0.7763")]).findings[0]
     assert "did not come from pytrec_eval on these grades as typed" in refused.summary
+    # Of trec_eval's 0.7763 (its figure on 1, 0, 2, 1) and a ranx number nothing gives, ranx's is the unexplained one
+    # (the comparison named trec_eval, whose number it had just explained).
+    both = diagnose(grades, scores, reported=[("trec_eval", "0.7763"), ("ranx", "0.6512")])
+    assert both.comparison == "ranx: no convention reproduces it, so the difference cannot be explained."
 
 
 def test_a_pytrec_eval_number_on_tied_scores_without_ids_is_not_called_another_settings():
