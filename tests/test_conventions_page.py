@@ -405,3 +405,13 @@ def test_the_table_fits_1440_px_and_its_note_is_readable():
     config = json.loads(grid.columns)
     assert config["Note"]["width"] == "large"
     assert results(at)[LABELS["trec_gdeval"]]["Note"]  # gdeval skips the topic, and says why
+
+
+def test_a_library_with_no_value_shows_a_dash_not_none():
+    """Fractional grades: the libraries that refuse them have no NDCG, and the table drew a grey "None" in their
+    cells (the data grid's word for a missing value; the table's own formatter writes "–", which the grid ignores
+    for a missing value)."""
+    at = run_page("conventions", query_params={"case": "custom", "rows": "a:1.5:3::1,b:2:2::1,c:0.5:1::1"})
+    table = at.dataframe[1]  # the results (the first is the input editor)
+    assert table.value["NDCG"].isna().sum() == 8
+    assert table.proto.HasField("placeholder") and table.proto.placeholder == "–"

@@ -528,3 +528,14 @@ def test_with_one_side_uploaded_the_page_says_a_file_over_the_limit_never_arrive
         f"{limit} MB upload limit is refused before it reaches the app: it shows in red in the uploader (point at it "
         "for the reason).")
     assert limit == 1024  # .streamlit/config.toml: room for a depth-1000 MS MARCO dev run (~230 MB)
+
+
+def test_a_skipped_querys_ndcg_is_a_dash_not_none():
+    """Under "NDCG when IDCG = 0: skip" a query with no relevant judgment has no NDCG; its cell drew a grey "None"
+    (the data grid's word for a missing value, raw Python text to a reader). It is "–", as elsewhere."""
+    qrels = b"q1 0 a 2\nq1 0 b 0\nq2 0 c 0\n"
+    run = b"q1 Q0 b 1 2.0 r\nq1 Q0 a 2 1.0 r\nq2 Q0 c 1 1.0 r\n"
+    at = upload_trec(run_page("dataset", query_params={"z": "skip"}), qrels, ("run.txt", run))
+    table = next(frame for frame in at.dataframe if "ndcg" in frame.value.columns)
+    assert table.value.set_index("query")["ndcg"].isna().to_dict() == {"q1": False, "q2": True}
+    assert table.proto.HasField("placeholder") and table.proto.placeholder == "–"

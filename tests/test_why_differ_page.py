@@ -346,3 +346,20 @@ def test_grades_too_large_for_exponential_gain_leave_out_that_band_instead_of_a_
         linear = ndcg_core.tie_band([1e300, 5, 0], [1, 1, 3], gain="linear")  # 0 first, then the tie of 1e300 and 5
         assert (rows[band_rows_shown[0]]["low"], rows[band_rows_shown[0]]["high"]) == (
             pytest.approx(linear.low), pytest.approx(linear.high))
+
+
+def test_cells_past_the_cutoff_are_drawn_empty_as_the_caption_says():
+    """Grades 3, 2, 0, 1, 2 at k = 2: the side-by-side tables' contribution cells past the cutoff drew a grey
+    "None" (the data grid's word for a missing value) under a caption saying "Empty cells are past the cutoff";
+    the battery's table of expected figures, whose caption says "Empty = the library refuses that input", too."""
+    at = run_page(PAGE, query_params={"g": "3 2 0 1 2", "cut": "2", "a": "scikit-learn", "ra": "0.7487",
+                                      "b": "LightGBM", "rb": "0.8216"})
+    tables = [frame for frame in at.dataframe if "Gain ÷ discount" in frame.value.columns]
+    assert len(tables) == 2
+    for table in tables:
+        assert table.value["Gain ÷ discount"].isna().tolist() == [False, False, True, True, True]
+        assert table.proto.HasField("placeholder") and table.proto.placeholder == ""
+    assert "Empty cells are past the cutoff" in " ".join(c.value for c in at.caption)
+    expected = next(frame for frame in at.dataframe if "what it tests" in frame.value.columns)
+    assert expected.value.isna().to_numpy().any()  # refused cells
+    assert expected.proto.HasField("placeholder") and expected.proto.placeholder == ""

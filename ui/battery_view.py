@@ -63,7 +63,7 @@ def check_section() -> None:
                           icon=":material/download:", key="battery_csv")
     with st.expander("The cases and every library's expected NDCG"):
         frame = expected_frame()
-        st.dataframe(frame, hide_index=True, column_config={
+        st.dataframe(frame, hide_index=True, placeholder="", column_config={  # empty: refused (the caption)
             name: st.column_config.NumberColumn(format="%.6f") for name in frame.columns[2:]})
         st.caption("Empty = the library refuses that input (e.g. LightGBM: labels above 30; scikit-learn: one "
                    "document). trec_eval and ranx read 1.5 as 1 and a negative grade as 0.")
@@ -85,7 +85,7 @@ def check_section() -> None:
     })
     if check.mismatches:
         st.markdown(f"**Where your outputs differ from {plain(ndcg_core.CONVENTIONS[check.preset].label)}**")
-        st.dataframe(mismatch_frame(check), hide_index=True, key="battery_mismatches",
+        st.dataframe(mismatch_frame(check), hide_index=True, key="battery_mismatches", placeholder="–",
                      column_config={"yours": st.column_config.NumberColumn(format="%.6f"),
                                     "expected": st.column_config.NumberColumn(format="%.6f")})
     missing = [vector.key for vector in ndcg_core.BATTERY if vector.key not in outputs]

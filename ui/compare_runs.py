@@ -272,7 +272,7 @@ def details(comparison, result_a, result_b, *, name_a, name_b, metric, sentence,
         .assign(difference=lambda frame: frame["B"] - frame["A"])
         .rename_axis("query").reset_index()
     )
-    st.dataframe(table, hide_index=True, key="compare_table", column_config={
+    st.dataframe(table, hide_index=True, key="compare_table", placeholder="–", column_config={
         "query": st.column_config.TextColumn("Query"),
         "A": st.column_config.NumberColumn(f"A: {metric}", format="%.4f"),
         "B": st.column_config.NumberColumn(f"B: {metric}", format="%.4f"),

@@ -198,10 +198,11 @@ def show_results(given: CheckedInput, *, k: int | None) -> None:
     else:  # every library's row in view (the default height showed 10 of 15, the 11th cut in half, no hint to scroll)
         # A Note (why a library gives no value) comes last and wide enough to read: beside NDCG it was cut to
         # "IDCG =" (the lines under the table say it too). The Library column is not pinned: on a phone it would
-        # take three quarters of the width.
+        # take three quarters of the width. No value: "–", as the formatter writes it (the grid drew "None").
         order = [labels[column] for column in table.columns if column != "note"] + (["Note"] if "note" in table else [])
         st.dataframe(styled(table, labels), hide_index=True, key="conventions_table", height="content",
-                     column_order=order, column_config={"Note": st.column_config.TextColumn(width="large")})
+                     column_order=order, column_config={"Note": st.column_config.TextColumn(width="large")},
+                     placeholder="–")
     rankers = {"ndcg": ""} if given.scores_2 is None else {"ndcg": "Ranker 1: ", "ndcg_2": "Ranker 2: "}
     for column, prefix in rankers.items():  # with two rankers, a sentence each (ranker 2's values went unsaid)
         text_line(prefix + _agreement(table, column, first=column == "ndcg"))

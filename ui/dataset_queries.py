@@ -94,7 +94,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
                    f"{'matching ' if search else ''}queries (page {grouped(page)} of {grouped(pages)}).")
     selection = st.dataframe(shown, hide_index=True, on_select="rerun", selection_mode="single-row",
                              key=dataset_state.TABLE_KEY, column_config={**COLUMNS, "ndcg": st.column_config.NumberColumn(
-                                 label, format="%.4f")})
+                                 label, format="%.4f")}, placeholder="–")  # a skipped query's NDCG (the grid drew "None")
     st.download_button("Download per-query CSV", lambda: table.to_csv(index=False).encode(),
                        file_name=f"per_query_{label.lower()}.csv", mime="text/csv", key="dataset_download")
     query = _picked_query(dataset, run_name, options, table, shown, selection, search)

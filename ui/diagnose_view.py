@@ -153,7 +153,8 @@ def _calculation_table(frame: pd.DataFrame, key: str) -> None:
         return
     config = {header: (st.column_config.NumberColumn(header, help=help, format="%.4f") if header in numbers
                        else st.column_config.Column(header, help=help)) for header, help in CALCULATION_COLUMNS}
-    st.dataframe(frame, hide_index=True, key=key, column_config=config)
+    # a cell past the cutoff is empty, as the caption under the tables says (the grid drew a missing value "None")
+    st.dataframe(frame, hide_index=True, key=key, column_config=config, placeholder="")
 
 
 def _side_by_side(diagnosis: ndcg_core.Diagnosis, findings, question: inputs.Question) -> None:

@@ -99,7 +99,7 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, *, label: str) ->
     else:
         st.caption(f"The {grouped(len(shown))} queries whose figure moves most (of {grouped(affected)} with unjudged "
                    "documents).")
-    st.dataframe(shown, hide_index=True, key="dataset_unjudged_table",
+    st.dataframe(shown, hide_index=True, key="dataset_unjudged_table", placeholder="–",
                  column_config={**COLUMNS, "judged_at_k": st.column_config.NumberColumn(judged, format="percent")})
     query = dataset_state.picked_query()
     if query is not None and str(query) in per_query.index.astype(str):
