@@ -254,7 +254,7 @@ def _label_cutoff_note(space: SearchSpace, label: str, k: int | None) -> str:
     if k is not None:
         return f" ({label} names a cutoff of {stated}, but k is {k}.)"
     if label_cutoff_value(space, label) is not None:
-        return f" (k is empty, so {label}'s cutoff, {stated}, was read from its name.)"
+        return f" (k is empty, so the cutoff in the label, {stated}, was used.)"
     return f" ({label} names a cutoff of {stated}, which is not searched when k is empty: type k = {stated}.)"
 
 

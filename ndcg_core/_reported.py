@@ -68,8 +68,9 @@ def measure_cutoff(label: str) -> str | None:
     return "whole" if _WHOLE_LIST_MEASURE.search(text) else None
 
 
-# The cutoff a measure's name states: "ndcg@3", "NDCG@10", "ndcg_cut.10", "ndcg_cut_10", "ndcg_burges@5", "ndcg@2-".
-_STATED_CUTOFF = re.compile(r"ndcg(?:[_-]cut|[_-]burges)?(?:\s*@\s*|[._])(\d{1,6})(?!\d)")
+# The cutoff a measure's name states: "ndcg@3", "NDCG@10", "ndcg_cut.10", "ndcg_cut_10", "ndcg_burges@5", "ndcg@2-",
+# or a call's argument: "ndcg_score(k=5)", "top_k = 10".
+_STATED_CUTOFF = re.compile(r"ndcg(?:[_-]cut|[_-]burges)?(?:\s*@\s*|[._])(\d{1,6})(?!\d)|(?<![a-z])(?:top_)?k\s*=\s*(\d{1,6})(?!\d)")
 
 
 def stated_cutoff(label: str) -> int | None:
@@ -77,9 +78,12 @@ def stated_cutoff(label: str) -> int | None:
 
     >>> stated_cutoff("LightGBM ndcg@3"), stated_cutoff("pytrec_eval ndcg_cut_10"), stated_cutoff("trec_eval ndcg")
     (3, 10, None)
+    >>> stated_cutoff("ndcg_score(k=5)"), stated_cutoff("torchmetrics top_k=10"), stated_cutoff("rank=3")
+    (5, 10, None)
     """
     found = _STATED_CUTOFF.search(label.lower())
-    return int(found.group(1)) if found and int(found.group(1)) > 0 else None
+    value = None if found is None else int(found.group(1) or found.group(2))
+    return value if value else None
 
 
 def _by_alias(text: str) -> tuple[str, ...]:

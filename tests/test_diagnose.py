@@ -321,13 +321,27 @@ def test_a_cutoff_in_the_labels_measure_name_is_read_when_k_is_empty():
     assert round(real, 4) == 0.8557
     finding = diagnose(grades, scores, reported=[("LightGBM ndcg@3", repr(real))]).findings[0]
     assert finding.summary == (f"LightGBM ndcg@3 ({real!r}) is what LightGBM ndcg metric computes. (k is empty, so "
-                               "LightGBM ndcg@3's cutoff, 3, was read from its name.)")
+                               "the cutoff in the label, 3, was used.)")
     assert finding.matches[0].setting["k"] == "default_3" and finding.matches[0].presets == ("lightgbm",)
     unsearched = diagnose(grades, scores, reported=[("LightGBM ndcg@7", "0.9649")]).findings[0]
     assert unsearched.summary.endswith("(LightGBM ndcg@7 names a cutoff of 7, which is not searched when k is empty: "
                                        "type k = 7.)")
     other_k = diagnose(grades, scores, k=5, reported=[("LightGBM ndcg@3", repr(real))]).findings[0]
     assert other_k.summary.endswith("(LightGBM ndcg@3 names a cutoff of 3, but k is 5.)")
+
+
+@pytest.mark.oracle
+def test_a_cutoff_given_as_the_calls_k_in_the_label_is_read_too():
+    """"scikit-learn ndcg_score(k=3)" (the call, as an engineer copies it) with k left empty: scikit-learn's real
+    figure at k = 3 was "no library preset's figure"; the label's k is read like "ndcg@3"."""
+    from sklearn.metrics import ndcg_score
+
+    grades, scores = [3, 2, 0, 1, 2, 0, 1], [0.9, 0.9, 0.5, 0.5, 0.1, 0.05, 0.01]
+    real = float(ndcg_score([grades], [scores], k=3))
+    finding = diagnose(grades, scores, reported=[("scikit-learn ndcg_score(k=3)", repr(real))]).findings[0]
+    assert finding.summary.startswith(f"scikit-learn ndcg_score(k=3) ({real!r}) is what scikit-learn ndcg_score")
+    assert finding.matches[0].setting["k"] == "default_3" and "sklearn" in finding.matches[0].presets
+    assert finding.summary.endswith("(k is empty, so the cutoff in the label, 3, was used.)")
 
 
 @pytest.mark.parametrize(("label", "preset"), [
