@@ -127,8 +127,11 @@ def check_implementation(outputs: Mapping[str, float], *, tolerance: float = 5e-
         mismatches.append(Mismatch(case=case, yours=value, expected=expected, fits=fits))
     # Presets the outputs cannot tell from the chosen one: as few changes and the same cases agreeing.
     alike = [key for key in CONVENTIONS if key != best and (cost[key], agreement[key]) == (cost[best], agreement[best])]
+    # numbers given for cases the library refuses (fractional grades in XGBoost) are not in "n of m": say which
+    refused = [case for case, value in outputs.items()
+               if expected_ndcg(best, cases[case]) is None and not math.isnan(value)]
     return ImplementationCheck(preset=best, agreement=agreement, mismatches=tuple(mismatches),
-                               summary=_summary(best, agreement[best], mismatches, alike))
+                               summary=_summary(best, agreement[best], mismatches, alike) + _refused_note(best, refused))
 
 
 def _finding(vector, value: float, tolerance: float, *, reading: str, baseline: str | None):
@@ -187,16 +190,41 @@ def _separating_cases(key: str, other: str, tolerance: float = 5e-5) -> list[str
     return cases
 
 
+def _refused_note(best: str, refused: list[str]) -> str:
+    """The cases an output was given for that the best preset's library refuses (not counted in its agreement)."""
+    if not refused:
+        return ""
+    it = "it" if len(refused) == 1 else "them"
+    return (f" Not compared: {', '.join(refused)} ({CONVENTIONS[best].label} refuses {it}, so it has no figure to "
+            "compare yours with).")
+
+
 def _summary(best: str, agreement: tuple[int, int], mismatches: list[Mismatch], alike: list[str]) -> str:
     agreed, compared = agreement
     label = CONVENTIONS[best].label
     if not mismatches:
         cases = "the 1 case" if compared == 1 else f"all {compared} cases"
-        text = f"Your outputs match {label} on {cases} it computes."
-    else:
-        text = f"Your outputs match {label} on {agreed} of {compared} cases."
+        return f"Your outputs match {label} on {cases} it computes." + _alike_note(best, alike)
+    text = f"Your outputs match {label} on {agreed} of {compared} cases."
+    counts = Counter(pattern for mismatch in mismatches for fit in mismatch.fits[:1] for pattern in fit)
+    if counts:
+        common = ", ".join(f"{name} ({count} case{'s' if count > 1 else ''})" for name, count in counts.most_common(3))
+        text += f" The differences fit: {common}."
+    unexplained = sum(1 for mismatch in mismatches if not mismatch.fits)
+    if unexplained:
+        text += f" {unexplained} case{'s' if unexplained > 1 else ''} fit{'' if unexplained > 1 else 's'} no known pattern."
+    if alike:
+        text += f" {_listing([CONVENTIONS[key].label for key in alike])} {'fit' if len(alike) > 1 else 'fits'} your " \
+                "outputs as closely."
+    return text
+
+
+def _alike_note(best: str, alike: list[str]) -> str:
+    """Outputs that match ``best`` on every case given: which other presets they match too, and whether the battery
+    has cases that would tell them apart."""
     separable = {key: _separating_cases(best, key) for key in alike}
     told = [key for key in alike if separable[key]]
+    text = ""
     if told:
         cases = sorted({case for key in told for case in separable[key]}, key=[v.key for v in BATTERY].index)
         text += (f" {_listing([CONVENTIONS[key].label for key in told])} {'agree' if len(told) > 1 else 'agrees'} on "
@@ -206,13 +234,4 @@ def _summary(best: str, agreement: tuple[int, int], mismatches: list[Mismatch], 
     if same:
         text += (f" {_listing([CONVENTIONS[key].label for key in same])} "
                  f"{'give' if len(same) > 1 else 'gives'} the same figure on every case of the battery.")
-    if not mismatches:
-        return text
-    counts = Counter(pattern for mismatch in mismatches for fit in mismatch.fits[:1] for pattern in fit)
-    if counts:
-        common = ", ".join(f"{name} ({count} case{'s' if count > 1 else ''})" for name, count in counts.most_common(3))
-        text += f" The differences fit: {common}."
-    unexplained = sum(1 for mismatch in mismatches if not mismatch.fits)
-    if unexplained:
-        text += f" {unexplained} case{'s' if unexplained > 1 else ''} fit{'' if unexplained > 1 else 's'} no known pattern."
     return text

@@ -269,3 +269,28 @@ def test_no_outputs_is_refused_not_matched():
     """check_implementation({}) said "Your outputs match scikit-learn ndcg_score on all 0 cases it computes"."""
     with pytest.raises(InvalidInput, match="at least one battery case"):
         check_implementation({})
+
+
+def test_outputs_for_cases_the_best_library_refuses_are_said_not_compared():
+    """A hand-written implementation (exponential gain, ideal from the ranked list, input order for ties, no value
+    when IDCG = 0, and a log2(rank + 2) discount) gave a number for all 16 cases; the verdict said "match XGBoost
+    ndcg@k on 5 of 14 cases" without a word on the other two (fractional and negative grades, which XGBoost
+    refuses). They are now named as not compared; a case left without a value ("no value") is not."""
+    def buggy(vector) -> float:
+        order = sorted(range(len(vector.scores)), key=lambda i: -vector.scores[i])
+        grades = [0 if vector.grades[i] is None else vector.grades[i] for i in order]
+        depth = len(grades) if vector.k is None else vector.k
+        dcg = sum((2 ** grade - 1) / math.log2(rank + 2) for rank, grade in enumerate(grades[:depth], 1))
+        ideal = sorted(grades, reverse=True)
+        idcg = sum((2 ** grade - 1) / math.log2(rank + 2) for rank, grade in enumerate(ideal[:depth], 1))
+        return dcg / idcg if idcg else math.nan
+
+    outputs = {vector.key: buggy(vector) for vector in BATTERY}
+    check = check_implementation(outputs)
+    assert check.preset == "xgboost"
+    assert check.summary.startswith("Your outputs match XGBoost ndcg@k on 5 of 14 cases. The differences fit: "
+                                    "off-by-one discount")
+    assert check.summary.endswith(" Not compared: fractional, negative (XGBoost ndcg@k refuses them, so it has no "
+                                  "figure to compare yours with).")
+    refused_left_empty = check_implementation({**outputs, "fractional": math.nan, "negative": math.nan})
+    assert "Not compared" not in refused_left_empty.summary
