@@ -903,3 +903,16 @@ def test_a_join_link_whose_code_cannot_be_read_says_so(engine, join):
         "This join link's class code could not be read: type the code shown on the projector."]
     good = run_page("live_class", query_params={"join": "abc-234"})  # read as ABC234: no warning
     assert good.text_input(key="live_join_code").value == "ABC234" and not good.warning
+
+
+def test_the_summary_poll_with_a_secret_that_no_longer_controls_the_session_draws_no_export(engine):
+    """The summary's poll makes the CSV file itself: asked with a teacher secret that does not control the session
+    (the address changed under a running poll) it draws the table without the button, not a traceback."""
+    teacher, _code, _secret = _teacher(engine)
+    teacher.button(key="live_add").click().run()  # an estimate, opened: the summary polls
+    polls = _polls(teacher)
+    assert [b.proto.label for b in teacher.get("download_button")] == ["Download every answer (CSV)"]
+    teacher.query_params["teacher"] = "not the secret"
+    for poll in polls:
+        _tick(teacher, poll)
+    assert not teacher.exception and not teacher.get("download_button")

@@ -289,12 +289,15 @@ def _summary_table(session_id: int, code: str) -> None:
         # button's callable file is no way round: Streamlit drops the file it makes at the next poll's clean-up,
         # before the browser has fetched it.
         csv = export.answers_csv(engine, code=_code(), secret=_secret())
+    except store.NotAuthorized:  # (the page checked the secret: only a link changed under the poll gets here)
+        csv = None
     except sa.exc.DBAPIError:
         st.warning(RECONNECTING, icon=":material/sync:")
         return
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    st.download_button("Download every answer (CSV)", csv, file_name=f"live-{code}.csv", mime="text/csv",
-                       icon=":material/download:", key="live_export")
+    if csv is not None:
+        st.download_button("Download every answer (CSV)", csv, file_name=f"live-{code}.csv", mime="text/csv",
+                           icon=":material/download:", key="live_export")
 
 
 def _leaderboard(engine: Engine, session: store.Session) -> None:
