@@ -916,3 +916,30 @@ def test_the_summary_poll_with_a_secret_that_no_longer_controls_the_session_draw
     for poll in polls:
         _tick(teacher, poll)
     assert not teacher.exception and not teacher.get("download_button")
+
+
+def test_a_teacher_opening_the_live_class_again_is_offered_the_running_class(engine):
+    """The lesson plan's Live class links open a new tab: mid-lesson a teacher saw only "Start a live session" and
+    could start a second class. The teacher's page leaves its place in the browser (ui/live/device.py), and the
+    landing offers the class while it runs; a forged secret or an ended class is not offered."""
+    _teacher_at, code, secret = _teacher(engine)
+    shown = f"{code[:3]} {code[3:]}"
+    again = run_page("live_class")
+    again.session_state["live_device_places"] = {"places": {f"teacher:{code}": {"secret": secret}}}
+    again.run()
+    assert f"This browser is teaching class **{shown}**, still running." in _texts(again)
+    assert [b.label for b in again.button] == ["Join", f"Back to class {shown}", "Start another live session"]
+    again.button(key=f"live_back_{code}").click().run()
+    assert again.query_params["code"] in (code, [code]) and again.query_params["teacher"] in (secret, [secret])
+    assert not again.exception
+
+    forged = run_page("live_class")
+    forged.session_state["live_device_places"] = {"places": {f"teacher:{code}": {"secret": "not-the-secret"}}}
+    forged.run()
+    assert [b.label for b in forged.button] == ["Join", "Start a live session"]
+
+    store.end_session(engine, code=code, secret=secret)
+    ended = run_page("live_class")
+    ended.session_state["live_device_places"] = {"places": {f"teacher:{code}": {"secret": secret}}}
+    ended.run()
+    assert [b.label for b in ended.button] == ["Join", "Start a live session"]

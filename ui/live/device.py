@@ -6,6 +6,11 @@ the same person: the teacher's "Joined" counted them twice and their answers wer
 student page leaves ``{token, nickname}`` under the class code in the browser's localStorage, and the join form
 reads them: joining the same class again with the same nickname from the same browser is the same student. (Two
 students sharing one computer keep apart by their nicknames.)
+
+The teacher's page does the same with its secret (under ``teacher:`` and the code): a teacher whose dashboard is
+in another tab, or was closed, and who opens the Live class again (the lesson plan's links open a new tab) is
+offered their running class instead of only "Start a live session", which started a second class mid-lesson.
+The secret stays in this browser, as the teacher link in its history does.
 """
 
 from __future__ import annotations
@@ -34,8 +39,7 @@ function places() {
 export default function ({ data, parentElement, setStateValue }) {
   if (data.remember) {
     try {
-      localStorage.setItem(PREFIX + data.remember.code, JSON.stringify({ token: data.remember.token,
-                                                                         nickname: data.remember.nickname }));
+      localStorage.setItem(PREFIX + data.remember.key, JSON.stringify(data.remember.value));
     } catch (error) { /* as above */ }
     return;
   }
@@ -56,10 +60,40 @@ def _ignore() -> None:
     """Declares ``places`` as the component's state value (Streamlit requires a callback per state key)."""
 
 
+TEACHER_PREFIX = "teacher:"  # a teacher's place is kept under this and the code; a student's under the code alone
+
+
 def remember(code: str, token: str, nickname: str) -> None:
     """Keep this student's place in class ``code`` in the browser (the student page calls it on every run)."""
+    _remember(code, {"token": token, "nickname": nickname})
+
+
+def remember_teacher(code: str, secret: str) -> None:
+    """Keep the teacher's place in class ``code`` in the browser (the teacher's page calls it on every run)."""
+    _remember(TEACHER_PREFIX + code, {"secret": secret})
+
+
+def _remember(key: str, value: dict[str, str]) -> None:
     with st.sidebar:  # out of the page's flow
-        _component(key="live_device_remember", data={"remember": {"code": code, "token": token, "nickname": nickname}})
+        _component(key="live_device_remember", data={"remember": {"key": key, "value": value}})
+
+
+def remembered_teaching() -> list[tuple[str, str]]:
+    """(code, secret) of every class this browser was teaching, as the browser reported them (unchecked)."""
+    found = []
+    for key, place in _places().items():
+        if isinstance(key, str) and key.startswith(TEACHER_PREFIX) and isinstance(place, Mapping):
+            secret = place.get("secret")
+            if isinstance(secret, str) and 0 < len(secret) <= 200:
+                found.append((key.removeprefix(TEACHER_PREFIX), secret))
+    return found
+
+
+def _places() -> Mapping:
+    """What the browser reported it keeps (see :func:`read_places`); empty until it has answered."""
+    value = session.widget(READ_KEY, None)
+    places = value.get("places") if isinstance(value, Mapping) else None
+    return places if isinstance(places, Mapping) else {}
 
 
 def read_places() -> None:
@@ -73,9 +107,7 @@ def remembered_token(code: str, nickname: str) -> str | None:
 
     The nickname kept is the one the class gave: "Alex 2" when another Alex was there first
     (:func:`ui.live.security.unique_nickname`), which the student typing "Alex" again also gets back."""
-    value = session.widget(READ_KEY, None)
-    places = value.get("places") if isinstance(value, Mapping) else None
-    place = places.get(code) if isinstance(places, Mapping) else None
+    place = _places().get(code)
     if not isinstance(place, Mapping):
         return None
     token, kept = place.get("token"), place.get("nickname")

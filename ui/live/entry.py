@@ -34,6 +34,7 @@ def live_class_page() -> None:
     try:
         engine = connection.live_engine()
         if params.get(connection.TEACHER):
+            device.remember_teacher(params.get(connection.CODE, ""), params[connection.TEACHER])
             teacher_page(engine)
         elif params.get(connection.SCREEN):
             teacher_page(engine, view_only=True)
@@ -89,12 +90,35 @@ def _landing(join_code: str | None) -> None:
         return  # a student following a join link needs nothing else
     with teach:
         st.header("Teach")
+        running = _running_classes()
+        for session, secret in running:
+            code = f"{session.code[:3]} {session.code[3:]}"
+            st.info(f"This browser is teaching class **{code}**, still running.", icon=":material/co_present:")
+            if st.button(f"Back to class {code}", key=f"live_back_{session.code}", type="primary", width="stretch"):
+                url_state.open_live({connection.CODE: session.code, connection.TEACHER: secret})
+                st.rerun()
         st.caption("Start a session: you get a join code, a link and a QR code to project, and a private "
                    "teacher link that alone controls the session.")
-        if st.button("Start a live session", icon=":material/co_present:", key="live_start", width="stretch"):
+        if st.button("Start another live session" if running else "Start a live session",
+                     icon=":material/co_present:", key="live_start", width="stretch"):
             session, secret = store.create_session(connection.live_engine())
             url_state.open_live({connection.CODE: session.code, connection.TEACHER: secret})
             st.rerun()
+
+
+def _running_classes() -> list[tuple[store.Session, str]]:
+    """The classes this browser is teaching (kept by :func:`ui.live.device.remember_teacher`) that are still running
+    and whose secret still controls them, the newest first."""
+    engine = connection.live_engine()
+    running = []
+    for code, secret in device.remembered_teaching():
+        try:
+            session = store.teacher_session(engine, code=code, secret=secret)
+        except store.NotAuthorized:
+            continue
+        if not session.ended:
+            running.append((session, secret))
+    return sorted(running, key=lambda found: found[0].id, reverse=True)
 
 
 def _join(code: str, nickname: str) -> None:
