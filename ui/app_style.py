@@ -92,6 +92,13 @@ _TABS = "[data-testid='stMain'] [role='tablist'] { flex-wrap: wrap; row-gap: .25
 # Contribution column show.
 _SIDE_BY_SIDE_TABLES = ".st-key-side-by-side-tables [data-testid='stTable'] :is(th, td) { padding: .25rem .2rem; }"
 
+# A worked example's figures (up to 18 digits, "0.5664478625498256") may break inside a number: unbroken, four columns
+# needed 392-432 px on a 390 px phone's 320 px card, so the Verdict column was out of view and figures were cut.
+_EXAMPLE_FIGURES = ("[class*='st-key-example_card_'] [data-testid='stTable'] :is(th, td)"
+                    " { white-space: normal; padding: .25rem .3rem; }"
+                    "[class*='st-key-example_card_'] [data-testid='stTable'] td:is(:nth-child(2), :nth-child(3)) :is(div, p)"
+                    " { overflow-wrap: anywhere; }")  # the two figure columns: words elsewhere stay whole
+
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 _PHONE_MODEBAR = "@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }"
 
@@ -112,7 +119,7 @@ _CLOSED_SIDEBAR = (
 )
 
 APP_STYLE = "<style>" + "".join((_TOP_AND_HEADER, _WRAPPED_FORMULAS, _NARROW_COLUMNS, _HEADINGS, _METRIC_CARDS,
-                                 _TOOLBARS, _PILLS, _TABS, _SIDE_BY_SIDE_TABLES, _PHONE_MODEBAR, _CLOSED_SIDEBAR, _SPOKEN)) + "</style>"
+                                 _TOOLBARS, _PILLS, _TABS, _SIDE_BY_SIDE_TABLES, _EXAMPLE_FIGURES, _PHONE_MODEBAR, _CLOSED_SIDEBAR, _SPOKEN)) + "</style>"
 
 # Back returns to the previous page (a new query string on the same page replaces the history entry, ui/history.py);
 # the sidebar closes when a page is chosen on a phone; a swipe that starts on a chart scrolls the page, also on the

@@ -289,15 +289,20 @@ def test_a_focused_table_toolbar_button_is_visible(page, app_url):
 def test_on_a_phone_a_table_that_scrolls_sideways_can_be_reached_and_scrolled_by_keyboard(phone, app_url, path):
     """The worked examples' and the teacher kit's tables are wider than a phone and scroll inside their box, which
     no key could reach (axe, serious: scrollable-region-focusable, on 4 tables of each page). The box now has a tab
-    stop while it scrolls, and the arrow keys scroll it."""
+    stop while it scrolls, and the arrow keys scroll it. (The worked examples' tables now fit a phone, see
+    test_teaching_browser.py: none scrolls there, and the page is audited all the same.)"""
     tab = phone
     open_page(tab, f"{app_url}/{path}")
     tab.locator("[data-testid='stTable']").first.wait_for(timeout=30_000)
     wait_for_charts(tab)
-    boxes = tab.locator("[data-testid='stTable'] > div[role='region']")
-    expect()(boxes.first).to_have_attribute("tabindex", "0", timeout=15_000)
+    if path != "worked_examples":
+        boxes = tab.locator("[data-testid='stTable'] > div[role='region']")
+        expect()(boxes.first).to_have_attribute("tabindex", "0", timeout=15_000)
     found = axe_audit(tab)
     assert _blocking(found["content"]) == [] and _blocking(found["chrome"]) == []
+    if path == "worked_examples":
+        assert tab.locator("[data-testid='stTable'] > div[role='region']").count() == 0  # nothing scrolls: no tab stop
+        return
     box = boxes.first
     box.focus()
     tab.keyboard.press("ArrowRight")

@@ -172,3 +172,21 @@ def test_lesson_one_shows_every_contribution_on_a_phone(phone, app_url):
     assert phone.evaluate(WIDE_TABLES_JS) == []
     expect()(panel).to_contain_text("3.015")
     screenshot(phone, "teaching_lesson_one_phone", full_page=False)
+
+
+WIDE_CARD_TABLES_JS = """() => [...document.querySelectorAll('[class*="st-key-example_card_"] [data-testid="stTable"]')]
+  .map((table) => table.querySelector('table').parentElement)
+  .filter((box) => box.scrollWidth > box.clientWidth + 1)
+  .map((box) => `${box.scrollWidth} px in ${box.clientWidth} px: ${box.querySelector('tbody').textContent.slice(0, 60)}`)"""
+
+
+def test_every_worked_example_shows_its_figures_and_verdicts_on_a_phone(phone, app_url):
+    """On a 390 px phone seven cards' figure tables needed 392-432 px in 320: the Verdict column was out of view
+    and figures such as 0.5664478625498256 were cut."""
+    open_page(phone, f"{app_url}/worked_examples")
+    phone.locator('[class*="st-key-example_card_"] [data-testid="stTable"]').first.wait_for()
+    assert phone.evaluate(WIDE_CARD_TABLES_JS) == []
+    card = phone.locator('[class*="st-key-example_card_"]').filter(has_text="Worst order [0, 1, 2, 2, 3]").first
+    card.get_by_text("Verdict", exact=True).scroll_into_view_if_needed()
+    expect()(card.get_by_text("Verdict", exact=True)).to_be_in_viewport()
+    screenshot(phone, "phone_worked_example_figures", full_page=False)
