@@ -40,10 +40,19 @@ def stored_scores(scores, *, precision: str = "double") -> np.ndarray:
 
     >>> stored_scores([1.000000001, 1.0], precision="float32").tolist()
     [1.0, 1.0]
+    >>> stored_scores([2e39, 1e39, 1.0], precision="float32").tolist()  # both past float32's range: a tie
+    [1.7976931348623157e+308, 1.7976931348623157e+308, 1.0]
     """
     check_choice(precision, SCORE_PRECISIONS, name="score precision")
     values = as_finite_numbers(scores, what="scores")
-    return values.astype(np.float32).astype(float) if precision == "float32" else values
+    if precision != "float32":
+        return values
+    with np.errstate(over="ignore"):
+        single = values.astype(np.float32).astype(float)
+    # Beyond single precision's range (about 3.4e38) a library stores the score as ±inf: above (below) every other
+    # score and tied with any other such score. Double's largest number keeps exactly that order and stays finite
+    # for the checks downstream (the whole input was refused as "infinite (or beyond about 1e308)").
+    return np.where(np.isinf(single), np.copysign(np.finfo(float).max, single), single)
 
 
 def score_order(relevances, scores, *, ties: str = "average", doc_ids=None, precision: str = "double") -> ScoreOrder:

@@ -344,6 +344,35 @@ def test_a_cutoff_given_as_the_calls_k_in_the_label_is_read_too():
     assert finding.summary.endswith("(k is empty, so the cutoff in the label, 3, was used.)")
 
 
+@pytest.mark.oracle
+def test_scores_beyond_single_precision_tie_as_the_float32_libraries_store_them():
+    """Scores 2e39, 1e39, 1 (an exp() of a large logit): valid doubles, but past float32's largest (about 3.4e38),
+    where pytrec_eval and torchmetrics store both as inf, a tie. The page refused the whole input ("scores:
+    position 1 is infinite (or beyond about 1e308)"), while pytrec_eval prints 0.6697 (the tie broken by id: b, grade
+    0, first) and scikit-learn 0.9502. Both are now explained, the difference by the float32 storage."""
+    import warnings
+
+    import pytrec_eval
+    import torch
+    from sklearn.metrics import ndcg_score
+    from torchmetrics.functional.retrieval import retrieval_normalized_dcg
+
+    grades, scores, ids = [2, 0, 1], [2e39, 1e39, 1.0], ["a", "b", "c"]
+    trec = pytrec_eval.RelevanceEvaluator({"q": dict(zip(ids, grades, strict=True))}, {"ndcg"}).evaluate(
+        {"q": dict(zip(ids, scores, strict=True))})["q"]["ndcg"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's own float32 overflow
+        torch_value = float(retrieval_normalized_dcg(torch.tensor(scores, dtype=torch.float32), torch.tensor(grades)))
+    sklearn = float(ndcg_score([grades], [scores]))
+    assert (round(trec, 4), round(torch_value, 4), round(sklearn, 4)) == (0.6697, 0.8100, 0.9502)
+    assert CONVENTIONS["pytrec_eval"].evaluate(grades, scores, doc_ids=ids).ndcg == pytest.approx(trec, abs=1e-12)
+    assert CONVENTIONS["torchmetrics"].evaluate(grades, scores).ndcg == pytest.approx(torch_value, abs=1e-6)
+    found = diagnose(grades, scores, doc_ids=ids, reported=[("scikit-learn", repr(sklearn)), ("pytrec_eval", repr(trec))])
+    assert found.comparison == ("pytrec_eval's number: it uses scores rounded to float32 first (close scores can tie); "
+                                "scikit-learn's number used scores compared in double precision.")
+    assert found.findings[1].matches[0].presets[:1] == ("pytrec_eval",)
+
+
 @pytest.mark.parametrize(("label", "preset"), [
     ("XGBoost ndcg@2-", "xgboost_minus"), ("xgboost ndcg-", "xgboost_minus"), ("XGBoost ndcg@k-", "xgboost_minus"),
     ("XGBoost ndcg@2", "xgboost"), ("ranx ndcg-burges", "ranx_ndcg_burges"), ("ranx ndcg", "ranx_ndcg"),
