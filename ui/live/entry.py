@@ -92,7 +92,7 @@ def _landing(join_code: str | None) -> None:
         st.header("Teach")
         running = _running_classes()
         for session, secret in running:
-            code = f"{session.code[:3]} {session.code[3:]}"
+            code = security.shown_code(session.code)
             st.info(f"This browser is teaching class **{code}**, still running.", icon=":material/co_present:")
             if st.button(f"Back to class {code}", key=f"live_back_{session.code}", type="primary", width="stretch"):
                 url_state.open_live({connection.CODE: session.code, connection.TEACHER: secret})

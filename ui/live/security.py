@@ -76,6 +76,11 @@ def normalise_code(text: str | None) -> str | None:
     return code
 
 
+def shown_code(code: str, space: str = " ") -> str:
+    """A join code as the projector writes it, in two halves: 'ABC234' -> 'ABC 234' (easier to read aloud)."""
+    return f"{code[:3]}{space}{code[3:]}"
+
+
 JOINER = "\u200d"  # zero width joiner: glues emoji into one picture (👩‍🎓 student, 👨‍👩‍👧 family, 🏳️‍🌈)
 
 

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Engine
 
 from ui import focus, present, url_state
 from ui.copy_link import copy_link
-from ui.live import activities, connection, export, store, widgets
+from ui.live import activities, connection, export, security, store, widgets
 from ui.live.state import (
     END_ANYWAY_KEY,
     KIND_KEY,
@@ -118,7 +118,7 @@ def _header(engine: Engine, session: store.Session, *, view_only: bool) -> None:
     where.markdown(f"## Join at {plain(link)}")
     # The code is made only of the join-code alphabet (A-Z, 2-9), so it is safe inside this HTML.
     code.html(f"<div style='font-size:3.2rem;font-weight:800;letter-spacing:.12em;line-height:1' "
-              f"aria-label='class code'>{session.code[:3]}&nbsp;{session.code[3:]}</div>")
+              f"aria-label='class code'>{security.shown_code(session.code, '&nbsp;')}</div>")
     qr.image(widgets.qr_png(link, scale=4), width=110)
     if not view_only:
         st.caption("Projecting? Open the view-only projector link (under \"Teacher link\" below) on the projector, "
