@@ -286,9 +286,14 @@ def test_per_query_notes_flag_zero_idcg_and_missing_queries():
     at = run_page("dataset")
     at.selectbox(key="dataset_missing").set_value("zero").run()
     table = per_query_table(at).set_index("query")
-    assert table.loc["417", "note"] == table.loc["452", "note"] == "IDCG = 0: no relevant judged document"
+    assert table.loc["417", "note"] == table.loc["452", "note"] == "IDCG = 0: nothing relevant"
     assert table.loc["433", "note"] == "not in the run: counted as 0" and table.loc["433", "ndcg"] == 0
     assert (table.drop(index=["417", "452", "433"])["note"] == "").all()
+    # The note is the last column, wide enough to read: beside NDCG at its own width the grid showed "IDCG = 0:"
+    # and pushed the counts out of view at 1440 px.
+    grid = next(frame.proto for frame in at.dataframe if "ndcg" in frame.value.columns)
+    assert list(per_query_table(at).columns)[-1] == "note"
+    assert json.loads(grid.columns)["note"]["width"] == 180
 
 
 def test_a_whole_query_id_searched_while_a_rule_leaves_it_out_is_picked_when_the_rule_brings_it_in():

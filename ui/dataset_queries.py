@@ -33,7 +33,8 @@ COLUMNS = {
     "n_judged_retrieved": st.column_config.NumberColumn("Judged & retrieved"),
     "n_judged": st.column_config.NumberColumn("Judged", help="Judged documents of the query (the ideal list)."),
     "n_relevant": st.column_config.NumberColumn("Relevant", help="Judged documents with a grade above 0."),
-    "note": st.column_config.TextColumn("Note", help="Why a query's figure needs a second look."),
+    # Wide enough for its longest note: beside NDCG at its own width it showed "IDCG = 0:" and no more (1440 px).
+    "note": st.column_config.TextColumn("Note", help="Why a query's figure needs a second look.", width=180),
     "n_unjudged_in_cutoff": st.column_config.NumberColumn(
         "Unjudged in cutoff", help="Retrieved documents within the cutoff without a judgment (counted as grade 0)."
     ),
@@ -45,8 +46,8 @@ def _table(digest: str, run_name: str, options: dict, _result: ndcg_core.RunResu
     """The per-query figures with a query column and a note column (read-only, shared)."""
     table = _result.per_query.reset_index().rename(columns={"index": "query"})
     table["query"] = table["query"].astype(str)
-    table.insert(table.columns.get_loc("ndcg") + 1, "note",  # next to the figures it explains
-                 query_notes(table, zero_idcg=_result.zero_idcg_queries, missing=_result.missing_queries))
+    # Last, where its width pushes no figure out of view (most rows have no note; the Query column stays pinned).
+    table["note"] = query_notes(table, zero_idcg=_result.zero_idcg_queries, missing=_result.missing_queries)
     return table
 
 

@@ -239,7 +239,7 @@ def query_notes(per_query: pd.DataFrame, *, zero_idcg: Sequence[str], missing: S
     """A short note per query for the table: no relevant judged document, or missing from the run."""
     notes = pd.Series("", index=per_query.index, dtype=object)
     queries = per_query["query"].astype(str)
-    notes[queries.isin([str(q) for q in zero_idcg])] = "IDCG = 0: no relevant judged document"
+    notes[queries.isin([str(q) for q in zero_idcg])] = "IDCG = 0: nothing relevant"
     notes[queries.isin([str(q) for q in missing])] = "not in the run: counted as 0"
     return notes
 
