@@ -432,3 +432,28 @@ def test_add_and_open_low_on_the_page_brings_the_new_activity_into_view(borrow, 
     header = teacher.get_by_test_id("stHeader").bounding_box()
     assert current.bounding_box()["y"] >= header["y"] + header["height"] - 1  # not under Streamlit's top bar
     screenshot(teacher, "live_teacher_after_add_and_open")
+
+
+@pytest.mark.parametrize("live_app", ["sqlite"], indirect=True)
+def test_a_teacher_who_opens_the_live_class_again_is_offered_the_running_class(borrow, live_app):
+    """The lesson plan's Live class links open a new tab, where only "Start a live session" was offered: mid-lesson
+    a teacher started a second class by mistake. The teacher's page leaves its place in the browser's storage (as a
+    student's does), and the landing in another tab of the same browser offers "Back to class", which opens the
+    dashboard of the running class."""
+    base, engine = live_app
+    schema.migrate(engine)
+    session, secret = store.create_session(engine)
+    teacher = _tab(borrow)
+    teacher.goto(f"{base}/live_class?code={session.code}&teacher={secret}")
+    teacher.wait_for_function("(code) => localStorage.getItem('ndcg-live:teacher:' + code) !== null",
+                              arg=session.code, timeout=WAIT)
+    again = _tab(borrow)  # a new tab of the same browser (the plan's link)
+    again.goto(f"{base}/live_class")
+    back = again.get_by_role("button", name=f"Back to class {security.shown_code(session.code)}")
+    back.wait_for(timeout=WAIT)
+    expect()(again.get_by_role("button", name="Start another live session")).to_be_visible()
+    screenshot(again, "live_teacher_back_to_class")
+    back.click()
+    again.wait_for_url(re.compile(r"teacher="), timeout=WAIT)
+    assert parse_qs(urlparse(again.url).query)["teacher"] == [secret]
+    _wait_text(again, "Join at")  # the dashboard's join band
