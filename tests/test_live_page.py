@@ -118,7 +118,10 @@ def test_ranking_table_lists_each_document_with_its_own_grade():
     frame = widgets.ranking_frame(activities.question_of("estimate", spec))
     assert frame.index.tolist() == [1, 2, 3, 4]
     assert frame.to_dict("list") == {"Document": ["D2", "D1", "D4", "D3"], "Grade": ["3", "0", "1", "2"],
-                                     "Counts": ["✓", "✓", "✓", "past k"]}
+                                     "≤ k": ["✓", "✓", "✓", "–"]}
+    # Every rank within k: no column of ✓ alone (two such tables side by side were cut at 1366 px).
+    whole = widgets.ranking_frame(activities.question_of("estimate", {**spec, "k": 4}))
+    assert list(whole.columns) == ["Document", "Grade"]
 
 
 def test_reorder_activity_by_drag_protocol(engine):

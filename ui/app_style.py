@@ -89,8 +89,10 @@ _TABS = "[data-testid='stMain'] [role='tablist'] { flex-wrap: wrap; row-gap: .25
 
 # Lesson 1's two tables side by side (before and after the swap): six columns in half of a 1280 px page's column,
 # 391 px of table in 385 px with Streamlit's cell padding (362 in 354 on a phone); narrower padding lets the
-# Contribution column show.
-_SIDE_BY_SIDE_TABLES = ".st-key-side-by-side-tables [data-testid='stTable'] :is(th, td) { padding: .25rem .2rem; }"
+# Contribution column show. The same for the Live class's "which ranking is better" pair (two rankings in half of
+# the teacher's activity column).
+_SIDE_BY_SIDE_TABLES = ("[class*='st-key-side-by-side-tables'] [data-testid='stTable'] :is(th, td) "
+                        "{ padding: .25rem .2rem; }")
 
 # A worked example's figures (up to 18 digits, "0.5664478625498256") may break inside a number: unbroken, four columns
 # needed 392-432 px on a 390 px phone's 320 px card, so the Verdict column was out of view and figures were cut.

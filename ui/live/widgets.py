@@ -34,13 +34,16 @@ def qr_png(link: str, *, scale: int = 8) -> bytes:
 
 
 def ranking_frame(question: Question, order: tuple[int, ...] | None = None) -> pd.DataFrame:
-    """Document and grade by rank, from ndcg_core's table; ranks past k marked (they do not count)."""
+    """Document and grade by rank, from ndcg_core's table; ranks past k marked (they do not count).
+
+    The "≤ k" column (✓, or – past k) only when some rank lies past k: a column of ✓ alone said nothing, and two
+    tables side by side were wider than half a 1366 px page with the sidebar open (their "Counts" column, with
+    "past k" in it, cut to "C")."""
     table = question.result(order).table
-    return pd.DataFrame({
-        "Document": question.ranked_names(order),
-        "Grade": [f"{g:g}" for g in table["relevance"]],
-        "Counts": ["✓" if counted else "past k" for counted in table["in_cutoff"]],
-    }, index=pd.Index(table["rank"].astype(int).to_numpy(), name="Rank"))
+    columns = {"Document": question.ranked_names(order), "Grade": [f"{g:g}" for g in table["relevance"]]}
+    if not table["in_cutoff"].all():
+        columns["≤ k"] = ["✓" if counted else "–" for counted in table["in_cutoff"]]
+    return pd.DataFrame(columns, index=pd.Index(table["rank"].astype(int).to_numpy(), name="Rank"))
 
 
 def show_ranking(question: Question, order: tuple[int, ...] | None = None, *, label: str = "") -> None:
@@ -59,7 +62,7 @@ def show_question(activity: Activity) -> Question:
         show_ranking(question)
     elif activity.kind == "compare":
         st.markdown(f"**Which ranking has the higher NDCG@{question.k}?**")
-        left, right = st.columns(2)
+        left, right = st.container(key="side-by-side-tables-live").columns(2)  # narrower cells: ui/app_style.py
         with left:
             show_ranking(question, question.order, label="Ranking A")
         with right:
