@@ -946,3 +946,16 @@ def test_a_teacher_opening_the_live_class_again_is_offered_the_running_class(eng
     ended.session_state["live_device_places"] = {"places": {f"teacher:{code}": {"secret": secret}}}
     ended.run()
     assert [b.label for b in ended.button] == ["Join", "Start a live session"]
+
+
+def test_a_nickname_longer_than_a_nickname_keeps_is_cut_and_the_student_told(engine):
+    """"🦊 Zoë the very long nickname" became "🦊 Zoë the very long nick" without a word (the limit was only in the
+    field's help)."""
+    from ui.live.schema import NICKNAME_MAX
+
+    _teacher_at, code, _secret = _teacher(engine)
+    typed = "Zoë the very long nickname indeed"
+    student = _student(code, typed)
+    kept = typed[:NICKNAME_MAX].strip()
+    assert f"A nickname keeps {NICKNAME_MAX} characters, so “{typed}” was cut: you are “{kept}”." in _texts(student)
+    assert "A nickname keeps" not in _texts(_student(code, "Short"))

@@ -134,6 +134,8 @@ def _join(code: str, nickname: str) -> None:
             student, token = store.join(engine, code=code, nickname=nickname, client=client, ip=ip)
             asked = security.clean_nickname(nickname)
             live().renamed_from = asked if student.nickname != asked else None
+            typed = " ".join(str(nickname or "").split())
+            live().cut_from = typed if len(typed) > NICKNAME_MAX else None  # cut without a word before
     except (store.JoinRefused, store.RateLimited) as error:
         st.error(str(error), icon=":material/error:")
         return

@@ -55,6 +55,7 @@ class LiveState:
     show_current: bool = False  # the teacher changed the current activity: bring it into view (ui.focus)
     welcome_back: bool = False  # this tab rejoined as the student this browser already was (ui.live.device)
     renamed_from: str | None = None  # the nickname asked for, when another student of the class had it
+    cut_from: str | None = None  # the nickname typed, when it was longer than a nickname keeps
 
 
 def live() -> LiveState:

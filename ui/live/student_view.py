@@ -21,6 +21,7 @@ from sqlalchemy.engine import Engine
 from ui import present
 from ui.formatting import count
 from ui.live import activities, connection, device, security, store, widgets
+from ui.live.schema import NICKNAME_MAX
 from ui.live.state import Pending, Reorder, answer_key, answer_value, live, preset_answer, take_notice
 from ui.moves import carried_moves
 from ui.ranked_list import moved_documents, pending_order, ranked_list
@@ -42,6 +43,10 @@ def student_page(engine: Engine, *, code: str, token: str) -> None:
         live().welcome_back = False
         st.info(f"Welcome back, {plain(name)}: you are the same student as before, with your answers.",
                 icon=":material/waving_hand:")
+    if live().cut_from:
+        st.info(f"A nickname keeps {NICKNAME_MAX} characters, so “{plain(live().cut_from[:60])}” was cut: you are "
+                f"“{plain(name)}”.", icon=":material/badge:")
+        live().cut_from = None
     if live().renamed_from:
         st.info(f"Another student in this class is already called “{plain(live().renamed_from)}”, so you are "
                 f"“{plain(name)}”.", icon=":material/badge:")
