@@ -75,7 +75,7 @@ def test_a_comparison_made_on_the_page_reopens_from_its_link_with_every_figure_e
     assert sent_orders["A"][0] == "N" and sent_orders["B"][0] != "D3"  # the actions above took effect
     params = link_params(at)
     assert params["compare"] == "lists" and params["gain"] == "linear" and params["k"] == "5"
-    assert params["judged"].startswith("D1:3,D2%2C%20%27%C3%BC%27%3A50%25%20%3Cb%3E:2,D3:3,D4:0.30000000000000004,")
+    assert params["judged"].startswith("D1:3,D2%2C%20%27ü%27%3A50%25%20%3Cb%3E:2,D3:3,D4:0.30000000000000004,")
     assert {name: at.query_params[name] for name in params} == params  # the address bar is the share link
 
     opened = run_page("compare", query_params=params)  # a fresh session: someone else opens the link

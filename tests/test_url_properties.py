@@ -165,3 +165,18 @@ LINK_PARAMS = app_link_params()  # every parameter the app reads: a page ignores
 def test_hostile_parameters_never_raise(page, params, live_db):
     at = run_page(page, query_params=params)
     assert not at.exception, (params, at.exception)
+
+
+def test_names_in_links_keep_their_letters_and_escape_what_the_format_or_the_eye_needs():
+    """A name such as "Zoë" was written "Zo%C3%AB" inside the link's list, which the address encoded again
+    ("Zo%25C3%25AB"): letters of every script now stay letters; the list's delimiters, "%", ASCII punctuation,
+    spaces and invisible characters (a right-to-left override, a zero width space) are still escaped, and each
+    decodes back to the name."""
+    from ui.url_codecs import decode_documents, encode_documents, encode_name
+
+    assert encode_name("Zoë") == "Zoë" and encode_name("東京") == "東京" and encode_name("Ωμέγα-2") == "Ωμέγα-2"
+    assert encode_name("a,b:c%d e") == "a%2Cb%3Ac%25d%20e"
+    assert encode_name("D\u202e2") == "D%E2%80%AE2" and encode_name("a\u200bb") == "a%E2%80%8Bb"
+    assert encode_name("a\u00a0b") == "a%C2%A0b"  # a no-break space: a space to the eye, escaped like one
+    names = ("Zoë", "a,b:c%d e", "D\u202e2", "東京", "x\u00a0y")
+    assert decode_documents(encode_documents(names, (3, 2, 1, 0, 4)))[0] == names

@@ -10,6 +10,7 @@ entry, never the link's text. :mod:`ui.url_state` (which pages call) builds the 
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
@@ -89,9 +90,21 @@ def parse_gain_table(text: str) -> tuple[tuple[float, float], ...] | None:
 
 # --- the Playground's documents -------------------------------------------------------------------------------
 
+def encode_name(name: str) -> str:
+    """A name inside a link's list: ASCII punctuation, spaces and invisible characters percent-encoded, letters of
+    every script kept (``Zoë``, not ``Zo%C3%AB``, which the address then encoded again as ``Zo%25C3%25AB``)."""
+    return "".join(ch if _kept_in_links(ch) else quote(ch, safe="") for ch in str(name))
+
+
+def _kept_in_links(ch: str) -> bool:
+    if ch.isascii():
+        return ch.isalnum() or ch in "-_.~"
+    return unicodedata.category(ch)[0] in "LMNPS"  # letters, marks, numbers, punctuation, symbols: not C or Z
+
+
 def encode_documents(names: Sequence[str], grades: Sequence[float]) -> str:
-    """'D1:3,D2:1' with percent-encoded names and exact grades."""
-    return ",".join(f"{quote(str(n), safe='')}:{format_number(g)}" for n, g in zip(names, grades, strict=True))
+    """'D1:3,D2:1' with percent-encoded names (:func:`encode_name`) and exact grades."""
+    return ",".join(f"{encode_name(n)}:{format_number(g)}" for n, g in zip(names, grades, strict=True))
 
 
 def decode_documents(text: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
@@ -181,7 +194,7 @@ def encode_rows(rows) -> str | None:
     import pandas as pd
 
     text = ",".join(
-        ":".join((quote("" if pd.isna(name) else str(name), safe=""), _cell_text(grade), _cell_text(score),
+        ":".join((encode_name("" if pd.isna(name) else str(name)), _cell_text(grade), _cell_text(score),
                   _cell_text(score_2), "0" if ranked is False or ranked == 0 else "1"))
         for name, grade, score, score_2, ranked in rows
     )
