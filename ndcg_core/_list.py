@@ -349,7 +349,7 @@ def build_result(
         dcg = float(contributions[:depth].sum())
         idcg = float(ideal_contributions.sum())
         columns = _columns(grades, gains, contributions, disc[:n], ideal, gain, zero_idcg, depth, item)
-    _check_no_overflow(cg, idcg, columns)
+    _check_no_overflow(cg, idcg, columns, linear=isinstance(gain, str) and gain == "linear")
     if idcg == 0 and zero_idcg == "error":
         raise InvalidInput(
             "IDCG is 0 (no judged document has a positive gain), so NDCG = DCG / IDCG is undefined (0/0). "
@@ -364,13 +364,14 @@ def build_result(
                       ideal_order=ideal_order, depth=depth, ideal_depth=counted_ideal, ideal_columns=places)
 
 
-def _check_no_overflow(cg: float, idcg: float, columns: dict[str, np.ndarray]) -> None:
-    """Refuse sums that overflowed to infinity rather than report inf or NaN as a result."""
+def _check_no_overflow(cg: float, idcg: float, columns: dict[str, np.ndarray], *, linear: bool = False) -> None:
+    """Refuse sums that overflowed to infinity rather than report inf or NaN as a result (``linear``: the gain is
+    the grade already, so only smaller grades help)."""
     running = (columns["cumulative_cg"], columns["cumulative_dcg"], columns["cumulative_idcg"])
     if not (np.isfinite(cg) and np.isfinite(idcg) and all(np.isfinite(column).all() for column in running)):
         raise InvalidInput(
             "The gains are too large to add up: a sum overflowed (beyond about 1e308). "
-            "Use smaller grades or linear gain."
+            + ("Use smaller grades." if linear else "Use smaller grades or linear gain.")
         )
 
 
