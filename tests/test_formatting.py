@@ -380,3 +380,12 @@ def test_short_figures_fit_the_ranked_lists_narrow_column(value, text):
 
     assert short(value) == text
     assert len(short(value)) <= 9
+
+
+def test_apart_writes_two_figures_with_the_places_that_tell_them_apart():
+    """Lesson 9 under a custom gain asked why 0.883 was lower than 0.883 (0.8827 and 0.8831)."""
+    from ui.formatting import apart
+
+    assert apart(0.88269, 0.88306) == ("0.8827", "0.8831")
+    assert apart(0.5, 0.75) == ("0.500", "0.750")  # three places when they already differ
+    assert apart(0.12345671, 0.12345689) == ("0.123457", "0.123457")  # at most six places

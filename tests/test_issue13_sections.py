@@ -361,7 +361,9 @@ def test_lesson_unjudged_by_hand():
     # both ? judged 3: ranking 3, 3, 2 over the ideal 3, 3, 3 (the two new grade-3 documents join it)
     upper = (7 + 7 / LOG2(3) + 3 / 2) / (7 + 7 / LOG2(3) + 7 / 2)
     assert cards["Unjudged at grade 3"] == f"{upper:.3f}"
-    assert any(c.value.startswith("Why is “unjudged at grade 3” lower than the usual figure?") for c in at.caption)
+    usual = 8.5 / idcg
+    assert any(c.value.startswith(f"Why is “unjudged at grade 3” ({upper:.3f}) lower than the usual figure "
+                                  f"({usual:.3f})?") for c in at.caption)
     assert any(m.value.startswith("1 of the top 3 documents is unjudged") for m in at.markdown)
     at.text_input(key="lesson_unjudged_grades").input("3, 2, 0, 1").run()
     cards = {m.label: m.value for m in at.metric}

@@ -82,6 +82,16 @@ def num(value: float | None, digits: int = 3, *, missing: str = "undefined") -> 
     return fixed(value, digits)
 
 
+def apart(first: float, second: float, digits: int = 3) -> tuple[str, str]:
+    """Two different figures written with as many places as it takes to tell them apart (``digits`` to 6):
+    ``apart(0.88269, 0.88306) == ("0.8827", "0.8831")``, where three places wrote 0.883 twice."""
+    for places in range(digits, 7):
+        pair = num(first, places), num(second, places)
+        if pair[0] != pair[1]:
+            return pair
+    return num(first, 6), num(second, 6)
+
+
 def compact(value: float) -> str:
     """Short: ``3`` for a whole number, else four significant digits (``compact(2.5237) == "2.524"``).
 

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui.formatting import num, percent
+from ui.formatting import apart, num, percent
 from ui.lesson_inputs import MAX_LESSON_LIST
 from ui.settings import MetricSettings
 from ui.widgets import plain
@@ -82,7 +82,10 @@ def lesson_unjudged(settings: MetricSettings) -> None:
             "trusting either number. The Dataset page shows all three figures for every query of a run."
         )
         if result.upper < result.standard:
-            st.caption(f"Why is “unjudged at grade {num(result.highest)}” lower than the usual figure? Judging those "
+            # The two figures with the places it takes to see the difference (0.883 and 0.883 under a custom gain).
+            upper, standard = apart(result.upper, result.standard)
+            st.caption(f"Why is “unjudged at grade {num(result.highest)}” ({upper}) lower than the usual figure "
+                       f"({standard})? Judging those "
                        f"{result.n_unjudged} documents at grade {num(result.highest)} also puts them in the ideal list: "
                        f"IDCG grows by more than the DCG of the ones inside the top {k}.")
     if settings.log_base != "2":
