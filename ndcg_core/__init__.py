@@ -29,14 +29,14 @@ over every judged grade.
 """
 
 from ._battery import (
-                       BATTERY,
-                       TestVector,
-                       battery_csv,
-                       battery_expected,
-                       battery_json,
-                       evaluate_as_read,
-                       read_outputs,
-                       read_words,
+    BATTERY,
+    TestVector,
+    battery_csv,
+    battery_expected,
+    battery_json,
+    evaluate_as_read,
+    read_outputs,
+    read_words,
 )
 from ._battery_check import ImplementationCheck, Mismatch, check_implementation
 from ._compare import AggregateGap, Comparison, aggregate_gap, compare_runs

@@ -116,12 +116,9 @@ def _whole_floats_as_integers(run_ids: pd.Series, judged_ids: pd.Series) -> tupl
         return bool(np.isfinite(values).all() and (np.abs(values) < 2.0 ** 53).all()
                     and (values == np.trunc(values)).all())
 
-    def integer(ids: pd.Series) -> bool:
-        return _as_int64(ids) is not None
-
-    if integer(run_ids) and whole(judged_ids):
+    if _exact_integers(run_ids) and whole(judged_ids):
         return run_ids, judged_ids.astype(np.int64)
-    if whole(run_ids) and (integer(judged_ids) or judged_ids.empty):
+    if whole(run_ids) and (_exact_integers(judged_ids) or judged_ids.empty):
         return run_ids.astype(np.int64), judged_ids
     return run_ids, judged_ids
 
@@ -181,11 +178,16 @@ def _small_integer_codes(run_ids: pd.Series, judged_ids: pd.Series) -> tuple[np.
     return code_of_id[ids], used + low
 
 
-def _as_int64(ids: pd.Series) -> np.ndarray | None:
-    """The ids as int64 when they are integers that int64 holds exactly (not bool), else None."""
+def _exact_integers(ids: pd.Series) -> bool:
+    """Whether the ids are integers that int64 holds exactly (not bool): a look at the dtype, no pass over the rows."""
     exact = pd.api.types.is_signed_integer_dtype(ids.dtype) or (
         pd.api.types.is_unsigned_integer_dtype(ids.dtype) and ids.dtype.itemsize < 8)
-    return ids.to_numpy(dtype=np.int64) if exact and not pd.api.types.is_bool_dtype(ids.dtype) else None
+    return exact and not pd.api.types.is_bool_dtype(ids.dtype)
+
+
+def _as_int64(ids: pd.Series) -> np.ndarray | None:
+    """The ids as int64 when they are integers that int64 holds exactly (not bool), else None."""
+    return ids.to_numpy(dtype=np.int64) if _exact_integers(ids) else None
 
 
 _BLOCK_ROWS = 50_000

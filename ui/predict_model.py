@@ -206,7 +206,8 @@ def _explain(
         )
     # What a gain counts at rank i against rank 1, d_1 / d_i: the same under every log base (the base multiplies
     # every discount by one constant), where a gain's own weight 1/d_i is not (1 at rank 1 in base 2, 3.32 in base 10).
-    weights = ndcg_core.discounts(7)[0] / ndcg_core.discounts(7)
+    discount = ndcg_core.discounts(7)
+    weights = discount[0] / discount
     if abs(guessed) > abs(actual):
         return "overshoot", (
             f"Right direction, too far: NDCG only {_direction(actual)} by {fixed(abs(actual))}. Lower down the list a "
