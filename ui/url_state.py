@@ -168,8 +168,14 @@ def start(page: str | None = None) -> None:
     _session().page = page
     url_session = _session()
     current = st.query_params.to_dict()
-    url_session.answer_unseen = (url_session.written is not None and current == url_session.written_over
-                                 and current != url_session.written)
+    url_session.answer_unseen = _before_last_write(current) and current != url_session.written
+
+
+def _before_last_write(current: Mapping[str, str]) -> bool:
+    """Whether the browser reports the address from before this session's last write (its request was sent before
+    that write arrived)."""
+    url_session = _session()
+    return url_session.written is not None and current == url_session.written_over
 
 
 def answer_unseen() -> bool:
@@ -272,8 +278,7 @@ def flush(*, partial: bool = False) -> None:
     # request carries the address from before the first tap's write) reports that older address. If this run's
     # state is that address again (the second tap undid the first), the two are equal, yet the bar is about to
     # show the first tap's write: write this state again, or a reload or a copied address opens the other list.
-    overtaken = (url_session.written is not None and current == url_session.written_over
-                 and desired != url_session.written)
+    overtaken = _before_last_write(current) and desired != url_session.written
     if desired != current or overtaken:
         st.query_params.from_dict(desired)
         url_session.written, url_session.written_over = dict(desired), dict(current)
