@@ -11,6 +11,7 @@ import math
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from streamlit.proto.Metric_pb2 import Metric
 
 import ndcg_core
 from tests.conftest import chart_values, run_page
@@ -128,6 +129,22 @@ def test_deltas_show_the_change_since_the_previous_ordering(at):
     deltas = {metric.label: metric.delta for metric in at.metric}
     assert deltas["NDCG"] == f"{after.ndcg - before.ndcg:+.4f}"
     assert deltas["DCG"] == f"{after.dcg - before.dcg:+.4f}"
+
+
+def test_a_new_k_or_gain_says_what_the_figures_were_without_a_better_or_worse_arrow(at):
+    """k = 3 measures the same ranking differently: NDCG@3 0.8786 beside "-0.0723" in red said the ranking had got
+    worse than the whole list's 0.9508. The cards now say what the figures were, in grey; a move after it has its
+    arrow again."""
+    whole, top3 = ndcg_core.evaluate(G), ndcg_core.evaluate(G, k=3)
+    at.number_input(key="settings_k").set_value(3).run()
+    cards = {metric.label: metric for metric in at.metric}
+    assert cards["NDCG@3"].value == f"{top3.ndcg:.4f}" == "0.8786"
+    assert cards["NDCG@3"].delta == f"was {whole.ndcg:.4f}" == "was 0.9508"
+    assert cards["CG@3"].delta == "was 14.0000"  # by hand: 3 + 1 + 2 + 0 + 2 -> 3 + 1 + 2 at k = 3
+    assert {metric.proto.color for metric in at.metric} == {Metric.MetricColor.GRAY}  # delta_color="off"
+    drag(at, [1, 0, 2, 3, 4])  # a move under the new k: a real change of the ranking, with its sign
+    moved = ndcg_core.evaluate([1, 3, 2, 0, 2], k=3)
+    assert deltas(at)["NDCG@3"] == f"{moved.ndcg - top3.ndcg:+.4f}"
 
 
 def test_ndcg_going_to_n_a_says_what_it_was_not_no_change():

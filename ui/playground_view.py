@@ -29,7 +29,7 @@ from ui.playground_edits import (  # noqa: F401 - the page calls the editors thr
 from ui.ranking import Ranking, evaluate
 from ui.settings import current_settings
 from ui.settings_model import ZERO_IDCG_SETTING, MetricSettings, zero_idcg_words
-from ui.widgets import plain
+from ui.widgets import OTHER_SETTINGS, plain
 
 # --- order buttons -----------------------------------------------------------------------------------------------
 
@@ -126,7 +126,9 @@ def previous_metrics(ranking: Ranking, settings: MetricSettings, result: ndcg_co
     # "NDCG −0.3965" beside the list as it was).
     continued = continued or (last is not None and url_state.answer_unseen())
     if last is not None and (last[0] is not ranking or last[1] != settings) and not continued:
-        playground.previous = last[2]
+        # Figures under other settings (k, gain, log base) are a different measure of the same ranking: the cards
+        # say what they were, without the green or red arrow of a better or worse ranking (ui.widgets.metric_cards).
+        playground.previous = {**last[2], OTHER_SETTINGS: last[1] != settings}
     playground.last = (ranking, settings, now)
     return playground.previous
 

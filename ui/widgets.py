@@ -62,12 +62,19 @@ def _metric_values(source) -> dict[str, float] | None:
     return {name: float(getattr(source, name)) for name, _, _ in METRICS}
 
 
+# In the ``previous`` figures given to metric_cards: True when they were computed under other settings (another k,
+# gain or log base), a different measure of the ranking rather than a worse or better ranking.
+OTHER_SETTINGS = "other_settings"
+
 LONG_CARD_VALUE = 7  # characters: "14.0000" fits a quarter of the page; "1.0715e+301" is drawn smaller
 
 
 def metric_cards(result: ndcg_core.ListResult, previous=None, *, reserve_delta: bool = False,
                  key: str = "cards") -> None:
     """CG@k, DCG@k, IDCG@k and NDCG@k cards; ``previous`` (a ListResult or dict) gives the deltas.
+
+    Figures from other settings (``previous[OTHER_SETTINGS]``) are shown as "was 0.9508" in grey: a new k or gain
+    measures the same ranking differently, and a red arrow would say the ranking got worse.
 
     ``reserve_delta``: every card always has a delta line ("±0" in grey when nothing changed), so the first
     change does not make the cards taller and shift what is below them (the list under the pointer).
@@ -76,6 +83,7 @@ def metric_cards(result: ndcg_core.ListResult, previous=None, *, reserve_delta: 
     """
     suffix = "" if result.k is None else f"@{result.k}"
     before = _metric_values(previous)
+    other_settings = isinstance(previous, Mapping) and bool(previous.get(OTHER_SETTINGS))
     longest = max(len(fixed(float(getattr(result, name)))) for name, _, _ in METRICS)
     # One horizontal container of bordered metrics looks like bordered columns and is one block instead of five
     # (each block is a message to the browser; ~1 ms less per rerun of the Playground).
@@ -90,6 +98,8 @@ def metric_cards(result: ndcg_core.ListResult, previous=None, *, reserve_delta: 
             elif before is not None and name in before and not math.isnan(value):
                 change = value - before[name]
                 delta = signed(change) if abs(change) >= 5e-5 else None
+                if delta is not None and other_settings:  # NDCG@3 against the whole list's NDCG: no arrow
+                    delta, neutral = f"was {fixed(before[name])}", True
             unchanged = delta is None and reserve_delta
             neutral = neutral or unchanged
             st.metric(
