@@ -14,7 +14,7 @@ import pytest
 from streamlit.proto.Metric_pb2 import Metric
 
 import ndcg_core
-from tests.conftest import chart_values, run_page
+from tests.conftest import chart_specs, chart_values, run_page
 from ui import state
 from ui.ranked_list import last_applied, moves_to, row_ids
 from ui.settings import MetricSettings
@@ -142,6 +142,8 @@ def test_a_new_k_or_gain_says_what_the_figures_were_without_a_better_or_worse_ar
     assert cards["NDCG@3"].delta == f"was {whole.ndcg:.4f}" == "was 0.9508"
     assert cards["CG@3"].delta == "was 14.0000"  # by hand: 3 + 1 + 2 + 0 + 2 -> 3 + 1 + 2 at k = 3
     assert {metric.proto.color for metric in at.metric} == {Metric.MetricColor.GRAY}  # delta_color="off"
+    annotation = next(a for figure in chart_specs(at) for a in figure["layout"]["annotations"] if "NDCG" in a["text"])
+    assert "NDCG 0.9508 → 0.8786 (new settings)" in annotation["text"]  # not "(−0.0723)" on the chart either
     drag(at, [1, 0, 2, 3, 4])  # a move under the new k: a real change of the ranking, with its sign
     moved = ndcg_core.evaluate([1, 3, 2, 0, 2], k=3)
     assert deltas(at)["NDCG@3"] == f"{moved.ndcg - top3.ndcg:+.4f}"

@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 import ndcg_core
 from ui.chart_style import PALETTE
 from ui.formatting import fixed, signed
+from ui.widgets import OTHER_SETTINGS
 
 GHOST_NAME = "before"  # short: the legend shares half the page's width
 GHOST_FILL = "rgba(17, 24, 39, 0.12)"  # the text colour, nearly transparent
@@ -35,8 +36,14 @@ def snapshot(result: ndcg_core.ListResult) -> dict[str, np.ndarray]:
     return {"contributions": result.table["contribution"].to_numpy()}
 
 
-def change_text(before: float, now: float) -> str:
-    """'NDCG 0.9508 → 0.8386 (−0.1122)' (the card's figures, with a true minus sign)."""
+def change_text(before: float, now: float, *, other_settings: bool = False) -> str:
+    """'NDCG 0.9508 → 0.8386 (−0.1122)' (the card's figures, with a true minus sign).
+
+    After a new k, gain or log base (``other_settings``) the same ranking is measured differently, and the text says
+    so instead of a signed change: 'NDCG 0.9508 → 0.8786 (new settings)'.
+    """
+    if other_settings:
+        return f"NDCG {fixed(before)} → {fixed(now)} (new settings)"
     if math.isnan(before) or math.isnan(now):
         return f"NDCG {fixed(before)} → {fixed(now)}"
     return f"NDCG {fixed(before)} → {fixed(now)} ({signed(now - before).replace('-', '−')})"
@@ -59,8 +66,10 @@ def with_ghost(fig: go.Figure, previous: Mapping | None, result: ndcg_core.ListR
         return fig
     fig.add_trace(ghost_trace(previous["contributions"], limit=_drawn_positions(fig)))
     if "ndcg" in previous:
+        other = bool(previous.get(OTHER_SETTINGS))
         fig.add_annotation(  # top right, inside the plot: the bars are lowest there (contributions shrink with rank)
-            text=f"<b>{change_text(float(previous['ndcg']), float(result.ndcg))}</b>", x=1.0, xref="paper",
+            text=f"<b>{change_text(float(previous['ndcg']), float(result.ndcg), other_settings=other)}</b>",
+            x=1.0, xref="paper",
             xanchor="right", y=1.0, yref="paper", yanchor="top", showarrow=False,
             font={"size": 15, "color": PALETTE["text"]}, bgcolor="rgba(255,255,255,0.9)", name="ndcg_change",
         )
