@@ -12,7 +12,8 @@ import pandas as pd
 from ._discounts import discounts
 from ._gains import GainSpec, check_gain, gains_of
 from ._ideal import ideal_depth, ideal_order, ranking_depth
-from ._ties import TIE_RULES, order_rows, tie_averaged_gains
+from ._score_order import ranked_by_score
+from ._ties import tie_averaged_gains
 from ._validation import (
     ZERO_IDCG_RULES,
     InvalidInput,
@@ -269,19 +270,11 @@ def evaluate_scores(
         raise InvalidInput(f"Got {grades.size} grades but {score_values.size} scores: give one score per document.")
     if grades.size == 0:
         raise InvalidInput("The ranking is empty: add at least one document with a grade.")
-    check_choice(ties, TIE_RULES, name="tie rule")
-    ids = None
-    if doc_ids is not None:
-        ids = np.asarray([str(name) for name in doc_ids], dtype=object)
-        if ids.size != grades.size:
-            raise InvalidInput(f"Got {grades.size} grades but {ids.size} document ids: give one id per document.")
+    order = ranked_by_score(grades, score_values, ties=ties, doc_ids=doc_ids)
     settings = _check_settings(k=k, gain=gain, log_base=log_base, zero_idcg=zero_idcg, discount=discount)
     ideal, ideal_positions = _ideal_grades(grades, ideal_relevances)
 
     single_query = np.zeros(grades.size, dtype=np.int8)
-    order = order_rows(single_query, score_values, ties=ties, grade=grades,
-                       doc_ids=None if ids is None else ids.__getitem__)
-    order = np.arange(grades.size) if order is None else order
     ranked = grades[order]
     gains = gains_of(ranked, settings["gain"])
     if ties == "average":

@@ -75,14 +75,23 @@ def score_order(relevances, scores, *, ties: str = "average", doc_ids=None, prec
     values = stored_scores(scores, precision=precision)
     if grades.size != values.size:
         raise InvalidInput(f"Got {grades.size} grades but {values.size} scores: give one score per document.")
+    order = ranked_by_score(grades, values, ties=ties, doc_ids=doc_ids)
+    return ScoreOrder(order=tuple(int(i) for i in order),
+                      tie_groups=tuple(int(g) for g in tie_group_labels(values[order])))
+
+
+def ranked_by_score(grades: np.ndarray, scores: np.ndarray, *, ties: str, doc_ids=None) -> np.ndarray:
+    """Input positions in ranked order (scores descending, ties broken by ``ties``) of one list.
+
+    The single definition behind :func:`score_order` and :func:`ndcg_core.evaluate_scores`: the tie rule and
+    ``doc_ids`` are checked here (one id per document, compared as text).
+    """
     check_choice(ties, TIE_RULES, name="tie rule")
     ids = None
     if doc_ids is not None:
         ids = np.asarray([str(name) for name in doc_ids], dtype=object)
         if ids.size != grades.size:
             raise InvalidInput(f"Got {grades.size} grades but {ids.size} document ids: give one id per document.")
-    order = order_rows(np.zeros(grades.size, dtype=np.int8), values, ties=ties, grade=grades,
+    order = order_rows(np.zeros(grades.size, dtype=np.int8), scores, ties=ties, grade=grades,
                        doc_ids=None if ids is None else ids.__getitem__)
-    order = np.arange(grades.size) if order is None else order
-    return ScoreOrder(order=tuple(int(i) for i in order),
-                      tie_groups=tuple(int(g) for g in tie_group_labels(values[order])))
+    return np.arange(grades.size) if order is None else order
