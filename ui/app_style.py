@@ -51,7 +51,7 @@ _HEADINGS = (
     "[data-testid='stMain'] h4 { font-size: 1.25rem; }"
 )
 
-# The metric cards (ui.widgets.metric_cards: one horizontal container) share a row equally, whatever their numbers'
+# The metric cards (ui.metric_cards: one horizontal container) share a row equally, whatever their numbers'
 # widths (NDCG's card was 19 px narrower), and wrap two by two on a phone instead of 1 + 1 + 2.
 _METRIC_CARDS = (
     "[data-testid='stHorizontalBlock'] > [data-testid='stElementContainer']:has([data-testid='stMetric'])"
@@ -61,7 +61,7 @@ _METRIC_CARDS = (
     # like; the card's own padding is 2 rem. Cards wide enough keep the usual 2.25 rem.
     "[data-testid='stMetric'] { container-type: inline-size; }"
     "[data-testid='stMetric'] [data-testid='stMetricValue'] { font-size: min(2.25rem, calc((100cqi - 2rem) / 3.6)); }"
-    # Cards holding a longer value (widgets.LONG_CARD_VALUE; up to "-1.0715e+301", 12 characters, 6.1 em) shrink it
+    # Cards holding a longer value (ui.metric_cards.LONG_CARD_VALUE; up to "-1.0715e+301", 12 characters, 6.1 em) shrink it
     # to fit, as the short ones do.
     "[class*='st-key-long-'] [data-testid='stMetric'] [data-testid='stMetricValue']"
     " { font-size: min(2.25rem, calc((100cqi - 2rem) / 6.1)); }"

@@ -40,10 +40,11 @@ from ui.compare_lists_state import (  # noqa: F401 - the mode's keys and example
 )
 from ui.formatting import compact, fixed, signed
 from ui.messages import user_message
+from ui.metric_cards import metric_cards
 from ui.ranked_list import pending_order, ranked_list
 from ui.settings import MetricSettings
 from ui.state import open_in_playground, playground_list
-from ui.widgets import metric_cards, plain, text_line
+from ui.widgets import plain, text_line
 
 
 def position_differences(result_a: ndcg_core.ListResult, result_b: ndcg_core.ListResult,

@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 import ndcg_core
 from ui.chart_style import PALETTE
 from ui.formatting import fixed, signed
-from ui.widgets import OTHER_SETTINGS
+from ui.metric_cards import OTHER_SETTINGS
 
 GHOST_NAME = "before"  # short: the legend shares half the page's width
 GHOST_FILL = "rgba(17, 24, 39, 0.12)"  # the text colour, nearly transparent

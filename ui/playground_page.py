@@ -11,6 +11,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import charts, ghost, linked, playground_view, predict, present, score_mode, session, state, url_state, widgets
+from ui.metric_cards import metric_cards
 from ui.ranked_list import ranked_list
 from ui.ranking import Ranking, evaluate
 from ui.settings import current_settings, show_url_warning
@@ -79,7 +80,7 @@ def _cards(ranking: Ranking, settings: MetricSettings, result, *, hidden: bool):
         else:
             predict.show_feedback()
             previous = playground_view.previous_metrics(ranking, settings, result)
-            widgets.metric_cards(result, previous, reserve_delta=True)
+            metric_cards(result, previous, reserve_delta=True)
     playground_view.order_buttons(ranking, settings, after=predict.toggle)  # "Predict first" ends the row
     return previous
 

@@ -17,6 +17,7 @@ from ui.copy_link import copy_link
 from ui.formatting import TIE_RULE_LABELS, compact
 from ui.formatting import fixed as figure
 from ui.messages import user_message, zero_idcg_refused
+from ui.metric_cards import OTHER_SETTINGS
 from ui.playground_edits import (  # noqa: F401 - the page calls the editors through this module
     LIST_KEY,
     apply_edits,
@@ -29,7 +30,7 @@ from ui.playground_edits import (  # noqa: F401 - the page calls the editors thr
 from ui.ranking import Ranking, evaluate
 from ui.settings import current_settings
 from ui.settings_model import ZERO_IDCG_SETTING, MetricSettings, zero_idcg_words
-from ui.widgets import OTHER_SETTINGS, plain
+from ui.widgets import plain
 
 # --- order buttons -----------------------------------------------------------------------------------------------
 
@@ -127,7 +128,7 @@ def previous_metrics(ranking: Ranking, settings: MetricSettings, result: ndcg_co
     continued = continued or (last is not None and url_state.answer_unseen())
     if last is not None and (last[0] is not ranking or last[1] != settings) and not continued:
         # Figures under other settings (k, gain, log base) are a different measure of the same ranking: the cards
-        # say what they were, without the green or red arrow of a better or worse ranking (ui.widgets.metric_cards).
+        # say what they were, without the green or red arrow of a better or worse ranking (ui.metric_cards).
         playground.previous = {**last[2], OTHER_SETTINGS: last[1] != settings}
     playground.last = (ranking, settings, now)
     return playground.previous

@@ -14,10 +14,11 @@ import ndcg_core
 from ui import charts, focus, linked, predict, present, session, url_state
 from ui.formatting import discount_words, fixed, gain_latex, gain_words, log_latex, num
 from ui.messages import user_message
+from ui.metric_cards import metric_cards
 from ui.ranking import Ranking, evaluate
 from ui.settings import MetricSettings
 from ui.walk_lists import PLAYING_KEY, POSITION_KEY, SCOPE, WalkList
-from ui.widgets import formula, metric_cards, plain
+from ui.widgets import formula, plain
 
 USER_MOVED_KEY = "step_user_moved"
 AUTOPLAY_SECONDS = 1.5
