@@ -51,6 +51,36 @@ def component_scan_once():
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def script_runs_awaited_by_join():
+    """Wait for an AppTest run by joining its script thread instead of Streamlit's 1 ms polling loop.
+
+    ``local_script_runner.require_widgets_deltas`` wakes up every millisecond and scans every event of the run
+    (one per element sent) for the end; each wake-up also takes the GIL from the script it waits for. Py-spy on
+    the page tests put ~10 % of their samples there. The run ends exactly when the script thread ends (Streamlit
+    joins it right after this wait), so a join with the same timeout waits for the same thing; a run that does
+    not end in time is stopped and reported with Streamlit's own message.
+    """
+    from streamlit.testing.v1 import local_script_runner
+
+    polling = local_script_runner.require_widgets_deltas
+
+    def joined(runner, timeout: float = 3) -> None:
+        thread = getattr(runner, "_script_thread", None)
+        if thread is None:  # not the runner this was written for: Streamlit's own wait
+            polling(runner, timeout)
+            return
+        thread.join(timeout)
+        if not runner.script_stopped():
+            runner.request_stop()
+            runner.join()
+            raise RuntimeError(f"AppTest script run timed out after {timeout}(s)")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(local_script_runner, "require_widgets_deltas", joined)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def server_pages_mode(monkeypatch):
     """Make every AppTest run see the pages as a running server does (a test-harness fix, private on purpose).
