@@ -118,12 +118,14 @@ def test_lessons_show_ndcg_core_numbers():
     texts = " ".join(s.value for s in at.success)
     assert "from 6.861 to 6.653" in texts
     # 003 with D7 and D8 judged: NDCG 0.785.
-    frames = [df.value for df in at.dataframe]
+    frames = [table.value for table in at.table]
     judged = next(f for f in frames if "Ideal taken from" in f.columns)
+    ranked = [3, 2, 3, 0, 1, 2]
     assert judged["NDCG"].tolist() == [
-        round(ndcg_core.evaluate([3, 2, 3, 0, 1, 2], gain="linear").ndcg, 3),
-        0.785,
+        ndcg_core.evaluate(ranked, gain="linear").ndcg,
+        ndcg_core.evaluate(ranked, k=6, ideal_relevances=ranked + [3, 2], gain="linear").ndcg,
     ]
+    assert round(judged["NDCG"][1], 3) == 0.785
     # 000: the two dataset aggregates.
     lists = [[3, 1, 2, 0, 2], [0, 0, 1], [3, 3, 2, 3]]
     results = [ndcg_core.evaluate(grades, gain="linear") for grades in lists]
@@ -232,12 +234,12 @@ def test_lesson_widgets_change_the_numbers():
     assert metrics["NDCG@4"] == num(ndcg_core.evaluate([3, 0, 3, 3, 0], k=4, gain="linear").ndcg)
     # Lesson 6: without D7 and D8 the ideal comes from the ranking alone.
     at.multiselect(key="lesson_extra_docs").set_value([]).run()
-    judged = next(df.value for df in at.dataframe if "Ideal taken from" in df.value.columns)
-    alone = round(ndcg_core.evaluate([3, 2, 3, 0, 1, 2], gain="linear").ndcg, 3)
+    judged = next(table.value for table in at.table if "Ideal taken from" in table.value.columns)
+    alone = ndcg_core.evaluate([3, 2, 3, 0, 1, 2], gain="linear").ndcg
     assert judged["NDCG"].tolist() == [alone, alone]
     # Lesson 7: one relevant document makes IDCG positive under every rule.
     at.toggle(key="lesson_zero_rescue").set_value(True).run()
-    zero = next(df.value for df in at.dataframe if "Rule for IDCG = 0" in df.value.columns)
+    zero = next(table.value for table in at.table if "Rule for IDCG = 0" in table.value.columns)
     assert len(set(zero["NDCG"])) == 1
     assert not at.exception
 
@@ -290,7 +292,7 @@ def test_the_all_zero_lesson_gives_the_refusal_in_full_under_its_table():
     """The "refuse (error)" row's NDCG cell held the whole refusal and cut it mid-word ("... is unde"), the rules to
     choose instead unread."""
     at = run_page("step_by_step")
-    zero = next(df.value for df in at.dataframe if "Rule for IDCG = 0" in df.value.columns)
+    zero = next(table.value for table in at.table if "Rule for IDCG = 0" in table.value.columns)
     assert zero["NDCG"].tolist() == ["0", "1", "left out (NaN)", "refused (below)"]
     refusal = next(c.value for c in at.caption if c.value.startswith("Refuse: "))
     assert "IDCG is 0" in refusal and len(refusal) > 80
@@ -300,7 +302,7 @@ def test_the_all_zero_lessons_refuse_row_shows_the_same_dcg_and_idcg_and_points_
     """The rule only decides NDCG: the "refuse (error)" row showed DCG "–" beside IDCG "0", and its caption said to
     choose another rule in the sidebar, while the lesson's own rows already show every rule."""
     at = run_page("step_by_step")
-    zero = next(df.value for df in at.dataframe if "Rule for IDCG = 0" in df.value.columns)
+    zero = next(table.value for table in at.table if "Rule for IDCG = 0" in table.value.columns)
     assert zero["DCG"].tolist() == ["0"] * 4 and zero["IDCG"].tolist() == ["0"] * 4
     refusal = next(c.value for c in at.caption if c.value.startswith("Refuse: ")).replace("\\", "")  # as shown
     assert refusal == ("Refuse: IDCG is 0 (no judged document has a positive gain), so NDCG = DCG / IDCG is undefined "

@@ -101,6 +101,11 @@ _EXAMPLE_FIGURES = ("[class*='st-key-example_card_'] [data-testid='stTable'] :is
                     "[class*='st-key-example_card_'] [data-testid='stTable'] td:is(:nth-child(2), :nth-child(3)) :is(div, p)"
                     " { overflow-wrap: anywhere; }")  # the two figure columns: words elsewhere stay whole
 
+# The lessons' small tables (ui.lesson_inputs.lesson_table) wrap their words: as data grids lessons 2, 5, 6 and 7 held
+# 394-629 px of columns in a 390 px phone's 354 px and scrolled sideways, IDCG and NDCG out of view.
+_LESSON_TABLES = ("[class*='st-key-lesson-table-'] [data-testid='stTable'] :is(th, td)"
+                  " { white-space: normal; padding: .25rem .4rem; }")
+
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 _PHONE_MODEBAR = "@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }"
 
@@ -121,7 +126,8 @@ _CLOSED_SIDEBAR = (
 )
 
 APP_STYLE = "<style>" + "".join((_TOP_AND_HEADER, _WRAPPED_FORMULAS, _NARROW_COLUMNS, _HEADINGS, _METRIC_CARDS,
-                                 _TOOLBARS, _PILLS, _TABS, _SIDE_BY_SIDE_TABLES, _EXAMPLE_FIGURES, _PHONE_MODEBAR, _CLOSED_SIDEBAR, _SPOKEN)) + "</style>"
+                                 _TOOLBARS, _PILLS, _TABS, _SIDE_BY_SIDE_TABLES, _EXAMPLE_FIGURES, _LESSON_TABLES,
+                                 _PHONE_MODEBAR, _CLOSED_SIDEBAR, _SPOKEN)) + "</style>"
 
 # Back returns to the previous page (a new query string on the same page replaces the history entry, ui/history.py);
 # the sidebar closes when a page is chosen on a phone; a swipe that starts on a chart scrolls the page, also on the

@@ -67,3 +67,15 @@ def list_table(names, result: ndcg_core.ListResult):
     frame = list_frame(names, result)
     numbers = ["Grade", "Gain", "Discount", "Contribution"]
     return frame.style.format(num, subset=numbers).format(plain, subset=["Document"])
+
+
+def lesson_table(frame: pd.DataFrame, *, key: str, numbers: tuple[str, ...] = ("DCG", "IDCG", "NDCG")) -> None:
+    """A lesson's small table as a static ``st.table`` whose text wraps, numbers written by ``num``.
+
+    On a 390 px phone the lessons' data grids held 394-629 px of columns in 354 px and scrolled sideways: lesson 2's
+    IDCG and NDCG, lesson 5's exponential columns and lessons 6's and 7's NDCG were out of view. A static table
+    wraps its words instead (``st-key-lesson-table-*``, ui/app_style.py); its cells are markdown, so only the
+    lessons' own words and numbers go in, never a name a user typed.
+    """
+    with st.container(key=f"lesson-table-{key}"):
+        st.table(frame.style.format(num, subset=[c for c in numbers if c in frame.columns]), hide_index=True)

@@ -14,7 +14,14 @@ import streamlit as st
 import ndcg_core
 from ui import charts, present
 from ui.formatting import gain_words, num
-from ui.lesson_inputs import DOCUMENT_003_GRADES, DOCUMENT_003_NAMES, grades_field, lesson_kwargs, list_table
+from ui.lesson_inputs import (
+    DOCUMENT_003_GRADES,
+    DOCUMENT_003_NAMES,
+    grades_field,
+    lesson_kwargs,
+    lesson_table,
+    list_table,
+)
 from ui.lessons_conventions import lesson_all_zero, lesson_dataset, lesson_gain, lesson_ideal_all_judged
 from ui.lessons_unjudged import lesson_unjudged
 from ui.messages import user_message
@@ -115,17 +122,17 @@ def lesson_normalise(settings: MetricSettings) -> None:
         "A (short, perfectly ordered)": (short, ndcg_core.evaluate(list(short), **lesson_kwargs(settings))),
         "B (longer, jumbled)": (long, ndcg_core.evaluate(list(long), **lesson_kwargs(settings))),
     }
-    st.dataframe(
+    lesson_table(
         pd.DataFrame(
             {
                 "Query": list(results),
                 "Grades": [", ".join(num(g) for g in grades) for grades, _ in results.values()],
-                "DCG": [round(result.dcg, 3) for _, result in results.values()],
-                "IDCG": [round(result.idcg, 3) for _, result in results.values()],
-                "NDCG": [round(result.ndcg, 3) for _, result in results.values()],
+                "DCG": [result.dcg for _, result in results.values()],
+                "IDCG": [result.idcg for _, result in results.values()],
+                "NDCG": [result.ndcg for _, result in results.values()],
             }
         ),
-        hide_index=True,
+        key="normalise",
     )
     a, b = (result for _, result in results.values())
     if b.dcg > a.dcg:

@@ -13,7 +13,7 @@ import streamlit as st
 
 import ndcg_core
 from ui.formatting import num
-from ui.lesson_inputs import DOCUMENT_003_EXTRA, DOCUMENT_003_GRADES, grades_field, lesson_kwargs
+from ui.lesson_inputs import DOCUMENT_003_EXTRA, DOCUMENT_003_GRADES, grades_field, lesson_kwargs, lesson_table
 from ui.messages import reason_only
 from ui.settings import MetricSettings
 from ui.widgets import plain
@@ -32,19 +32,21 @@ def lesson_gain(settings: MetricSettings) -> None:
     base = {**lesson_kwargs(settings)}
     linear = ndcg_core.evaluate(grades, **{**base, "gain": "linear"})
     exponential = ndcg_core.evaluate(grades, **{**base, "gain": "exponential"})
-    st.dataframe(
-        pd.DataFrame(
-            {
-                "Rank": linear.table["rank"].astype(int),
-                "Grade": linear.table["relevance"],
-                "Linear gain": linear.table["gain"],
-                "Linear contribution": linear.table["contribution"].round(3),
-                "Exponential gain": exponential.table["gain"],
-                "Exponential contribution": exponential.table["contribution"].round(3),
-            }
-        ),
-        hide_index=True,
-    )
+    # Two tables of four columns (side by side, stacked on a phone): one of six held 629 px in a phone's 354.
+    sides = (("linear", "Linear gain: the grade", linear), ("exponential", "Exponential gain: 2^grade − 1", exponential))
+    for column, (name, title, result) in zip(st.columns(2), sides, strict=True):
+        with column:
+            st.markdown(f"**{title}**")
+            lesson_table(
+                pd.DataFrame({
+                    "Rank": result.table["rank"].astype(int),
+                    "Grade": result.table["relevance"],
+                    "Gain": result.table["gain"],
+                    "Contribution": result.table["contribution"],
+                }),
+                key=f"gain-{name}",
+                numbers=("Grade", "Gain", "Contribution"),
+            )
     left, right = st.columns(2)
     left.metric("NDCG, linear gain", num(linear.ndcg), help=f"DCG {num(linear.dcg)} / IDCG {num(linear.idcg)}")
     right.metric("NDCG, exponential gain", num(exponential.ndcg), delta=num(exponential.ndcg - linear.ndcg),
@@ -71,17 +73,17 @@ def lesson_ideal_all_judged(settings: MetricSettings) -> None:
         ranked, ideal_relevances=ranked + [DOCUMENT_003_EXTRA[name] for name in included],
         **lesson_kwargs(settings, k=len(ranked)),
     )
-    st.dataframe(
+    lesson_table(
         pd.DataFrame(
             {
                 "Ideal taken from": ["the ranking alone (D1–D6)", "all judged documents" + (f" (+ {', '.join(included)})" if included else "")],
                 "Ideal top 6 grades": [", ".join(num(g) for g in r.ideal_relevances[:6]) for r in (alone, judged)],
-                "DCG": [round(alone.dcg, 3), round(judged.dcg, 3)],
-                "IDCG": [round(alone.idcg, 3), round(judged.idcg, 3)],
-                "NDCG": [round(alone.ndcg, 3), round(judged.ndcg, 3)],
+                "DCG": [alone.dcg, judged.dcg],
+                "IDCG": [alone.idcg, judged.idcg],
+                "NDCG": [alone.ndcg, judged.ndcg],
             }
         ),
-        hide_index=True,
+        key="all-judged",
     )
     if included:
         st.markdown(
@@ -112,7 +114,7 @@ def lesson_all_zero(settings: MetricSettings) -> None:
         except ndcg_core.InvalidInput as error:
             refusal = reason_only(error)  # its advice (another rule) is what the rows above show
             rows.append({"Rule for IDCG = 0": label, "DCG": sums[0], "IDCG": sums[1], "NDCG": "refused (below)"})
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    lesson_table(pd.DataFrame(rows), key="all-zero", numbers=())  # its cells are already words and num()'s figures
     if refusal:  # in full under the table: a table cell cut it off mid-word ("… is unde")
         st.caption(f"Refuse: {plain(refusal)} The other rules above each give it a value.")
     if rescue:

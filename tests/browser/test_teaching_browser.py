@@ -9,6 +9,8 @@ import pytest
 import ndcg_core
 from tests.browser.helpers import CUT_LEGEND_ENTRIES_JS, SCREENSHOTS, expect, screenshot, wait_for_app, wait_for_charts
 from ui import quiz_model as quiz
+from ui.formatting import num
+from ui.lessons import LESSON_TITLES
 
 pytestmark = pytest.mark.browser
 
@@ -172,6 +174,42 @@ def test_lesson_one_shows_every_contribution_on_a_phone(phone, app_url):
     assert phone.evaluate(WIDE_TABLES_JS) == []
     expect()(panel).to_contain_text("3.015")
     screenshot(phone, "teaching_lesson_one_phone", full_page=False)
+
+
+# The figure each lesson is about: the row it is in (None: the tab's last table) and its text (default settings).
+_NORMALISE_B = ndcg_core.evaluate([1, 0, 2, 0, 3, 1, 0, 2])
+_GAIN_EXP = ndcg_core.evaluate([3, 2, 3, 0, 1])
+_JUDGED = ndcg_core.evaluate([3, 2, 3, 0, 1, 2], k=6, ideal_relevances=[3, 2, 3, 0, 1, 2, 3, 2])
+LESSON_FIGURES = {
+    "2 · Normalise": ("B (longer, jumbled)", num(_NORMALISE_B.ndcg)),  # 0.581: NDCG, the grid's last column
+    "5 · Linear vs exp.": (None, num(_GAIN_EXP.table["contribution"].iloc[2])),  # exponential: 7 / log2(4) = 3.500
+    "6 · All judged": ("all judged documents", num(_JUDGED.ndcg)),  # 0.751
+    "7 · All grades 0": ("refuse (error)", "refused (below)"),
+}
+
+
+def test_the_lessons_tables_fit_a_phone_without_scrolling_sideways(phone, app_url):
+    """On a 390 px phone lessons 2, 5, 6 and 7 showed data grids with 469, 629, 515 and 394 px of columns in 354 px:
+    a student had to scroll each one sideways to see NDCG (lesson 2's B: 0.581 was out of view), lesson 5's
+    exponential contributions, lesson 6's and 7's NDCG column. Every lesson's tables now fit the screen, and the
+    figure each lesson is about is whole on screen."""
+    open_page(phone, f"{app_url}/step_by_step")
+    for title in LESSON_TITLES:
+        phone.get_by_role("tab", name=title).tap()
+        panel = phone.get_by_role("tabpanel").filter(visible=True)
+        expect()(panel).to_have_count(1)
+        assert phone.evaluate(WIDE_TABLES_JS) == [], title
+        if title not in LESSON_FIGURES:
+            continue
+        label, figure = LESSON_FIGURES[title]
+        tables = panel.locator("[data-testid='stTable']")
+        cell = (tables.last if label is None else tables.locator("tr").filter(has_text=label)).get_by_text(
+            figure, exact=True)
+        cell.scroll_into_view_if_needed()
+        expect()(cell).to_be_in_viewport(ratio=1)
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (title, box)
+        screenshot(phone, f"phone_lesson_{title[0]}_table", full_page=False)
 
 
 WIDE_CARD_TABLES_JS = """() => [...document.querySelectorAll('[class*="st-key-example_card_"] [data-testid="stTable"]')]
