@@ -323,3 +323,26 @@ def test_the_address_of_a_walk_through_the_playgrounds_list_walks_the_same_list_
     expected = ndcg_core.evaluate([0, 3, 1], gain="linear").table["cumulative_dcg"][1]
     assert round(expected, 3) == 1.893
     assert any(f"Running DCG@2 = **{num(expected)}**" in md.value for md in reopened.markdown)
+
+
+def test_the_datasets_lesson_shows_a_skipped_query_as_a_dash_and_averages_over_the_others():
+    """Sidebar rule "skip", Q2 graded 0, 0, 0: its NDCG cell read a grey "None" and the mean's help still said
+    "(NDCG₁ + NDCG₂ + NDCG₃) / 3" beside a mean of two queries (helper-68)."""
+    at = run_page("step_by_step", query_params={"z": "skip"})
+    at.text_input(key="lesson_dataset_Q2").input("0, 0, 0").run()
+    assert not at.exception
+    table = next(df for df in at.dataframe if list(df.value.columns) == ["DCG", "IDCG", "NDCG"])
+    assert table.proto.HasField("placeholder") and table.proto.placeholder == "–"
+    assert math.isnan(table.value.loc["Q2", "NDCG"])
+    q1, q3 = (ndcg_core.evaluate(grades).ndcg for grades in ([3, 1, 2, 0, 2], [3, 3, 2, 3]))
+    mean = next(m for m in at.metric if m.label == "Mean of per-query NDCG")
+    assert (mean.value, mean.help) == (num((q1 + q3) / 2), "(NDCG₁ + NDCG₃) / 2")
+    assert ("Q2 has IDCG = 0: the sidebar's zero-IDCG rule (skip) leaves it out of the mean, so n = 2."
+            in [c.value for c in at.caption])
+    # Every list all zero: nothing to average, and no "undefined − undefined" delta.
+    for query in ("Q1", "Q3"):
+        at.text_input(key=f"lesson_dataset_{query}").input("0").run()
+    metrics = {m.label: m for m in at.metric}
+    assert metrics["Mean of per-query NDCG"].value == "undefined"
+    assert metrics["ΣDCG / ΣIDCG"].delta in ("", None)
+    assert r"= \text{undefined}\qquad" in [element.value for element in at.latex][-1]

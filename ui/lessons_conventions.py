@@ -148,15 +148,25 @@ def lesson_dataset(settings: MetricSettings) -> None:
     )
     evaluated = ndcg_core.evaluate_run(run, **lesson_kwargs(settings))
     per_query = evaluated.per_query[["dcg", "idcg", "ndcg"]]
-    st.dataframe(per_query.round(3).rename(columns=str.upper), width="stretch")
+    # A query the zero-IDCG rule "skip" leaves out has no NDCG: "–", as on the Dataset page (the grid drew "None").
+    st.dataframe(per_query.round(3).rename(columns=str.upper), width="stretch", placeholder="–")
+    skipped = [str(query) for query, ndcg in per_query["ndcg"].items() if math.isnan(ndcg)]
+    counted = [f"NDCG{'₁₂₃'[j]}" for j, query in enumerate(per_query.index) if query not in skipped]
+    mean, ratio = evaluated.mean_ndcg, evaluated.ratio_of_sums
     left, right = st.columns(2)
-    left.metric("Mean of per-query NDCG", num(evaluated.mean_ndcg), help="(NDCG₁ + NDCG₂ + NDCG₃) / 3")
-    right.metric("ΣDCG / ΣIDCG", num(evaluated.ratio_of_sums), delta=num(evaluated.ratio_of_sums - evaluated.mean_ndcg),
+    left.metric("Mean of per-query NDCG", num(mean),
+                help=f"({' + '.join(counted)}) / {len(counted)}" if counted
+                else "No query has an NDCG to average.")
+    right.metric("ΣDCG / ΣIDCG", num(ratio), delta=None if math.isnan(mean - ratio) else num(ratio - mean),
                  help="(DCG₁ + DCG₂ + DCG₃) / (IDCG₁ + IDCG₂ + IDCG₃)")
     st.latex(
-        r"\frac{1}{n}\sum_q NDCG_q = " + num(evaluated.mean_ndcg)
-        + r"\qquad \frac{\sum_q DCG_q}{\sum_q IDCG_q} = " + num(evaluated.ratio_of_sums)
+        r"\frac{1}{n}\sum_q NDCG_q = " + num(mean, missing=r"\text{undefined}")
+        + r"\qquad \frac{\sum_q DCG_q}{\sum_q IDCG_q} = " + num(ratio, missing=r"\text{undefined}")
     )
+    if skipped:
+        names = " and ".join(skipped) if len(skipped) < 3 else "Q1, Q2 and Q3"
+        st.caption(f"{names} {'has' if len(skipped) == 1 else 'have'} IDCG = 0: the sidebar's zero-IDCG rule (skip) "
+                   f"leaves {'it' if len(skipped) == 1 else 'them'} out of the mean, so n = {len(counted)}.")
     st.caption(
         "The ratio of sums is a weighted mean of the NDCGs, each query weighted by its IDCG, so it leans towards "
         "the queries with the biggest IDCG. Queries with IDCG = 0 add nothing to either sum."
