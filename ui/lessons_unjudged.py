@@ -14,7 +14,7 @@ import streamlit as st
 
 import ndcg_core
 from ui.formatting import apart, num, percent
-from ui.lesson_inputs import MAX_LESSON_LIST
+from ui.lesson_inputs import MAX_LESSON_LIST, lesson_table
 from ui.settings import MetricSettings
 from ui.widgets import plain
 
@@ -59,11 +59,12 @@ def lesson_unjudged(settings: MetricSettings) -> None:
     for mark in marks:
         rank += mark is not None
         condensed_rank.append("removed" if mark is None else str(rank))
-    st.dataframe(pd.DataFrame({
+    # A static table: as a grid on a 390 px phone its Grade column cut "not judged (counts as 0)" to "not judge".
+    lesson_table(pd.DataFrame({
         "Usual rank": range(1, len(marks) + 1),
         "Grade": ["not judged (counts as 0)" if mark is None else num(mark) for mark in marks],
         "Rank in the condensed list": condensed_rank,
-    }), hide_index=True)
+    }), key="unjudged", numbers=())
     cards = st.columns(4)
     cards[0].metric(f"Usual NDCG@{k}", num(result.standard), help="Unjudged = grade 0.")
     cards[1].metric(f"Condensed NDCG@{k}", num(result.condensed), help="Unjudged documents removed first.")
