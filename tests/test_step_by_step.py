@@ -345,4 +345,19 @@ def test_the_datasets_lesson_shows_a_skipped_query_as_a_dash_and_averages_over_t
     metrics = {m.label: m for m in at.metric}
     assert metrics["Mean of per-query NDCG"].value == "undefined"
     assert metrics["ΣDCG / ΣIDCG"].delta in ("", None)
-    assert r"= \text{undefined}\qquad" in [element.value for element in at.latex][-1]
+    assert all(r"= \text{undefined}" in element.value for element in list(at.latex)[-2:])
+
+
+def test_the_datasets_lessons_two_averages_are_two_formulas():
+    """One formula with a gap between the two averages broke on a 390 px phone after the first "=", and the mean's
+    value sat beside the second formula: "0.811   ΣDCG / ΣIDCG = 0.953" (helper-68)."""
+    at = run_page("step_by_step")
+    lists = ([3, 1, 2, 0, 2], [0, 0, 1], [3, 3, 2, 3])
+    results = [ndcg_core.evaluate(grades) for grades in lists]
+    mean = sum(r.ndcg for r in results) / 3
+    ratio = sum(r.dcg for r in results) / sum(r.idcg for r in results)
+    assert [element.value for element in at.latex][-2:] == [
+        f"$$\n\\frac{{1}}{{n}}\\sum_q NDCG_q = {num(mean)}\n$$",
+        f"$$\n\\frac{{\\sum_q DCG_q}}{{\\sum_q IDCG_q}} = {num(ratio)}\n$$",
+    ]
+    assert (num(mean), num(ratio)) == ("0.811", "0.953")

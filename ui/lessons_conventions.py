@@ -159,10 +159,10 @@ def lesson_dataset(settings: MetricSettings) -> None:
                 else "No query has an NDCG to average.")
     right.metric("ΣDCG / ΣIDCG", num(ratio), delta=None if math.isnan(mean - ratio) else num(ratio - mean),
                  help="(DCG₁ + DCG₂ + DCG₃) / (IDCG₁ + IDCG₂ + IDCG₃)")
-    st.latex(
-        r"\frac{1}{n}\sum_q NDCG_q = " + num(mean, missing=r"\text{undefined}")
-        + r"\qquad \frac{\sum_q DCG_q}{\sum_q IDCG_q} = " + num(ratio, missing=r"\text{undefined}")
-    )
+    # Two formulas, not one with a gap: on a phone the line broke after the first "=", and its value sat beside the
+    # second formula ("0.811   ΣDCG / ΣIDCG = 0.953").
+    st.latex(r"\frac{1}{n}\sum_q NDCG_q = " + num(mean, missing=r"\text{undefined}"))
+    st.latex(r"\frac{\sum_q DCG_q}{\sum_q IDCG_q} = " + num(ratio, missing=r"\text{undefined}"))
     if skipped:
         names = " and ".join(skipped) if len(skipped) < 3 else "Q1, Q2 and Q3"
         st.caption(f"{names} {'has' if len(skipped) == 1 else 'have'} IDCG = 0: the sidebar's zero-IDCG rule (skip) "
