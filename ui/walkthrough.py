@@ -326,3 +326,8 @@ PROGRESS_COLUMNS["Contribution"] = st.column_config.NumberColumn(
     "Contrib.", format="%.3f", help="Contribution: gain ÷ discount at this position")
 PROGRESS_COLUMNS["Ideal contribution"] = st.column_config.NumberColumn(
     "Ideal contrib.", format="%.3f", help="Ideal contribution: the ideal list's gain ÷ discount at this position")
+# On a tablet held upright (768 px, a 732 px table) the eleven columns took 771 px and NDCG@i was cut again: "i" is
+# narrow (its numbers are short) and "Document" is "Doc.". Narrower screens (a phone) still scroll the table
+# sideways; "i" is pinned, so the row's position stays in view.
+PROGRESS_COLUMNS["i"] = st.column_config.NumberColumn(pinned=True, width=36)
+PROGRESS_COLUMNS["Document"] = st.column_config.TextColumn("Doc.", help="Document")

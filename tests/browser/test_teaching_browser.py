@@ -213,6 +213,18 @@ def test_the_lessons_tables_fit_a_phone_without_scrolling_sideways(phone, app_ur
         screenshot(phone, f"phone_lesson_{title[0]}_table", full_page=False)
 
 
+def test_the_walks_table_shows_ndcg_at_i_on_a_tablet_held_upright(phone, app_url):
+    """At 768 × 1024 (touch, sidebar closed) the walk's table had 771 px of columns in 732 px: NDCG@i, the column the
+    walk is about, was cut to "NDC" and its values to "1" and "0"."""
+    phone.set_viewport_size({"width": 768, "height": 1024})
+    open_page(phone, f"{app_url}/step_by_step")
+    grid = phone.locator("[data-testid='stDataFrame']").first
+    grid.scroll_into_view_if_needed()
+    scrolled, shown = grid.locator(".dvn-scroller").evaluate("(box) => [box.scrollWidth, box.clientWidth]")
+    screenshot(phone, "tablet_walk_table", full_page=False)
+    assert (shown, scrolled <= shown + 1) == (732, True), (scrolled, shown)
+
+
 WIDE_CARD_TABLES_JS = """() => [...document.querySelectorAll('[class*="st-key-example_card_"] [data-testid="stTable"]')]
   .map((table) => table.querySelector('table').parentElement)
   .filter((box) => box.scrollWidth > box.clientWidth + 1)
