@@ -156,6 +156,9 @@ def test_contribution_terms_match_ndcg_core_table():
                               "1 ÷ 1.585 = 0.631."),
     (RANK3, 1.0, "grade_not_gain", "You divided the grade; divide its gain instead (here 3 for grade 2): "
                                    "3 ÷ 2 = 1.500."),
+    # Rank 1 (discount 1), grade 3 typed: it said "You divided the grade", and nothing had been divided (helper-68).
+    (Term(1, 3.0, 7.0, 1.0, 7.0), 3.0, "grade_not_gain",
+     "That is the grade; its gain is 7, then divided by the discount: 7 ÷ 1 = 7."),
     (RANK3, 6.0, "multiplied", "The discount divides the gain, it does not multiply it: 3 ÷ 2 = 1.500."),
     (RANK5, 0.6, "rank_not_log", "The discount is log(i + 1) = 2.585, not the rank 5; it grows slowly: "
                                  "3 ÷ 2.585 = 1.161."),

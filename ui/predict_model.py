@@ -301,7 +301,8 @@ def judge_contribution(guess: float, term: Term) -> Feedback:
         key, why = "exact", f"Right: the gain divided by the discount of rank {rank}, {sum_line}."
     elif abs(discount - 1) > 1e-9 and _near(guess, gain):
         key, why = "gain_only", f"That is the gain; the contribution divides it by the discount log(i + 1): {sum_line}."
-    elif abs(gain - grade) > 1e-9 and _near(guess, grade / discount):
+    elif abs(gain - grade) > 1e-9 and abs(discount - 1) > 1e-9 and _near(guess, grade / discount):
+        # (At rank 1 the discount is 1: the grade itself was typed, nothing divided; the branch below says so.)
         key, why = "grade_not_gain", (f"You divided the grade; divide its gain instead (here {num(gain)} for grade "
                                       f"{num(grade)}): {sum_line}.")
     elif abs(gain - grade) > 1e-9 and _near(guess, grade):
