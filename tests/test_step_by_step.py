@@ -361,3 +361,19 @@ def test_the_datasets_lessons_two_averages_are_two_formulas():
         f"$$\n\\frac{{\\sum_q DCG_q}}{{\\sum_q IDCG_q}} = {num(ratio)}\n$$",
     ]
     assert (num(mean), num(ratio)) == ("0.811", "0.953")
+
+
+def test_the_ideal_side_names_every_document_tied_for_its_place():
+    """The Playground's list D1:3, D2:1, D3:2, D4:0, D5:2 at position 2: the ideal side said "document D3", one of two
+    documents graded 2 picked by list order, as if the ideal list put D3 there and not D5 (helper-68)."""
+    at = run_page("step_by_step", query_params={"pos": "2"})
+    [ideal] = [m.value for m in at.markdown if m.value.startswith("**Ideal ranking**")]
+    assert ideal == ("**Ideal ranking** · position 2: document **D3** (or D5: the same grade, 2, so either can stand "
+                     "here)")
+    at = run_page("step_by_step", query_params={"pos": "1"})  # D1, the only 3: no note
+    assert [m.value for m in at.markdown if m.value.startswith("**Ideal ranking**")] == [
+        "**Ideal ranking** · position 1: document **D1**"]
+    # A judged document outside the ranking tied with ranked ones, and a longer tie.
+    at = run_page("step_by_step", query_params={"docs": "A:3,B:0,C:0,D:0,E:0", "extra": "X:0", "pos": "2"})
+    [ideal] = [m.value for m in at.markdown if m.value.startswith("**Ideal ranking**")]
+    assert ideal.endswith("document **B** (or C, D, E and 1 more: the same grade, 0, so any of them can stand here)")

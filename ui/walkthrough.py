@@ -34,6 +34,19 @@ def ideal_names(walk: Ranking) -> list[str]:
     return [names[j] for j in ndcg_core.ideal_order(walk.ideal_relevances())]
 
 
+def tied_note(walk: Ranking, position: int) -> str:
+    """Words for the ideal list's document at ``position`` when others share its grade: any of them can stand there,
+    so the name shown is one pick among equals (``ideal_names`` takes them in list order), not the ideal's choice."""
+    names, grades = list(walk.names) + list(walk.extra_names), walk.ideal_relevances()
+    order = ndcg_core.ideal_order(grades)
+    grade = grades[order[position - 1]]
+    others = [names[j] for j in order if grades[j] == grade and names[j] != names[order[position - 1]]]
+    if not others:
+        return ""
+    shown = ", ".join(plain(name) for name in others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+    return f" (or {shown}: the same grade, {num(grade)}, so {'either' if len(others) == 1 else 'any of them'} can stand here)"
+
+
 def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
     """Previous / next / slider / autoplay over the positions of ``walk``, with the numbers of position i."""
     try:
@@ -176,7 +189,7 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
     log = log_latex(settings.log_base)
     name = walk.names[position - 1]
     ideal_name = ideal_names(walk)[position - 1]
-    ideal_note = " (judged, but not in the ranking)" if ideal_name in walk.extra_names else ""
+    ideal_note = (" (judged, but not in the ranking)" if ideal_name in walk.extra_names else "") + tied_note(walk, position)
 
     st.header(f"Position i = {position} of {len(table)}")
     guess_key = predict.step_key(walk.names, walk.grades, settings, position)
