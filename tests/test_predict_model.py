@@ -19,7 +19,7 @@ NAMES = ("D1", "D2", "D3", "D4", "D5")
 G = (3.0, 1.0, 2.0, 0.0, 2.0)
 BEFORE = Scores(10.29149, 10.82347, 0.95085)
 MOVED = Scores(9.07707, 10.82347, 0.83865)  # D3 moved from rank 3 to rank 1
-MOVE = Change("order", ("D3", 2.0, 3, 1))
+MOVE = Change("order", ("D3", 2.0, 3, 1), (("D1", 3.0), ("D2", 1.0)))  # past D1 (grade 3) and D2 (grade 1)
 
 
 def test_hand_figures_agree_with_ndcg_core():
@@ -71,8 +71,8 @@ def test_wrong_direction_after_a_move_names_the_document_and_the_discount():
     feedback = judge_ndcg(0.98, BEFORE, MOVED, MOVE)
     assert feedback.misconception == "direction"
     assert feedback.explanation == (
-        "NDCG fell (-0.1122): D3 (grade 2) moved from rank 3 to rank 1, ahead of documents with higher grades, so "
-        "the larger gains now sit where the discount log(i + 1) is larger."
+        "NDCG fell (-0.1122): D3 (grade 2) moved from rank 3 to rank 1, ahead of D1 (grade 3) and D2 (grade 1), so "
+        "on balance the larger gains now sit where the discount log(i + 1) is larger."
     )
 
 
@@ -226,3 +226,25 @@ def test_a_zero_past_the_cutoff_is_half_right_and_says_why():
     assert judge_contribution(0.431, term).points == 1.0  # what it would add without the cutoff
     within = Term(2, 1.0, 1.0, math.log2(3), 1 / math.log2(3), k=3)
     assert judge_contribution(0.0, within).misconception == "other"  # 0 within the cutoff is no such slip
+
+
+def test_a_move_past_higher_and_lower_grades_names_them_not_only_the_higher():
+    """D3 (grade 2) moved from rank 3 to rank 1, past D1 (grade 3) and D2 (grade 1): the answer said "ahead of
+    documents with higher grades", and D2's grade is lower (helper-68)."""
+    change = classify((NAMES, G), (("D3", "D1", "D2", "D4", "D5"), (2.0, 3.0, 1.0, 0.0, 2.0)))
+    assert change == Change("order", ("D3", 2.0, 3, 1), (("D1", 3.0), ("D2", 1.0)))
+    assert judge_ndcg(0.98, BEFORE, MOVED, change).explanation == (
+        "NDCG fell (-0.1122): D3 (grade 2) moved from rank 3 to rank 1, ahead of D1 (grade 3) and D2 (grade 1), so "
+        "on balance the larger gains now sit where the discount log(i + 1) is larger.")
+    # One document passed: named, and no "on balance".
+    down = classify((NAMES, G), (("D1", "D2", "D4", "D3", "D5"), (3.0, 1.0, 0.0, 2.0, 2.0)), moved=("D3", 2.0))
+    after = Scores.of(ndcg_core.evaluate([3.0, 1.0, 0.0, 2.0, 2.0]))
+    assert judge_ndcg(0.99, BEFORE, after, down).explanation == (
+        "NDCG fell (-0.0192): D3 (grade 2) moved from rank 3 to rank 4, behind D4 (grade 0), so the larger gains now "
+        "sit where the discount log(i + 1) is larger.")
+    # More than three passed: counted by how their grades compare.
+    names, grades = tuple("ABCDEF"), (3.0, 1.0, 0.0, 3.0, 1.0, 2.0)
+    up = classify((names, grades), (tuple("FABCDE"), (2.0, 3.0, 1.0, 0.0, 3.0, 1.0)))
+    result = Scores.of(ndcg_core.evaluate([2.0, 3.0, 1.0, 0.0, 3.0, 1.0]))
+    words = judge_ndcg(0.99, Scores.of(ndcg_core.evaluate(list(grades))), result, up).explanation
+    assert "ahead of 2 documents with higher grades and 3 documents with lower grades, so on balance" in words

@@ -37,6 +37,7 @@ class Change:
 
     kind: str
     moved: tuple[str, float, int, int] | None = None
+    passed: tuple[tuple[str, float], ...] = ()  # (name, grade) of each document the moved one went past
 
 
 def single_move(before: Sequence, after: Sequence, *, moved=None) -> tuple[int, int] | None:
@@ -75,7 +76,8 @@ def classify(
         if move is None:
             return Change("order")
         name, grade = pairs_before[move[0]]
-        return Change("order", (name, grade, move[0] + 1, move[1] + 1))
+        passed = tuple(pairs_before[j] for j in range(min(move), max(move) + 1) if j != move[0])
+        return Change("order", (name, grade, move[0] + 1, move[1] + 1), passed)
     return Change("grades" if same_settings else "mixed")
 
 
@@ -235,12 +237,32 @@ def _direction_reason(before: Scores, after: Scores, change: Change, actual: flo
             passed = "documents with higher grades" if actual < 0 else "documents with lower grades"
         else:
             passed = "documents with lower grades" if actual < 0 else "documents with higher grades"
+        passed, mixed = _passed_words(change) if change.passed else (passed, False)
         side = "ahead of" if end < start else "behind"
-        return (f"NDCG {_direction(actual)} ({signed(actual)}): {_moved_words(change)}, {side} {passed}, so the "
-                "larger gains now sit where the discount log(i + 1) is "
+        return (f"NDCG {_direction(actual)} ({signed(actual)}): {_moved_words(change)}, {side} {passed}, so "
+                f"{'on balance ' if mixed else ''}the larger gains now sit where the discount log(i + 1) is "
                 f"{'smaller' if actual > 0 else 'larger'}.")
     return (f"NDCG {_direction(actual)} ({signed(actual)}): DCG went {fixed(before.dcg)} → {fixed(after.dcg)} and IDCG "
             f"{fixed(before.idcg)} → {fixed(after.idcg)}.")
+
+
+def _passed_words(change: Change) -> tuple[str, bool]:
+    """The documents a move went past, by name and grade (up to three) or counted, and whether their grades lie on
+    both sides of the moved one's. D3 (grade 2) up from rank 3 past D1 (3) and D2 (1) was "ahead of documents with
+    higher grades", as if D2 were one of them."""
+    grade = change.moved[1]  # type: ignore[index]
+    if len(change.passed) <= 3:
+        words = [f"{name} (grade {num(g)})" for name, g in change.passed]
+        listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    else:
+        counts = [(sum(g > grade for _, g in change.passed), "a higher grade", "higher grades"),
+                  (sum(g < grade for _, g in change.passed), "a lower grade", "lower grades"),
+                  (sum(g == grade for _, g in change.passed), "the same grade", "the same grade")]
+        parts = [f"{n} {'document' if n == 1 else 'documents'} with {one if n == 1 else many}"
+                 for n, one, many in counts if n]
+        listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    mixed = any(g > grade for _, g in change.passed) and any(g < grade for _, g in change.passed)
+    return listed, mixed
 
 
 def _both_moved(before: Scores, after: Scores, actual: float) -> str:
