@@ -959,3 +959,12 @@ def test_a_nickname_longer_than_a_nickname_keeps_is_cut_and_the_student_told(eng
     kept = typed[:NICKNAME_MAX].strip()
     assert f"A nickname keeps {NICKNAME_MAX} characters, so “{typed}” was cut: you are “{kept}”." in _texts(student)
     assert "A nickname keeps" not in _texts(_student(code, "Short"))
+
+
+def test_the_qr_code_is_named_for_a_screen_reader(engine):
+    """The teacher's QR code was an image with no text alternative (no ``alt``): a screen reader announced an
+    unnamed image beside the join link. It is named as what it is, with the link it holds."""
+    teacher, code, _ = _teacher(engine)
+    [image] = [img for element in teacher.main if type(element.proto).__name__ == "ImageList" for img in element.proto.imgs]
+    assert image.HasField("alt") and image.alt.startswith("QR code of the join link ")
+    assert image.alt.endswith(f"live_class?join={code}")

@@ -119,7 +119,8 @@ def _header(engine: Engine, session: store.Session, *, view_only: bool) -> None:
     # The code is made only of the join-code alphabet (A-Z, 2-9), so it is safe inside this HTML.
     code.html(f"<div style='font-size:3.2rem;font-weight:800;letter-spacing:.12em;line-height:1' "
               f"aria-label='class code'>{security.shown_code(session.code, '&nbsp;')}</div>")
-    qr.image(widgets.qr_png(link, scale=4), width=110)
+    # Named for a screen reader (Streamlit gives an image none by default: it was read as an unnamed image).
+    qr.image(widgets.qr_png(link, scale=4), width=110, alt=f"QR code of the join link {link}")
     if not view_only:
         st.caption("Projecting? Open the view-only projector link (under \"Teacher link\" below) on the projector, "
                    "or go full screen (F11): this page's address holds your private teacher link.")
