@@ -363,3 +363,16 @@ def test_cells_past_the_cutoff_are_drawn_empty_as_the_caption_says():
     expected = next(frame for frame in at.dataframe if "what it tests" in frame.value.columns)
     assert expected.value.isna().to_numpy().any()  # refused cells
     assert expected.proto.HasField("placeholder") and expected.proto.placeholder == ""
+
+
+def test_the_side_by_side_cards_have_no_help_button_named_with_markdown_escapes():
+    """A card's help icon is a button Streamlit names "Help for " + the card's label as markdown source: the
+    scikit-learn card's was "Help for scikit\\-learn", read out with its backslash by a screen reader. The cards'
+    labels (user text, escaped) carry no help icon; the caption under each gives its DCG and IDCG."""
+    at = run_page(PAGE)
+    cards = {metric.label: metric for metric in at.metric}
+    assert set(cards) == {"scikit\\-learn", "LightGBM"}
+    for label, card in cards.items():
+        assert not card.proto.help, f"{label}: a help button named 'Help for {label}'"
+    captions = [caption.value for caption in at.caption if caption.value.startswith("DCG = ")]
+    assert captions == ["DCG = 5.4662, IDCG = 5.6925", "DCG = 10.4840, IDCG = 10.8235"]

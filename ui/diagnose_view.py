@@ -163,8 +163,9 @@ def _side_by_side(diagnosis: ndcg_core.Diagnosis, findings, question: inputs.Que
     for index, (column, finding) in enumerate(zip(columns, findings, strict=True)):
         match = finding.matches[0]
         with column:
-            st.metric(plain(finding.label), f"{match.ndcg:.4f}",
-                      help=f"DCG {match.dcg:.4f} / IDCG {match.idcg:.4f}" if match.idcg > 0 else "IDCG = 0")
+            # No help icon: Streamlit names its button "Help for " + the label's markdown source, which a screen
+            # reader read as "Help for scikit\-learn"; the caption below says what it said (DCG and IDCG).
+            st.metric(plain(finding.label), f"{match.ndcg:.4f}")
             st.caption(f"DCG = {match.dcg:.4f}, IDCG = {match.idcg:.4f}")
             _calculation_table(calculation_frame(diagnosis, finding, question.ids), key=f"why_side_by_side_{index}")
     st.caption("Empty cells are past the cutoff (ranking) or past the ideal list's depth: they do not count.")
