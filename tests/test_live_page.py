@@ -968,3 +968,40 @@ def test_the_qr_code_is_named_for_a_screen_reader(engine):
     [image] = [img for element in teacher.main if type(element.proto).__name__ == "ImageList" for img in element.proto.imgs]
     assert image.HasField("alt") and image.alt.startswith("QR code of the join link ")
     assert image.alt.endswith(f"live_class?join={code}")
+
+
+def _spoken(at) -> list[str]:
+    """The texts of the page's screen-reader-only live regions (ui.focus.spoken)."""
+    import html
+    import re
+
+    return [html.unescape(re.sub(r"<[^>]+>", "", md.value)) for md in at.markdown if "ndcg-spoken" in md.value]
+
+
+def test_a_student_hears_each_change_the_teacher_makes(engine):
+    """The student's page changes by itself (the question opens, answers close, the answer is revealed); a student
+    with a screen reader was told none of it (the page had no live region). One live region, the panel's first
+    element in every state, says what changed, with the revealed answer and the student's points."""
+    teacher, code, secret = _teacher(engine)
+    student = _student(code)
+    assert _spoken(student) == ["Waiting for the teacher to open a question."]
+    teacher.number_input(key="live_seed").set_value(42).run()
+    teacher.button(key="live_add").click().run()
+    activity = store.current_activity(engine, store.find_session(engine, code).id)
+    student.run()
+    assert _spoken(student) == ["Question 1, Predict the NDCG, is open for answers."]
+    truth = activities.truth("estimate", activity.spec)
+    student.slider(key=f"live_answer_{activity.id}").set_value(round(truth, 2))
+    student.button(key=f"live_send_{activity.id}").click().run()
+    assert _spoken(student) == ["Question 1, Predict the NDCG, is open for answers."]  # no news: nothing new said
+    teacher.run()
+    teacher.button(key=f"live_closed_{activity.id}").click().run()
+    student.run()
+    assert _spoken(student) == ["Question 1, Predict the NDCG: answers are closed. Wait for the reveal."]
+    teacher.button(key=f"live_revealed_{activity.id}").click().run()
+    student.run()
+    assert _spoken(student) == [f"Question 1, Predict the NDCG: the answer is NDCG@{activity.spec['k']} = "
+                                f"{truth:.3f}. Your answer: {round(truth, 2):.2f}, 1 point."]
+    store.end_session(engine, code=code, secret=secret)
+    student.run()
+    assert _spoken(student) == ["The session has ended."]

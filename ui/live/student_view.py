@@ -18,7 +18,7 @@ import sqlalchemy as sa
 import streamlit as st
 from sqlalchemy.engine import Engine
 
-from ui import present
+from ui import focus, present
 from ui.formatting import count
 from ui.live import activities, connection, device, security, store, widgets
 from ui.live.schema import NICKNAME_MAX
@@ -155,11 +155,13 @@ def _panel(code: str, token: str, student_id: int) -> None:
     except sa.exc.DBAPIError:
         state.outage = True
         if state.view is None or state.view[1] is None or state.view[1].state != "open":
+            _announce(RECONNECTING)
             st.warning(RECONNECTING, icon=":material/sync:")
             return
         # A click on the answer (which reruns this fragment) must not take the question away during an outage:
         # draw it from the last read, so the answer can still be sent (and kept until the database is back).
         session, activity, mine = state.view
+    _announce(news(session, activity, mine))
     if session.ended:
         st.info("The session has ended. Thank you!")
         return
@@ -177,6 +179,30 @@ def _panel(code: str, token: str, student_id: int) -> None:
         st.info("Answers are closed. Wait for the reveal…", icon=":material/hourglass_top:")
     else:
         _result(engine, session, activity, mine)
+
+
+def news(session: store.Session, activity: store.Activity | None, mine: store.Answer | None) -> str:
+    """What the teacher last did, in one sentence for a screen reader: the page changes by itself (a question
+    opens, answers close, the answer is revealed), and a student who cannot see it was told nothing."""
+    if session.ended:
+        return "The session has ended."
+    if activity is None or activity.state == "draft":
+        return "Waiting for the teacher to open a question."
+    question = f"Question {activity.position}, {activities.TITLES[activity.kind]}"
+    if activity.state == "open":
+        return f"{question}, is open for answers."
+    if activity.state == "closed":
+        return f"{question}: answers are closed. Wait for the reveal."
+    answer = activities.correct_answer(activity.kind, activity.spec)
+    if mine is None:
+        return f"{question}: the answer is {answer}. You did not answer this one."
+    points = f"{mine.points:g} point{'s' if mine.points != 1 else ''}"
+    return f"{question}: the answer is {answer}. Your answer: {_answer_text(mine, activity)}, {points}."
+
+
+def _announce(text: str) -> None:
+    """The panel's first element in every state: one live region whose words change (ui.focus.spoken)."""
+    st.markdown(focus.spoken(text), unsafe_allow_html=True)
 
 
 def _own_answer(mine: store.Answer | None, activity: store.Activity) -> None:
