@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ui import focus
 from ui.widgets import plain
 
 
@@ -67,7 +68,7 @@ def check_section() -> None:
             name: st.column_config.NumberColumn(format="%.6f") for name in frame.columns[2:]})
         st.caption("Empty = the library refuses that input (e.g. LightGBM: labels above 30; scikit-learn: one "
                    "document). trec_eval and ranx read 1.5 as 1 and a negative grade as 0.")
-    uploaded = st.file_uploader("Your outputs (CSV or JSON)", type=["csv", "json", "txt"], key="battery_upload")
+    uploaded = focus.file_uploader("Your outputs (CSV or JSON)", type=["csv", "json", "txt"], key="battery_upload")
     pasted = st.text_area("…or paste them", key="battery_paste", persist_state="session", height=100, placeholder="plain,0.9608\nties,0.6979")
     data = uploaded.getvalue() if uploaded is not None else pasted
     if not data or not str(data).strip():

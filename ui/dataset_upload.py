@@ -22,7 +22,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import dataset_state
+from ui import dataset_state, focus
 from ui.formatting import megabytes
 from ui.widgets import plain
 
@@ -158,12 +158,13 @@ def show_inputs() -> None:
             st.button("Switch back to the bundled sample", key="dataset_use_sample", on_click=use_sample)
     elif source == "trec":
         left, right = st.columns(2)
-        qrels_file = left.file_uploader(
-            "Qrels (TREC: query 0 doc grade)", key=dataset_state.QRELS_FILE_KEY,
+        qrels_file = focus.file_uploader(
+            "Qrels (TREC: query 0 doc grade)", key=dataset_state.QRELS_FILE_KEY, where=left,
             help="One judgment per line: query id, an unused column (0), document id, grade. Whitespace separated.",
         )
-        run_files = right.file_uploader(
+        run_files = focus.file_uploader(
             "Run(s) (TREC: query Q0 doc rank score tag)", key=dataset_state.RUN_FILES_KEY, accept_multiple_files=True,
+            where=right,
             help="Six whitespace-separated columns per line. Upload two runs to compare them on the Compare page.",
         )
         if qrels_file is not None and run_files:
@@ -175,7 +176,7 @@ def show_inputs() -> None:
                     f"{st.get_option('server.maxUploadSize')} MB upload limit is refused before it reaches the app: "
                     "it shows in red in the uploader (point at it for the reason).", icon=":material/attach_file:")
     else:
-        tables = st.file_uploader(
+        tables = focus.file_uploader(
             "CSV with columns query, doc, relevance and score or rank", key=dataset_state.CSV_FILES_KEY,
             accept_multiple_files=True,
             help="One row per (query, document). Rows with an empty score and rank are judged but not retrieved; "

@@ -8,6 +8,10 @@ the container that replaced it, :func:`land_here` moves a focus that was lost (o
 a screen reader reads the verdict and the next Tab goes on from there. A focus the user has put somewhere else is
 left alone.
 
+A file uploader's "Upload" button gives way to the chosen file's name (and a file's remove button to the empty
+uploader) as soon as the file is chosen, so a keyboard user's focus fell to the page, and a screen reader said
+nothing of the upload: :func:`file_uploader` lands it on the uploader, whose next Tab is the file's remove button.
+
 A control low on a page can change what its top shows (the Live class's "Add and open" puts the new activity at
 the top of the teacher's page, while the teacher is scrolled down at the picker): :func:`bring_into_view` scrolls
 the changed container into view, once, when it is above the screen.
@@ -18,6 +22,8 @@ from __future__ import annotations
 import html
 
 import streamlit as st
+
+from ui import session
 
 _JS = """
 export default function ({ data, parentElement }) {
@@ -82,3 +88,28 @@ def spoken(text: str) -> str:
     markdown element drawn with ``unsafe_allow_html=True``, at the same place in every run."""
     return f'<div class="ndcg-spoken" role="status" aria-live="polite">{html.escape(text)}</div>'
 
+
+
+_UPLOADS_KEY = "focus_uploads"  # uploader key -> how many times its files changed in this session
+
+
+def _uploads() -> dict[str, int]:
+    return session.page_state(_UPLOADS_KEY, dict)
+
+
+def _uploaded(key: str) -> None:
+    """The uploader's on_change: one more change of its files (a file added or removed)."""
+    _uploads()[key] = _uploads().get(key, 0) + 1
+
+
+def file_uploader(label: str, *, key: str, where=st, **options):
+    """``st.file_uploader`` (in ``where``: a column, or the page) in a container that takes back a keyboard focus
+    lost when the uploader's files change (see the module's docstring); its value as ``st.file_uploader`` returns
+    it. Only a change of the files lands the focus: a page opened or rerun otherwise leaves it alone."""
+    box = f"{key}_box"
+    with where.container(key=box):
+        files = st.file_uploader(label, key=key, on_change=_uploaded, args=(key,), **options)
+        changes = _uploads().get(key)
+        if changes:
+            land_here(box, token=f"{box}-{changes}")
+    return files

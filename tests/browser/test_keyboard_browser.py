@@ -179,3 +179,44 @@ def test_run_the_diagnosis_by_keyboard(page, app_url):
     expect()(page.locator("[data-testid='stMain']")).to_contain_text(f"{lightgbm:.4f}")
     screenshot(page, "keyboard_why_differ")
     _content_is_clean(page)
+
+
+def _choose_file_by_keyboard(tab, path) -> None:
+    """Enter on the focused "Upload" button opens the file chooser; the file is chosen there. Headless Chromium
+    sometimes drops the dialog of a second uploader's Enter (nothing opens): pressed again, as a user would."""
+    for attempt in range(3):
+        try:
+            with tab.expect_file_chooser(timeout=5_000) as chooser:
+                tab.keyboard.press("Enter")
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+    chooser.value.set_files(path)
+
+
+def test_upload_the_sample_files_by_keyboard_keeps_the_focus(page, app_url):
+    """Enter on a Dataset uploader's "Upload" button, then the file chosen: the button gives way to the file's name,
+    and the focus fell to the page (a screen reader said nothing; the next Tab went to an invisible input). It lands
+    on the uploader, and Tab goes on to the file's remove button; then the run, and the sample's figures."""
+    from tests.browser.helpers import ROOT
+
+    open_page(page, f"{app_url}/dataset")
+    tab_to(page, "el.type === 'radio' && el.checked && el.closest('.st-key-dataset_source')")  # Bundled sample
+    page.keyboard.press("ArrowRight")  # TREC qrels + run
+    expect()(page.get_by_text("Qrels (TREC: query 0 doc grade)")).to_be_visible(timeout=15_000)
+    wait_for_app(page)
+    for key, name in (("dataset_qrels_file", "sample.qrels"), ("dataset_run_files", "run_bm25.txt")):
+        tab_to(page, "el.tagName === 'BUTTON' && el.innerText.includes('Upload') && el.closest(arg)", f".st-key-{key}")
+        _choose_file_by_keyboard(page, ROOT / "data" / name)
+        box = f"st-key-{key}_box"
+        expect()(page.locator(f".st-key-{key}")).to_contain_text(name, timeout=15_000)
+        page.wait_for_function(f"(box) => ({FOCUSED})().classList.contains(box)", arg=box, timeout=15_000)
+        page.keyboard.press("Tab")  # into the uploader: past its help icon to the chosen file's remove button
+        tab_to(page, "el.getAttribute('aria-label') === arg", f"Remove {name}")
+        assert page.evaluate(f"(box) => !!({FOCUSED})().closest('.' + box)", box)
+    expect()(page.get_by_text("run: run_bm25.txt")).to_be_visible(timeout=30_000)
+    sample = ndcg_core.evaluate_run(ndcg_core.read_run(ROOT / "data" / "run_bm25.txt"),
+                                    ndcg_core.read_qrels(ROOT / "data" / "sample.qrels"), gain="exponential").value
+    expect()(page.locator("[data-testid='stMetricValue']").first).to_have_text(f"{sample:.4f}", timeout=30_000)
+    screenshot(page, "keyboard_dataset_upload", full_page=False)
