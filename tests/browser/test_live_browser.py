@@ -457,3 +457,66 @@ def test_a_teacher_who_opens_the_live_class_again_is_offered_the_running_class(b
     again.wait_for_url(re.compile(r"teacher="), timeout=WAIT)
     assert parse_qs(urlparse(again.url).query)["teacher"] == [secret]
     _wait_text(again, "Join at")  # the dashboard's join band
+
+
+FOCUSED_IN = """(container) => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  return !!el && el !== document.body && !!el.closest('.' + container);
+}"""
+
+
+def _tab_to(tab, test: str, arg=None, *, key: str = "Tab") -> None:
+    """Press ``key`` until the focused element ``el`` passes ``test`` (a JS expression of ``el`` and ``arg``)."""
+    check = f"(arg) => {{ const el = document.activeElement; return !!el && el !== document.body && Boolean({test}); }}"
+    for _ in range(200):
+        if tab.evaluate(check, arg):
+            return
+        tab.keyboard.press(key)
+    raise AssertionError(f"no element where {test} ({arg!r}) took the focus")
+
+
+@pytest.mark.parametrize("live_app", ["sqlite"], indirect=True)
+def test_the_keyboard_focus_follows_the_teachers_and_students_actions(borrow, live_app):
+    """With the keyboard alone: "Start a live session", "Join", "Close" and "Reveal" each take away (or disable) the
+    button pressed, and the focus fell to the page: a screen reader said nothing of the new page or state, and the
+    next Tab started from the top. The focus now lands on what the action brought: the teacher's join band, the
+    student's question, the current activity."""
+    base, engine = live_app
+    schema.migrate(engine)
+    teacher = _tab(borrow)
+    teacher.goto(f"{base}/live_class")
+    wait_for_app(teacher)
+    _tab_to(teacher, "el.tagName === 'BUTTON' && el.innerText.includes('Start a live session')")
+    teacher.keyboard.press("Enter")
+    teacher.wait_for_url(re.compile(r"teacher="), timeout=WAIT)
+    teacher.wait_for_function(FOCUSED_IN, arg="st-key-live_header", timeout=WAIT)
+    code = parse_qs(urlparse(teacher.url).query)["code"][0]
+    _tab_to(teacher, "el.tagName === 'BUTTON' && el.innerText.trim() === 'Add and open'")
+    teacher.keyboard.press("Enter")
+    _wait_text(teacher, "Activity 1")
+
+    student = _tab(borrow)
+    student.goto(f"{base}/live_class")
+    wait_for_app(student)
+    _tab_to(student, "el.getAttribute('aria-label') === 'Class code'")
+    student.keyboard.type(code)
+    _tab_to(student, "el.tagName === 'BUTTON' && el.innerText.trim() === 'Join'")
+    student.keyboard.press("Enter")
+    _wait_text(student, "1. Predict the NDCG")
+    student.wait_for_function(FOCUSED_IN, arg="st-key-live_student", timeout=WAIT)
+    student.keyboard.press("Tab")  # on into the question (its slider), not back to the page's top
+    student.wait_for_function(FOCUSED_IN, arg="st-key-live_student", timeout=WAIT)
+
+    session = store.find_session(engine, code)
+    for action, badge in (("Close", "answers closed"), ("Reveal", "answer revealed")):
+        _tab_to(teacher, "el.tagName === 'BUTTON' && el.innerText.trim() === arg && !el.disabled", action,
+                key="Shift+Tab")
+        teacher.keyboard.press("Enter")
+        _wait_text(teacher, badge)  # the button pressed is disabled now
+        expect()(teacher.get_by_role("button", name=action)).to_be_disabled(timeout=WAIT)
+        teacher.wait_for_function("() => document.activeElement.classList.contains('st-key-live_current_activity')",
+                                  timeout=WAIT)  # the activity itself (the disabled button cannot hold the focus)
+    assert store.current_activity(engine, session.id).state == "revealed"
+    _wait_text(teacher, "Worked calculation")
+    screenshot(teacher, "live_teacher_keyboard_reveal")

@@ -96,6 +96,7 @@ def _landing(join_code: str | None) -> None:
             st.info(f"This browser is teaching class **{code}**, still running.", icon=":material/co_present:")
             if st.button(f"Back to class {code}", key=f"live_back_{session.code}", type="primary", width="stretch"):
                 url_state.open_live({connection.CODE: session.code, connection.TEACHER: secret})
+                live().arrived = True
                 st.rerun()
         st.caption("Start a session: you get a join code, a link and a QR code to project, and a private "
                    "teacher link that alone controls the session.")
@@ -103,6 +104,7 @@ def _landing(join_code: str | None) -> None:
                      icon=":material/co_present:", key="live_start", width="stretch"):
             session, secret = store.create_session(connection.live_engine())
             url_state.open_live({connection.CODE: session.code, connection.TEACHER: secret})
+            live().arrived = True
             st.rerun()
 
 
@@ -140,4 +142,5 @@ def _join(code: str, nickname: str) -> None:
         st.error(str(error), icon=":material/error:")
         return
     url_state.open_live({connection.CODE: session.code, connection.STUDENT: token})
+    live().arrived = True
     st.rerun()

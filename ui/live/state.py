@@ -53,6 +53,9 @@ class LiveState:
     place: dict[str, str] | None = None
     estimated: set[int] = field(default_factory=set)  # activity ids whose estimate slider the student has moved
     show_current: bool = False  # the teacher changed the current activity: bring it into view (ui.focus)
+    # this tab has just started, reopened or joined a class: the button pressed is gone, so a keyboard focus lands
+    # on the page's new content (the teacher's join band, the student's question; ui.focus.land_here)
+    arrived: bool = False
     welcome_back: bool = False  # this tab rejoined as the student this browser already was (ui.live.device)
     renamed_from: str | None = None  # the nickname asked for, when another student of the class had it
     cut_from: str | None = None  # the nickname typed, when it was longer than a nickname keeps

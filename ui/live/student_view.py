@@ -55,7 +55,11 @@ def student_page(engine: Engine, *, code: str, token: str) -> None:
                "joining again from this browser with the same nickname")
     device.remember(security.normalise_code(code) or code, token, student.nickname)
     _watch(student.session_id, student.id)
-    _panel(code, token, student.id)
+    with st.container(key="live_student"):
+        _panel(code, token, student.id)
+        if live().arrived:  # just joined: the Join button is gone with the focus it had
+            live().arrived = False
+            focus.land_here("live_student", token=f"joined-{token}")
 
 
 def _send(code: str, token: str, activity_id: int, answer: dict) -> None:

@@ -74,7 +74,11 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
     if error:
         st.warning(error)
     if not session.ended:  # an ended session admits no one: no "Join at", code or QR code to follow
-        _header(engine, session, view_only=view_only)
+        with st.container(key="live_header"):
+            _header(engine, session, view_only=view_only)
+            if live().arrived:  # just started or reopened: "Start a live session" is gone with the focus it had
+                live().arrived = False
+                focus.land_here("live_header", token=f"arrived-{session.code}")
     if session.ended:
         # The answers' summary and export are drawn below for the teacher only (the projector's view has none).
         below = "" if view_only else " The answers stay available below."
@@ -92,7 +96,9 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
                 _current_activity(session, current, controls=not view_only)
                 if live().show_current:  # changed from the picker below: the teacher may be scrolled down there
                     live().show_current = False
-                    focus.bring_into_view("live_current_activity", token=f"{current.id}-{current.state}")
+                    # and Open, Close or Reveal disabled the button pressed: a keyboard focus there fell to the page
+                    for follow in (focus.bring_into_view, focus.land_here):
+                        follow("live_current_activity", token=f"{current.id}-{current.state}")
     with right:
         if current is not None:
             _live_panel(session.id, current.id, stamp)
