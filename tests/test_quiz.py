@@ -470,3 +470,21 @@ def test_the_answer_to_fix_the_ranking_lists_the_moves_that_reach_the_best_order
     assert best == question.ranked_names(question.shortest_fix())
     assert ndcg_core.evaluate([question.grades[question.names.index(n)] for n in best], k=question.k,
                               gain=question.gain).ndcg == pytest.approx(1.0)
+
+
+def test_rows_past_the_cutoff_are_marked_in_words_not_only_greyed():
+    """Seed 9269's first question ranks 5 documents at k = 4: the fifth row of each ranking was only greyed, which a
+    screen reader does not read ("Greyed rows are past the cutoff"). A "Counts (≤ k)" column says it in words
+    whenever a rank lies past k, and the sentence names it."""
+    at = run_page("quiz", query_params={"seed": "9269"})
+    compare = quiz_model.generate_quiz(9269)[0]
+    assert (compare.kind, compare.k, len(compare.names)) == ("compare", 4, 5)
+    ranking_a, ranking_b = [df.value.data if hasattr(df.value, "data") else df.value for df in at.dataframe[:2]]
+    for frame, order in ((ranking_a, compare.order), (ranking_b, compare.other_order)):
+        assert frame["Document"].tolist() == compare.ranked_names(order)
+        assert frame["Counts (≤ k)"].tolist() == ["yes", "yes", "yes", "yes", "no"]
+    assert any("Greyed rows (“no” under Counts) are past the cutoff k = 4 and do not count." in md.value
+               for md in at.markdown)
+    for question in quiz_model.generate_quiz(9269):  # no rank past k: no column of "yes" alone
+        frame = quiz_model.ranking_frame(question)
+        assert ("Counts (≤ k)" in frame.columns) == (question.k < len(question.names))

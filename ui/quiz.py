@@ -121,7 +121,7 @@ def show_question(question: Question, seed: int, checked: tuple[int, int] | None
 def _cutoff_hint(question: Question) -> str:
     if question.k >= len(question.names):
         return ""
-    return f" Greyed rows are past the cutoff k = {question.k} and do not count."
+    return f" Greyed rows (“no” under Counts) are past the cutoff k = {question.k} and do not count."
 
 
 def _compare(question: Question, seed: int, answer: Answer | None) -> None:

@@ -217,7 +217,10 @@ def is_best(question: Question, order: tuple[int, ...]) -> bool:
 
 
 def ranking_frame(question: Question, order: tuple[int, ...] | None = None, *, with_numbers: bool = False) -> pd.DataFrame:
-    """The ranking as a small table; ``with_numbers`` adds ndcg_core's per-position figures."""
+    """The ranking as a small table; ``with_numbers`` adds ndcg_core's per-position figures.
+
+    "Counts (≤ k)" (yes / no) is there with the figures, and whenever a rank lies past k: the rows past k are also
+    greyed, but a colour is not read out, and a screen reader heard them as rows like the others."""
     result = question.result(order)
     table = result.table
     frame = pd.DataFrame(
@@ -231,6 +234,7 @@ def ranking_frame(question: Question, order: tuple[int, ...] | None = None, *, w
         frame["Gain"] = table["gain"]
         frame["Discount log₂(i+1)"] = table["discount"].round(3)
         frame["Contribution"] = table["contribution"].round(3)
+    if with_numbers or not table["in_cutoff"].all():
         frame["Counts (≤ k)"] = table["in_cutoff"].map({True: "yes", False: "no"})
     return frame
 
