@@ -377,3 +377,34 @@ def test_the_ideal_side_names_every_document_tied_for_its_place():
     at = run_page("step_by_step", query_params={"docs": "A:3,B:0,C:0,D:0,E:0", "extra": "X:0", "pos": "2"})
     [ideal] = [m.value for m in at.markdown if m.value.startswith("**Ideal ranking**")]
     assert ideal.endswith("document **B** (or C, D, E and 1 more: the same grade, 0, so any of them can stand here)")
+
+
+def _spoken_after_header(at) -> str:
+    """The live region's words, checked to be the element right after the position's header (its place in every
+    state, so a screen reader hears its words change)."""
+    import html
+    import re
+
+    elements = list(at.main)
+    [at_header] = [i for i, e in enumerate(elements) if type(e).__name__ == "Header" and "Position i =" in e.value]
+    spoken = elements[at_header + 1]
+    assert "ndcg-spoken" in getattr(spoken, "value", ""), type(spoken).__name__
+    return html.unescape(re.sub(r"<[^>]+>", "", spoken.value))
+
+
+def test_predict_first_tells_a_screen_reader_the_new_position_and_its_question():
+    """Under Predict first, Next asked a question and showed nothing else, and a screen reader heard nothing: the
+    live region that reads out each position was drawn only with the revealed numbers (so it was new, and silent,
+    when they came). It is drawn in both states, in one place: first the question, then the numbers."""
+    at = run_page("step_by_step")
+    at.toggle(key="step_predict_toggle").set_value(True).run()
+    at.button(key="step_next").click().run()
+    _, grades, _, _ = playground_list()
+    row = ndcg_core.evaluate(grades).table.iloc[1]
+    assert _spoken_after_header(at) == (f"Position 2 of 5: D2, grade {num(row['relevance'])}. Predict first: What "
+                                        "does it add to DCG? Type your guess of its contribution, then Reveal.")
+    at.number_input(key="step_guess").set_value(0.6)
+    next(button for button in at.button if button.label == "Reveal").click().run()
+    assert _spoken_after_header(at) == (
+        f"Position 2 of 5: D2, grade {num(row['relevance'])}, contributes {num(row['contribution'])}. DCG@2 = "
+        f"{num(row['cumulative_dcg'])}, NDCG@2 = {num(row['ndcg_at_rank'])}.")

@@ -109,11 +109,11 @@ _LESSON_TABLES = ("[class*='st-key-lesson-table-'] [data-testid='stTable'] :is(t
 # On a phone plotly's zoom/pan bar never hides (there is no hover) and covers the chart's title: none below 640 px.
 _PHONE_MODEBAR = "@media (max-width: 640px) { [data-testid='stPlotlyChart'] .modebar-container { display: none; } }"
 
-# Text for screen readers only (ui.focus.spoken): in the accessibility tree, not on screen.
-# A chart's words (ui.chart_words) likewise, and their element takes no room (no gap) in the page's column.
+# Text for screen readers only (ui.focus.spoken, drawn as an element of its own): in the accessibility tree, not on
+# screen. A chart's words (ui.chart_words) likewise; the element of either takes no room (no gap) in the page's column.
 _SPOKEN = (":is(.ndcg-spoken, .ndcg-chart-words) { position: absolute; width: 1px; height: 1px; overflow: hidden;"
            " clip: rect(0 0 0 0); white-space: nowrap; }"
-           "[data-testid='stElementContainer']:has(.ndcg-chart-words) { position: absolute; }")
+           "[data-testid='stElementContainer']:has(.ndcg-chart-words, .ndcg-spoken) { position: absolute; }")
 
 # A closed sidebar is out of view but Streamlit leaves its links and controls in the Tab order (13 invisible stops
 # before a page's first control on a phone) and in the accessibility tree: hidden once it has slid out (the delay

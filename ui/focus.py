@@ -85,7 +85,8 @@ def bring_into_view(container_key: str, token: str) -> None:
 def spoken(text: str) -> str:
     """HTML for a screen reader only: ``text`` (escaped) in a polite live region, read out when a rerun changes it
     (Step by step's position after Next), invisible on screen (ui/app_style.py's ``.ndcg-spoken``). Put it in a
-    markdown element drawn with ``unsafe_allow_html=True``, at the same place in every run."""
+    markdown element of its own (it then takes no room) drawn with ``unsafe_allow_html=True``, at the same place in
+    every run."""
     return f'<div class="ndcg-spoken" role="status" aria-live="polite">{html.escape(text)}</div>'
 
 

@@ -188,13 +188,20 @@ def _step_submit(key: tuple, term: Term) -> None:
     step_state().reveals += 1
 
 
+def step_question(term: Term) -> str:
+    """The question asked for position i's contribution (the walk's live region reads it out too). Past the cutoff
+    it adds nothing to DCG@k: the question is then what it would add without the cutoff (it asked "what does it add
+    to DCG?" and called the right answer, 0, wrong)."""
+    if term.past_cutoff:
+        return (f"Rank {term.rank} is past the cutoff k = {term.k}, so it adds nothing to DCG@{term.k}. What would it "
+                "add without the cutoff?")
+    return "What does it add to DCG?"
+
+
 def step_form(key: tuple, term: Term, name: str, settings: MetricSettings) -> None:
     """Ask for position i's contribution: grade and convention shown, gain, discount and result hidden."""
     with st.container(border=True, key="step_predict_box"):
-        # Past the cutoff it adds nothing to DCG@k: the question is then what it would add without the cutoff (it
-        # asked "what does it add to DCG?" and called the right answer, 0, wrong).
-        question = (f"Rank {term.rank} is past the cutoff k = {term.k}, so it adds nothing to DCG@{term.k}. What "
-                    "would it add without the cutoff?") if term.past_cutoff else "What does it add to DCG?"
+        question = step_question(term)
         st.markdown(f"**Predict first.** At rank **{term.rank}** the ranking has **{name}** with grade "
                     f"**{num(term.grade)}** ({gain_words(settings.gain)}, discount {discount_words(settings.log_base)}"
                     f"). {question}")

@@ -193,8 +193,18 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
 
     st.header(f"Position i = {position} of {len(table)}")
     guess_key = predict.step_key(walk.names, walk.grades, settings, position)
-    if predict.step_waiting(guess_key):  # "Predict first": this position's numbers wait for a guess
-        predict.step_form(guess_key, predict.term_of(result, position), plain(name), settings)
+    waiting = predict.step_waiting(guess_key)  # "Predict first": this position's numbers wait for a guess
+    # What a sighted user sees change after Next (or a guess revealed), read out to a screen reader: one element,
+    # in place in both states (under Predict first there was none, so Next and the question it asked were silent).
+    term = predict.term_of(result, position)
+    told = (f"Position {position} of {len(table)}: {name}, grade {num(row['relevance'])}. Predict first: "
+            f"{predict.step_question(term)} Type your guess of its contribution, then Reveal." if waiting else
+            f"Position {position} of {len(table)}: {name}, grade {num(row['relevance'])}, contributes "
+            f"{num(row['contribution'])}. DCG@{position} = {num(row['cumulative_dcg'])}, NDCG@{position} = "
+            f"{num(row['ndcg_at_rank'])}.")
+    st.markdown(focus.spoken(told), unsafe_allow_html=True)
+    if waiting:
+        predict.step_form(guess_key, term, plain(name), settings)
         return
     predict.step_feedback(guess_key)
     drawn = table.iloc[:position] if predict.step_state().on else table  # predict mode: no peeking ahead
@@ -219,15 +229,9 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
             note=ideal_note,
         )
     ndcg_value = row["ndcg_at_rank"]
-    # What a sighted user sees change after Next, read out to a screen reader (this element stays in place).
-    told = (f"Position {position} of {len(table)}: {name}, grade {num(row['relevance'])}, contributes "
-            f"{num(row['contribution'])}. DCG@{position} = {num(row['cumulative_dcg'])}, NDCG@{position} = "
-            f"{num(ndcg_value)}.")
     st.markdown(
-        focus.spoken(told) + "\n\n"
         f"**NDCG@{position}** divides the running DCG by the running IDCG: how much of the best possible "
-        f"discounted gain the ranking has collected by position {position}.",
-        unsafe_allow_html=True,
+        f"discounted gain the ranking has collected by position {position}."
     )
     if row["cumulative_idcg"] > 0:
         st.latex(
