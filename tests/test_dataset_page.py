@@ -544,3 +544,33 @@ def test_a_skipped_querys_ndcg_is_a_dash_not_none():
     table = next(frame for frame in at.dataframe if "ndcg" in frame.value.columns)
     assert table.value.set_index("query")["ndcg"].isna().to_dict() == {"q1": False, "q2": True}
     assert table.proto.HasField("placeholder") and table.proto.placeholder == "–"
+
+
+def per_query_grid(at):
+    return next(frame for frame in at.dataframe if "ndcg" in frame.value.columns)
+
+
+def test_each_page_of_rows_is_a_new_grid_with_nothing_selected():
+    """Page 2 showed page 1's selected row (its 3rd) checked beside another query while the picker named page 1's
+    query; and an uploaded data set's ids were cut to the sample's width ('naïve-1' on every row): the grid, under
+    one key, kept the selection and column widths of the first rows it drew."""
+    at = run_page("dataset")
+    sample_grid = per_query_grid(at).key
+    qrels, run = many_queries(250)
+    at = upload_trec(at, qrels, ("many.txt", run))
+    grid = per_query_grid(at)
+    assert grid.key != sample_grid  # a new data set: a new grid, measured on its own ids
+    at.session_state[grid.key] = {"selection": {"rows": [2], "columns": [], "cells": []}}
+    at.run()
+    assert at.selectbox(key="dataset_query").value == grid.value["query"].iloc[2] == "q10"
+    at.run()
+    assert per_query_grid(at).key == grid.key  # a rerun keeps the grid and its selection
+    assert at.session_state[grid.key]["selection"]["rows"] == [2]
+    at.number_input(key="dataset_page").set_value(2).run()
+    second = per_query_grid(at)
+    assert second.value["query"].iloc[2] != "q10"
+    assert at.session_state[second.key]["selection"]["rows"] == []  # no row of page 2 is checked
+    assert at.selectbox(key="dataset_query").value == "q10"  # the picked query stays picked
+    at.session_state[second.key] = {"selection": {"rows": [2], "columns": [], "cells": []}}
+    at.run()
+    assert at.selectbox(key="dataset_query").value == second.value["query"].iloc[2]  # page 2's 3rd row is picked

@@ -93,9 +93,10 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
         first = (page - 1) * PAGE_ROWS
         st.caption(f"Rows {grouped(first + 1)}–{grouped(first + len(shown))} of {grouped(len(rows))} "
                    f"{'matching ' if search else ''}queries (page {grouped(page)} of {grouped(pages)}).")
-    selection = st.dataframe(shown, hide_index=True, on_select="rerun", selection_mode="single-row",
-                             key=dataset_state.TABLE_KEY, column_config={**COLUMNS, "ndcg": st.column_config.NumberColumn(
-                                 label, format="%.4f")}, placeholder="–")  # a skipped query's NDCG (the grid drew "None")
+    grid_key = dataset_state.table_key(dataset.digest, run_name, options, order, search, page)
+    selection = st.dataframe(shown, hide_index=True, on_select="rerun", selection_mode="single-row", key=grid_key,
+                             column_config={**COLUMNS, "ndcg": st.column_config.NumberColumn(label, format="%.4f")},
+                             placeholder="–")  # a skipped query's NDCG (the grid drew "None")
     st.download_button("Download per-query CSV", lambda: table.to_csv(index=False).encode(),
                        file_name=f"per_query_{label.lower()}.csv", mime="text/csv", key="dataset_download")
     query = _picked_query(dataset, run_name, options, table, shown, selection, search)

@@ -8,6 +8,7 @@ missing-query choices with :func:`run_choices`.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,7 @@ MISSING_KEY = "dataset_missing"
 SEARCH_KEY = "dataset_search"
 ORDER_KEY = "dataset_order"
 PAGE_KEY = "dataset_page"
-TABLE_KEY = "dataset_table"
+TABLE_KEY = "dataset_table"  # the per-query grid: one key per page of rows (table_key)
 QUERY_KEY = "dataset_query"
 DEFAULT_TIES = "trec_eval"
 DEFAULT_MISSING = "ignore"
@@ -72,6 +73,17 @@ def pick_query(query: str | None) -> None:
 def set_run(run_name: str) -> None:
     """Set the run picker's value (its options changed: forgetting it would leave the old name shown)."""
     session.set_widget(RUN_KEY, run_name)
+
+
+def table_key(*shown: object) -> str:
+    """The per-query grid's key for the rows it shows (data set, run, rules, order, search, page).
+
+    A grid keeps what it measured on its first rows and its selection by row position: under one key, the ids of an
+    uploaded data set were cut to the sample's width ("naïve-1" on every row for naïve-1000, naïve-1014, ...), and
+    page 2 showed page 1's selected row checked beside another query while the picker named the first. A new key
+    per set of rows starts a new grid, sized to its rows, with nothing selected.
+    """
+    return f"{TABLE_KEY}_{hashlib.sha256(repr(shown).encode()).hexdigest()[:16]}"
 
 
 def first_page() -> None:
