@@ -19,6 +19,7 @@ from tests.conftest import chart_specs, copy_links, run_page
 from ui import compare_lists, state, url_state
 from ui.ranked_list import moves_to
 from ui.settings_model import MetricSettings
+from ui.widgets import isolated
 
 LABEL = "Share link of these rankings"
 EXAMPLE = {side: compare_lists.EXAMPLE_ORDERS[side] for side in ("A", "B")}
@@ -279,7 +280,8 @@ def test_the_playground_list_brings_its_judged_documents_outside_the_ranking():
     expected = ndcg_core.evaluate([1, 2, 0, 1, 3])  # E at the end; the ideal of all five judged documents
     assert [m.value for m in at.metric if m.label.startswith("IDCG")] == [f"{expected.idcg:.4f}"] * 2 == ["9.8235"] * 2
     assert ndcg_cards(at) == [f"{expected.ndcg:.4f}"] * 2
-    assert any("1 judged document outside its ranking (E) is at the end of both rankings" in i.value for i in at.info)
+    assert any(f"1 judged document outside its ranking ({isolated('E')}) is at the end of both rankings" in i.value
+               for i in at.info)
     assert link_params(at)["judged"] == "A:1,B:2,C:0,D:1,E:3"
     at.run()  # said once
     assert not any("outside its ranking" in i.value for i in at.info)

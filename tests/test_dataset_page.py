@@ -19,6 +19,7 @@ from streamlit import config
 import ndcg_core
 from tests.conftest import chart_specs, chart_values, run_page
 from ui import dataset_state, dataset_view
+from ui.widgets import isolated
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 QRELS, BM25, NEURAL = (DATA / name for name in ("sample.qrels", "run_bm25.txt", "run_neural.txt"))
@@ -73,8 +74,8 @@ def test_sample_is_shown_with_both_aggregates(page):
     assert np.isclose(table["dcg"].sum() / table["idcg"].sum(), expected.ratio_of_sums)
     assert np.isclose(table["ndcg"].mean(), expected.mean_ndcg)
     notes = "\n".join(t.value for t in page.text)
-    assert "2 queries have no relevant judged document (417, 452)" in notes
-    assert "1 judged query is absent from the run (433)" in notes
+    assert f"2 queries have no relevant judged document ({isolated(417)}, {isolated(452)})" in notes
+    assert f"1 judged query is absent from the run ({isolated(433)})" in notes
     assert "1 run query has no judgments at all" in notes and "461" in notes
     why = next(m.value for m in page.markdown if "Why the two figures differ" in m.value)
     gap = ndcg_core.aggregate_gap(expected.per_query)
@@ -143,7 +144,7 @@ def test_upload_csv_through_the_file_uploader(page):
     # The CSV holds the BM25 run and every judgment (unretrieved ones with empty score and rank): same figures
     assert_headline(page, reference(BM25))
     assert_headline(page, ndcg_core.evaluate_run(ndcg_core.read_table(csv), None))
-    assert "1 judged query is absent from the run (433)" in "\n".join(t.value for t in page.text)
+    assert f"1 judged query is absent from the run ({isolated(433)})" in "\n".join(t.value for t in page.text)
 
 
 def test_csv_with_a_judged_unretrieved_row_by_hand(page):
@@ -574,3 +575,20 @@ def test_each_page_of_rows_is_a_new_grid_with_nothing_selected():
     at.session_state[second.key] = {"selection": {"rows": [2], "columns": [], "cells": []}}
     at.run()
     assert at.selectbox(key="dataset_query").value == second.value["query"].iloc[2]  # page 2's 3rd row is picked
+
+
+def test_right_to_left_query_ids_in_a_note_keep_the_list_order_and_a_copied_id_is_found():
+    """'(naïve-4150, سؤال-120, سؤال-3977, سؤال-4845, 查询-1193)' was drawn '(naïve-4150, 4845-سؤال ,3977-سؤال ,120-سؤال,
+    查询-1193)': the Arabic ids and the commas between them made one right-to-left run, in reverse order. Each id is now
+    set apart (a first-strong isolate), and an id copied from the note, marks and all, is found by the search."""
+    ids = ["naïve-4150", "سؤال-120", "سؤال-3977", "שאלה-4845", "查询-1193"]
+    qrels = "".join(f"{q} 0 d{i} 0\n" for i, q in enumerate(ids)) + "q-ok 0 good 2\n"
+    run = "".join(f"{q} Q0 d{i} 1 1.0 t\n" for i, q in enumerate(ids)) + "q-ok Q0 good 1 1.0 t\n"
+    at = upload_trec(run_page("dataset"), qrels.encode(), ("rtl.txt", run.encode()))
+    notes = "\n".join(t.value for t in at.text)
+    in_file_order = sorted(ids)  # the run's query order, as the note lists them
+    listed = ", ".join(f"\u2068{q}\u2069" for q in in_file_order)
+    assert f"Zero-IDCG rule: 5 queries have no relevant judged document ({listed});" in notes
+    at.text_input(key="dataset_search").input(f"\u2068{ids[2]}\u2069").run()  # copied from the note
+    assert per_query_table(at)["query"].tolist() == [ids[2]]
+    assert at.selectbox(key="dataset_query").value == ids[2]

@@ -18,7 +18,7 @@ from tests.conftest import chart_specs, chart_values, run_page
 from ui import state
 from ui.ranked_list import last_applied, moves_to, row_ids
 from ui.settings import MetricSettings
-from ui.widgets import plain
+from ui.widgets import isolated, plain
 
 G = [3, 1, 2, 0, 2]  # 000_0bdd5abdb117b00b.txt
 
@@ -681,7 +681,8 @@ def test_the_ideal_order_help_gives_the_reason_that_applies():
 
 def test_present_mode_names_the_extra_judged_documents_it_hides_the_table_of():
     at = open_playground({**EXTRA_LINK, "present": "1"})
-    assert "Also judged, not in the ranking: D7 (grade 3), D8 (grade 2). The ideal list (IDCG) includes them." in [
+    assert (f"Also judged, not in the ranking: {isolated('D7')} (grade 3), {isolated('D8')} (grade 2). The ideal list (IDCG) "
+            "includes them.") in [
         caption.value for caption in at.caption]
     assert not [c for c in open_playground(EXTRA_LINK).caption if c.value.startswith("Also judged")]  # the table shows them
 

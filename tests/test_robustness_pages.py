@@ -444,3 +444,14 @@ def test_conventions_infinite_score_is_explained(score):
     at.run()
     assert_clean(at)
     assert "score" in errors(at).lower()
+
+
+def test_a_name_set_apart_keeps_its_isolate_and_loses_its_own_controls():
+    """The app's isolates around a name (ui.widgets.isolated) survive visible(); a name's own controls, a lone
+    isolate or one holding a control do not (an override typed in a name reversed the rest of the sentence)."""
+    from ui.widgets import isolated, plain, visible
+
+    assert isolated("D\u202e2") == "\u2068D2\u2069"
+    assert visible(f"a {isolated('سؤال-1')}, {isolated('x')} b") == "a \u2068سؤال-1\u2069, \u2068x\u2069 b"
+    assert visible("a\u2068b c\u202ed\u2069 e\u2067") == "ab cd e"
+    assert plain(isolated("*q*")) == "\u2068\\*q\\*\u2069"

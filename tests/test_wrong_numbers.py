@@ -14,6 +14,7 @@ import pytest
 import ndcg_core
 from tests.conftest import run_page
 from ui.settings import WIDGETS
+from ui.widgets import isolated, plain
 
 LOG2 = math.log2
 TABLE = b"query,doc,relevance,score\nq,a,0,1\nq,b,3,1\nq,c,1,0.5\n"
@@ -44,7 +45,7 @@ def test_dataset_row_and_opened_playground_agree(ties):
     ranking = at.session_state["playground"].ranking
     assert (ranking.tie_groups is not None) == (ties == "average")
     if ties == "average":
-        assert any("Tied scores in the run: a, b" in info.value for info in at.info)
+        assert any(f"Tied scores in the run: {isolated('a')}, {isolated('b')}" in info.value for info in at.info)
 
 
 def _opened_averaged():
@@ -155,3 +156,17 @@ def test_a_query_longer_than_the_playground_takes_says_its_figure_will_differ():
     assert warning.startswith("Query q has 1,200 retrieved documents: the Playground's NDCG counts its top 1,000 only")
     at.number_input(key=WIDGETS["k"]).set_value(1_000).run()  # with k = 1,000 the two figures are equal
     assert not [w for w in at.warning if "retrieved documents" in w.value]
+
+
+def test_the_tie_note_shows_run_ids_as_they_are_written():
+    """Run ids went into the tie note's markdown as they were: '*a*' and '*b*' were drawn as italic a and b."""
+    at = run_page("dataset", query_params={"gain": "linear"})
+    at.radio(key="dataset_source").set_value("csv").run()
+    table = TABLE.replace(b"q,a,", b"q,*a*,").replace(b"q,b,", b"q,*b*,")
+    at.file_uploader(key="dataset_csv_files").set_value(("stars.csv", table, "text/csv"))
+    at.run()
+    at.selectbox(key="dataset_ties").set_value("average").run()
+    at.button(key="dataset_open").click().run()
+    assert not at.exception, at.exception
+    assert any(f"Tied scores in the run: {plain(isolated('*a*'))}, {plain(isolated('*b*'))}." in info.value
+               for info in at.info), [info.value for info in at.info]

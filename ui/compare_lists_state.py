@@ -23,7 +23,7 @@ from ui.copy_link import copy_link
 from ui.formatting import count
 from ui.messages import user_message
 from ui.settings import MetricSettings
-from ui.widgets import plain
+from ui.widgets import names_list, plain
 
 DOCS_KEY = "compare_docs_base"
 ORDER_KEYS = {"A": "compare_order_a", "B": "compare_order_b"}
@@ -53,7 +53,7 @@ def load_playground(names: Sequence[str], grades: Sequence[float], extra_names: 
     document, and without them the ideal, so IDCG and every figure, was the Playground's without them."""
     reset_documents([*names, *extra_names], [*grades, *extra_grades])
     if extra_names:
-        listed = ", ".join(plain(str(name)) for name in extra_names[:5]) + (", …" if len(extra_names) > 5 else "")
+        listed = plain(names_list(extra_names, limit=5, more=", …"))
         session.set_widget(LOADED_NOTICE_KEY, (
             f"The Playground's {count(len(extra_names), 'judged document', 'judged documents')} outside its ranking "
             f"({listed}) {'is' if len(extra_names) == 1 else 'are'} at the end of both rankings here: each ranking "

@@ -24,6 +24,8 @@ from ui.state import open_in_playground
 from ui.widgets import plain, text_line
 
 PAGE_ROWS = 100
+# An id copied from the page's sentences carries the invisible marks that set it apart there (ui.widgets.isolated).
+COPIED_MARKS = "\u2068\u2069"
 ORDERS = {"query": "Query id", "worst": "Lowest NDCG first", "best": "Highest NDCG first"}
 COLUMNS = {
     "query": st.column_config.TextColumn("Query", pinned=True),  # in view while the counts scroll sideways
@@ -81,13 +83,14 @@ def show(dataset: LoadedDataset, run_name: str, options: dict, result: ndcg_core
     left, middle, right = st.columns([3, 2, 1])
     search = left.text_input("Find a query", key=dataset_state.SEARCH_KEY, persist_state="session", on_change=dataset_state.first_page,
                              placeholder="part of a query id", help="Case-insensitive; matches any part of the id.")
+    search = search.strip().strip(COPIED_MARKS).strip()
     order = middle.selectbox("Order", list(ORDERS), format_func=ORDERS.get, key=dataset_state.ORDER_KEY, persist_state="session")
-    rows = _rows(dataset.digest, run_name, options, order, search.strip(), table)
+    rows = _rows(dataset.digest, run_name, options, order, search, table)
     pages = max(1, -(-len(rows) // PAGE_ROWS))
     page = right.number_input("Page", min_value=1, max_value=pages, step=1, key=dataset_state.PAGE_KEY, persist_state="session")
     shown = table.iloc[rows[(page - 1) * PAGE_ROWS: page * PAGE_ROWS]]
     if len(rows) == 0:
-        st.info(f"No query id contains {plain(search)!r}.{_left_out_note(result, search.strip(), options)}",
+        st.info(f"No query id contains {plain(search)!r}.{_left_out_note(result, search, options)}",
                 icon=":material/search_off:")
     else:
         first = (page - 1) * PAGE_ROWS

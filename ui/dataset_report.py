@@ -18,7 +18,7 @@ from ui.dataset_charts import CURVE_DEPTH
 from ui.dataset_upload import LoadedDataset
 from ui.formatting import MISSING, TIE_RULE_LABELS, count, fixed
 from ui.settings import MetricSettings
-from ui.widgets import plain, text_line
+from ui.widgets import names_list, plain, text_line
 
 TIE_RULES = TIE_RULE_LABELS  # the Dataset's name for them (ui.dataset_view re-exports it)
 MISSING_RULES = {
@@ -266,8 +266,5 @@ def _queries(number: int) -> str:
 
 
 def describe_list(items, *, limit: int = 8) -> str:
-    """'401, 402 and 3 more' (plain text)."""
-    items = [str(item) for item in items]
-    if len(items) <= limit:
-        return ", ".join(items)
-    return ", ".join(items[:limit]) + f" and {len(items) - limit} more"
+    """'401, 402 and 3 more' (plain text; each id ``isolated``, so right-to-left ids keep the list's order)."""
+    return names_list(items, limit=limit, more=" and {n} more")

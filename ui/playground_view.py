@@ -30,7 +30,7 @@ from ui.playground_edits import (  # noqa: F401 - the page calls the editors thr
 from ui.ranking import Ranking, evaluate
 from ui.settings import current_settings
 from ui.settings_model import ZERO_IDCG_SETTING, MetricSettings, zero_idcg_words
-from ui.widgets import plain
+from ui.widgets import isolated, names_list, plain
 
 # --- order buttons -----------------------------------------------------------------------------------------------
 
@@ -146,7 +146,7 @@ def tie_note(ranking: Ranking) -> None:
     tied = [names for names in groups.values() if len(names) > 1]
     if not tied:
         return
-    shown = "; ".join(", ".join(names[:6]) + (" …" if len(names) > 6 else "") for names in tied[:5])
+    shown = "; ".join(plain(names_list(names, limit=6)) for names in tied[:5])
     st.info(
         f"Tied scores in the run: {shown}. As on the Dataset page (Tied scores: “{TIE_RULE_LABELS['average']}”), "
         "each tied document gets "
@@ -160,7 +160,7 @@ def tie_note(ranking: Ranking) -> None:
 
 def extra_words(ranking: Ranking) -> str:
     """The extra judged documents in one line (Present mode hides their table, but IDCG counts them)."""
-    listed = ", ".join(f"{plain(name)} (grade {compact(grade)})"
+    listed = ", ".join(f"{plain(isolated(name))} (grade {compact(grade)})"
                        for name, grade in zip(ranking.extra_names, ranking.extra_grades, strict=True))
     return f"Also judged, not in the ranking: {listed}. The ideal list (IDCG) includes them."
 
