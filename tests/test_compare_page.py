@@ -303,3 +303,19 @@ def test_the_verdict_says_a_small_mean_difference_as_the_cards_do():
     assert verdict(comparison, name_a="runA", name_b="runB", metric="NDCG@10") == (
         "runB is better on 16 of 30 queries (runA on 12, 2 tied); the mean NDCG@10 improvement is +0.0036, 95% CI "
         "-0.0466 to +0.0527. The interval includes 0, so these queries do not show a reliable difference in the mean.")
+
+
+def test_a_flip_grid_cell_writes_its_winner_apart_from_the_loser():
+    """'B (0.521 vs 0.521)': the cell named a winner beside two equal numbers (three places); it now writes as many
+    places as it takes to tell them apart, as ndcg_core gives them."""
+    judged = "D0:3,D1:2,D2:3,D3:0,D4:1,D5:2,D6:0,D7:1"
+    at = run_page("compare", query_params={"compare": "lists", "judged": judged, "order_a": "3,6,4,1,7,5,0,2",
+                                           "order_b": "3,6,4,7,1,0,5,2"})
+    assert not at.exception, at.exception
+    grades = [3, 2, 3, 0, 1, 2, 0, 1]
+    a = ndcg_core.evaluate([grades[i] for i in (3, 6, 4, 1, 7, 5, 0, 2)], gain="exponential").ndcg
+    b = ndcg_core.evaluate([grades[i] for i in (3, 6, 4, 7, 1, 0, 5, 2)], gain="exponential").ndcg
+    assert f"{a:.3f}" == f"{b:.3f}" and f"{a:.4f}" != f"{b:.4f}" and b > a  # 0.5210 vs 0.5212
+    grid = next(frame.value for frame in at.dataframe if "no cutoff" in frame.value.columns).set_index("gain")
+    assert grid.loc["exponential", "no cutoff"].endswith(f"({a:.4f} vs {b:.4f})")
+    assert grid.loc["exponential", "no cutoff"].startswith("B ")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ui.formatting import TIE_RULE_LABELS
+from ui.formatting import TIE_RULE_LABELS, fixed
 from ui.widgets import plain
 
 CHOICE_WORDS = {"gain": "gain", "k": "cutoff", "ideal": "ideal list", "zero_idcg": "IDCG = 0 rule", "ties": "tie rule"}
@@ -18,8 +18,18 @@ VALUE_WORDS = {"linear": "gain = grade", "exponential": "2^grade − 1", "rankin
                "all_judged": "every judged document", "zero": "NDCG 0", "one": "NDCG 1"}
 
 
+def _means(row, places: int) -> str:
+    """'0.4879 vs 0.4877': A's and B's means to ``places`` places, or as many more (up to 6) as it takes to tell a
+    winner's apart. At three places a cell said 'runA.txt (0.488 vs 0.488)', a winner beside two equal numbers."""
+    for more in range(places, 7):
+        a, b = fixed(row["mean_a"], more), fixed(row["mean_b"], more)
+        if a != b or row["winner"] == "tie":
+            break
+    return f"{a} vs {b}"
+
+
 def _cell(row, label: dict) -> str:
-    cell = f"{label[row['winner']]} ({row['mean_a']:.3f} vs {row['mean_b']:.3f})"
+    cell = f"{label[row['winner']]} ({_means(row, 3)})"
     return cell + (" ⚠" if row["flips"] else "")
 
 
@@ -81,5 +91,5 @@ def show_winner_grid(grid: pd.DataFrame, names: tuple[str, str] = ("Ranker 1", "
         if row["changed"] == "k":  # the k column is float (None = no cutoff): show a whole number
             value = "no cutoff" if pd.isna(value) else int(value)
         value = TIE_RULE_LABELS[value] if row["changed"] == "ties" else VALUE_WORDS.get(value, value)
-        lines.append(f"- {choice} → {value}: {label[row['winner']]} wins ({row['mean_a']:.4f} vs {row['mean_b']:.4f})")
+        lines.append(f"- {choice} → {value}: {label[row['winner']]} wins ({_means(row, 4)})")
     st.markdown("Single changes that reverse the winner (⚠ in the table):\n" + plain("\n".join(lines)).replace("\\-", "-"))
