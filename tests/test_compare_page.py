@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -209,7 +210,7 @@ def test_slide_summary_has_big_numbers_chart_and_png():
     assert at.header[0].value == "Neural vs BM25: NDCG"
     shown = {m.label: m.value for m in at.metric}
     assert shown["Queries where Neural is better"].endswith(" of 59")
-    assert "99% CI of the mean gain" in shown  # the choice made before switching to the slide is kept
+    assert "99% CI of the mean difference" in shown  # the choice made before switching to the slide is kept
     assert len(at.get("plotly_chart")) == 1
     assert " is better on " in verdict_text(at)
     downloads = [element for element in at.get("download_button") if "PNG" in element.proto.label]
@@ -319,3 +320,23 @@ def test_a_flip_grid_cell_writes_its_winner_apart_from_the_loser():
     grid = next(frame.value for frame in at.dataframe if "no cutoff" in frame.value.columns).set_index("gain")
     assert grid.loc["exponential", "no cutoff"].endswith(f"({a:.4f} vs {b:.4f})")
     assert grid.loc["exponential", "no cutoff"].startswith("B ")
+
+
+def test_the_slide_writes_a_small_mean_change_with_the_places_it_needs():
+    """Two runs a third of a thousandth apart: the slide's card said '-0.000 vs a.txt' and its chart 'mean difference
+    -0.000', a change that reads as none; they now say -0.0003, as ndcg_core's mean difference is."""
+    from tests.test_dataset_page import upload_trec
+
+    fillers = "".join(f"q1 Q0 x{i:03d} {i} {1000 - i} t\n" for i in range(1, 101))  # 100 unjudged documents
+    run_a = fillers.replace("x100 100 900", "d1 100 900")  # the one relevant document at rank 100...
+    run_b = fillers + "q1 Q0 d1 101 899 t\n"  # ...and at rank 101
+    at = upload_trec(run_page("dataset"), b"q1 0 d1 1\n", ("a.txt", run_a.encode()), ("b.txt", run_b.encode()))
+    at.switch_page("pages/compare.py").run()
+    at.radio(key="compare_mode").set_value("runs").run()
+    at.toggle(key="compare_slide").set_value(True).run()
+    assert not at.exception, at.exception
+    change = 1 / np.log2(102) - 1 / np.log2(101)  # NDCG = DCG here (IDCG = 1)
+    assert f"{change:+.3f}" == "-0.000" and f"{change:+.4f}" == "-0.0003"
+    card = next(m for m in at.metric if m.label == "Mean NDCG of b\\.txt")  # names are shown as typed (escaped)
+    assert card.delta == "-0.0003 vs a\\.txt"
+    assert "<b>mean difference -0.0003</b>" in json.dumps(chart_specs(at)[0], ensure_ascii=False)

@@ -130,7 +130,7 @@ def test_the_slide_view_reopens_from_the_address_with_the_same_three_numbers():
     expected = direct("BM25", "Neural", n_boot=10_000, seed=12345, confidence=0.9, ties="trec_eval", missing="ignore",
                       metric=MetricSettings())
     shown = {m.label: m.value for m in opened.metric}
-    assert shown["90% CI of the mean gain"] == f"{signed(expected.ci_low, 3)} to {signed(expected.ci_high, 3)}"
+    assert shown["90% CI of the mean difference"] == f"{signed(expected.ci_low, 3)} to {signed(expected.ci_high, 3)}"
     assert shown["Queries where Neural is better"] == f"{expected.wins} of {expected.n_queries}"
     assert shown["Mean NDCG of Neural"] == fixed(expected.mean_b, 3)
 

@@ -16,7 +16,7 @@ import streamlit as st
 
 import ndcg_core
 from ui.chart_style import PALETTE, apply_style, count_axis
-from ui.formatting import percent, signed
+from ui.formatting import percent, signed_change
 
 MARGIN = {"l": 70, "r": 30, "t": 60, "b": 60}  # room for the signed tick labels
 SLIDE_FONT, SLIDE_AXIS_TITLE_FONT, SLIDE_TITLE_FONT = 20, 22, 28  # px: the slide view and its PNG
@@ -83,7 +83,7 @@ def differences_histogram(comparison: ndcg_core.Comparison, *, name_a: str, name
     fig.add_vline(x=0, line={"color": PALETTE["text"], "width": 1})
     fig.add_vline(x=comparison.mean_difference, line={"color": PALETTE["actual"], "dash": "dash", "width": 3})
     fig.add_annotation(x=comparison.mean_difference, y=1.0, yref="paper", showarrow=False, yanchor="bottom",
-                       text=f"mean {signed(comparison.mean_difference, 3)}", font={"color": PALETTE["actual"]})
+                       text=f"mean {signed_change(comparison.mean_difference, 3)}", font={"color": PALETTE["actual"]})
     # The runs' names are in the x-axis title: in the chart's title too, it was wider than the chart (half a 1280-px
     # page) in Present mode, with names of any length.
     _layout(fig, title=f"{metric} difference per query",
@@ -100,7 +100,7 @@ def bootstrap_chart(comparison: ndcg_core.Comparison) -> go.Figure:
     fig.add_vrect(x0=c.ci_low, x1=c.ci_high, fillcolor=PALETTE["ideal"], opacity=0.18, line_width=0)
     fig.add_vline(x=0, line={"color": PALETTE["text"], "width": 1})
     fig.add_annotation(x=(c.ci_low + c.ci_high) / 2, y=1.0, yref="paper", yanchor="bottom", showarrow=False,
-                       text=f"{percent(c.confidence)} CI {signed(c.ci_low, 3)} to {signed(c.ci_high, 3)}")
+                       text=f"{percent(c.confidence)} CI {signed_change(c.ci_low, 3)} to {signed_change(c.ci_high, 3)}")
     return _layout(fig, title=f"Bootstrap: {c.n_boot:,} resamples",  # short: half a 1280-px page in Present mode
                    x_title="mean difference (B − A) in a resample", y_title="resamples")
 
@@ -122,8 +122,8 @@ def slide_chart(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, m
     fig.add_hline(y=c.mean_difference, line={"color": PALETTE["actual"], "dash": "dash", "width": 3})
     fig.add_annotation(  # top left: the sorted bars are lowest there, so the label hides nothing
         x=0.01, xref="paper", xanchor="left", y=1.0, yref="paper", yanchor="top", showarrow=False, align="left",
-        text=(f"<b>mean difference {signed(c.mean_difference, 3)}</b> (dashed line)<br>"
-              f"{percent(c.confidence)} CI {signed(c.ci_low, 3)} to {signed(c.ci_high, 3)} (shaded band)"),
+        text=(f"<b>mean difference {signed_change(c.mean_difference, 3)}</b> (dashed line)<br>"
+              f"{percent(c.confidence)} CI {signed_change(c.ci_low, 3)} to {signed_change(c.ci_high, 3)} (shaded band)"),
         font={"size": SLIDE_FONT, "color": PALETTE["actual"]}, bgcolor="rgba(255,255,255,0.9)",
     )
     fig.add_hline(y=0, line={"color": PALETTE["text"], "width": 1})

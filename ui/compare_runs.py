@@ -20,7 +20,7 @@ from ui import compare_charts as charts
 from ui import dataset_state, dataset_view, flip_section, present, session, url_state
 from ui.copy_link import copy_link
 from ui.dataset_report import MISSING_RULES
-from ui.formatting import TIE_RULE_LABELS, fixed, percent, signed
+from ui.formatting import TIE_RULE_LABELS, fixed, percent, signed, signed_change
 from ui.messages import user_message
 from ui.settings import MetricSettings
 from ui.state import dataset_run_choices
@@ -287,10 +287,11 @@ def slide_summary(comparison, heading, *, name_a, name_b, metric, sentence) -> N
     heading.header(f"{plain(name_b)} vs {plain(name_a)}: {metric}")
     big = st.columns(3)
     big[0].metric(f"Mean {metric} of {plain(name_b)}", fixed(comparison.mean_b, 3),
-                  delta=f"{signed(comparison.mean_difference, 3)} vs {plain(name_a)}")
+                  delta=f"{signed_change(comparison.mean_difference)} vs {plain(name_a)}")
     big[1].metric(f"Queries where {plain(name_b)} is better", f"{comparison.wins} of {comparison.n_queries}")
-    big[2].metric(f"{percent(comparison.confidence)} CI of the mean gain",
-                  f"{signed(comparison.ci_low, 3)} to {signed(comparison.ci_high, 3)}")
+    # "difference", not "gain": in NDCG a gain is what a grade is worth (see verdict)
+    big[2].metric(f"{percent(comparison.confidence)} CI of the mean difference",
+                  f"{signed_change(comparison.ci_low)} to {signed_change(comparison.ci_high)}")
     slide = charts.slide_chart(comparison, name_a=name_a, name_b=name_b, metric=metric)
     present.plotly_chart(slide, key="compare_slide_chart", config=charts.modebar_config("ndcg_comparison"),
                          theme=None)  # as in its PNG: the chart's own slide-sized text, not the page theme's

@@ -73,6 +73,19 @@ def signed(value: float | None, digits: int = 4, *, missing: str = MISSING) -> s
     return f"{float(value):+.{digits}f}"
 
 
+def signed_change(value: float | None, digits: int = 3, *, missing: str = MISSING) -> str:
+    """:func:`signed`, with as many more places (up to 6) as it takes for a change that is not 0 not to read as 0:
+    ``signed_change(-0.0002) == "-0.0002"``, where three places wrote a slide's mean change as "-0.000 vs runA.txt".
+    A change that rounds to 0 even at 6 places prints unsigned, as :func:`fixed` does."""
+    if _missing(value):
+        return missing
+    for places in range(digits, 7):
+        text = signed(value, places)
+        if float(text) != 0:
+            return text
+    return fixed(value, digits)
+
+
 def num(value: float | None, digits: int = 3, *, missing: str = "undefined") -> str:
     """A figure for prose: whole numbers without decimals (``num(3.0) == "3"``), others to ``digits`` places."""
     if _missing(value):
