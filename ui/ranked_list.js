@@ -169,6 +169,9 @@ class RankedList {
     const name = row.querySelector(".rl-name");
     name.textContent = data.names[i];  // user text: textContent only, never innerHTML
     name.title = data.names[i];
+    // Laid out in its own direction (its first letter's): a Hebrew or Arabic name cut to the column kept its digits
+    // and lost its word ("888607ך…" for מסמך888607); it now starts at the right and is cut at its end.
+    name.dir = "auto";
     const chip = row.querySelector(".rl-chip");
     chip.textContent = data.grade_texts[i];
     chip.style.background = data.chip_colours[i];

@@ -397,3 +397,32 @@ def _page_charts_fit(tab, name: str, width: int, height: int) -> None:
     assert_charts_fit(tab, name)
     tab.locator('[data-testid="stPlotlyChart"]').first.scroll_into_view_if_needed()
     screenshot(tab, f"present_chart_{name.replace(' ', '_')}_{width}x{height}", full_page=False)
+
+
+# Whether each name's first letter is drawn inside its (clipped) cell: a name cut to the column must keep its start.
+NAME_STARTS_SHOWN_JS = """() => {
+  const root = """ + LIST_ROOT_JS + """;
+  return [...root.querySelectorAll('.rl-name')].map((cell) => {
+    const range = document.createRange();
+    range.setStart(cell.firstChild, 0);
+    range.setEnd(cell.firstChild, 1);
+    const first = range.getBoundingClientRect(), box = cell.getBoundingClientRect();
+    return [cell.textContent, first.left >= box.left - 0.5 && first.right <= box.right + 0.5,
+            cell.scrollWidth > cell.clientWidth];
+  });
+}"""
+
+
+def test_a_right_to_left_name_cut_to_the_column_keeps_its_start(page, app_url):
+    """In Present mode at 1280x720 the list showed 'מסמך888607' (a Hebrew document id) as '888607ך…': laid out left to
+    right, the cut took the Hebrew word and left the digits. Each name is now laid out in its own direction."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    names = ["מסמך888607", "وثيقة220235", "Zoë189749", "doc712271"]
+    docs = ",".join(f"{name}:{grade}" for name, grade in zip(names, [1, 4, 0, 3], strict=True))
+    open_page(page, f"{app_url}/?present=1&docs={docs}")
+    wait_for_list(page, names)
+    shown = page.evaluate(NAME_STARTS_SHOWN_JS)
+    assert [name for name, _, _ in shown] == names
+    assert all(cut for _, _, cut in shown), shown  # every name is cut here: the check below can fail
+    assert [name for name, start_shown, _ in shown if not start_shown] == [], shown
+    screenshot(page, "present_rtl_names_1280")
