@@ -309,3 +309,16 @@ def test_present_mode_text_is_never_smaller_than_without_it():
     theme = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["theme"]
     floor = re.search(r"html \{ font-size: clamp\((\d+)px, ", present.CSS)
     assert floor and int(floor.group(1)) == theme["baseFontSize"] == 17
+
+
+def test_in_present_mode_a_long_list_of_ranks_is_labelled_in_steps_that_fit():
+    """29 ranks in Present mode at 1280x720: each rank had its own label (dtick 1) at 20 px in a plot ~270 px wide,
+    and they ran into one another; beyond UNIT_TICKS ranks plotly picks the step. A short list keeps every rank."""
+    docs = ",".join(f"D{i}:{i % 4}" for i in range(1, 30))
+    (present_figure,) = chart_specs(run_page(query_params={"present": "1", "docs": docs}))
+    (normal,) = chart_specs(run_page(query_params={"docs": docs}))
+    assert normal["layout"]["xaxis"]["dtick"] == 1
+    assert present_figure["layout"]["xaxis"].get("dtick") is None
+    assert present_figure["layout"]["xaxis"]["range"] == [0.5, 29.5]
+    (short,) = chart_specs(run_page(query_params={"present": "1"}))  # the default list of 5
+    assert short["layout"]["xaxis"]["dtick"] == 1
