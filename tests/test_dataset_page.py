@@ -592,3 +592,16 @@ def test_right_to_left_query_ids_in_a_note_keep_the_list_order_and_a_copied_id_i
     at.text_input(key="dataset_search").input(f"\u2068{ids[2]}\u2069").run()  # copied from the note
     assert per_query_table(at)["query"].tolist() == [ids[2]]
     assert at.selectbox(key="dataset_query").value == ids[2]
+
+
+def test_the_trec_eval_reading_note_writes_its_two_figures_apart():
+    """'trec_eval ... would report 0.5551; ndcg_core's own reading under the same conventions gives 0.5551': 2,000
+    queries, one judged '1.5' (read 1 by trec_eval's atol), put the two means 0.00004 apart, the same to four places."""
+    qrels = "".join(f"q{i} 0 A 1\n" for i in range(1, 2000)) + "q0 0 A 1\nq0 0 B 1.5\n"
+    run = "".join(f"q{i} Q0 A 1 2 r\n" for i in range(2000)) + "q0 Q0 B 2 1 r\n"
+    at = upload_trec(run_page("dataset", query_params={"gain": "linear"}), qrels.encode(), ("one.txt", run.encode()))
+    q0 = (1 + 1.5 / np.log2(3)) / (1.5 + 1 / np.log2(3))  # ndcg_core reads 1.5; trec_eval reads 1, so q0 scores 1
+    ours, theirs = (1999 + q0) / 2000, 1.0
+    assert f"{ours:.4f}" == f"{theirs:.4f}" == "1.0000"
+    note = unescaped(at.warning[0].value)
+    assert f"would report 1; ndcg_core's own reading under the same conventions gives {ours:.5f}." in note

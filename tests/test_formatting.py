@@ -389,3 +389,11 @@ def test_apart_writes_two_figures_with_the_places_that_tell_them_apart():
     assert apart(0.88269, 0.88306) == ("0.8827", "0.8831")
     assert apart(0.5, 0.75) == ("0.500", "0.750")  # three places when they already differ
     assert apart(0.12345671, 0.12345689) == ("0.123457", "0.123457")  # at most six places
+
+
+def test_apart_compares_decimals_not_texts():
+    """1 and 0.99996 were ("1", "1.000") at three places: two texts that differ, for one figure to three places."""
+    from ui.formatting import apart
+
+    assert apart(1.0, 0.99996) == ("1", "0.99996")
+    assert apart(0.0, 0.0004) == ("0", "0.0004")

@@ -16,7 +16,7 @@ import streamlit as st
 import ndcg_core
 from ui.dataset_charts import CURVE_DEPTH
 from ui.dataset_upload import LoadedDataset
-from ui.formatting import MISSING, TIE_RULE_LABELS, count, fixed
+from ui.formatting import MISSING, TIE_RULE_LABELS, apart, count, fixed
 from ui.settings import MetricSettings
 from ui.widgets import names_list, plain, text_line
 
@@ -181,9 +181,11 @@ def show_trec_eval_reading(dataset: LoadedDataset, run_name: str, options: dict,
     ours = evaluate(dataset, run_name, conventions).mean_ndcg
     theirs = evaluate(dataset.trec_eval, run_name, conventions).mean_ndcg
     measure = "ndcg" if settings.k is None else f"ndcg_cut.{settings.k}"
+    # As many places as tell the two apart: at four, "would report 0.5551; ... gives 0.5551" for 0.55508 and 0.55515.
+    theirs_text, ours_text = apart(theirs, ours, 4) if np.isfinite([theirs, ours]).all() else (figure(theirs), figure(ours))
     parts.append(
         f"On these files trec_eval ({measure}: linear gain, log2, ties by document id, IDCG = 0 counted as 0) would "
-        f"report {figure(theirs)}; ndcg_core's own reading under the same conventions gives {figure(ours)}."
+        f"report {theirs_text}; ndcg_core's own reading under the same conventions gives {ours_text}."
     )
     st.warning(plain(" ".join(parts)), icon=":material/difference:")
 

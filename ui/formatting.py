@@ -97,11 +97,11 @@ def num(value: float | None, digits: int = 3, *, missing: str = "undefined") -> 
 
 def apart(first: float, second: float, digits: int = 3) -> tuple[str, str]:
     """Two different figures written with as many places as it takes to tell them apart (``digits`` to 6):
-    ``apart(0.88269, 0.88306) == ("0.8827", "0.8831")``, where three places wrote 0.883 twice."""
+    ``apart(0.88269, 0.88306) == ("0.8827", "0.8831")``, where three places wrote 0.883 twice. The places are
+    compared as fixed decimals: 1 and 0.99996 are "1" and "0.99996", not "1" and "1.000" (apart as text only)."""
     for places in range(digits, 7):
-        pair = num(first, places), num(second, places)
-        if pair[0] != pair[1]:
-            return pair
+        if fixed(first, places) != fixed(second, places):
+            return num(first, places), num(second, places)
     return num(first, 6), num(second, 6)
 
 
