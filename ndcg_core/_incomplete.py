@@ -104,12 +104,14 @@ def incomplete_judgments(
     standard = run(judged, everything)
     assumed = np.where(unjudged, highest, judged)
     upper = run(assumed, everything, extra_ideal=[highest] * int(unjudged.sum()))
-    condensed = run(judged, ~unjudged) if (~unjudged).any() else None
+    # Nothing judged in the ranking: the condensed list is empty, so DCG 0 over the same ideal (NDCG 0, or the
+    # zero-IDCG rule's value when IDCG = 0), as trec_eval -J counts it.
+    condensed = run(judged, ~unjudged).ndcg if (~unjudged).any() else (0.0 if standard.idcg > 0 else standard.ndcg)
     order = standard.table["item"].to_numpy()
     depth = order.size if cutoff is None else min(cutoff, order.size)
     unjudged_at_k = int(unjudged[order[:depth]].sum())
     return IncompleteJudgments(
-        standard=standard.ndcg, condensed=math.nan if condensed is None else condensed.ndcg,
+        standard=standard.ndcg, condensed=condensed,
         judged_at_k=1 - unjudged_at_k / depth, lower=standard.ndcg, upper=upper.ndcg,
         n_unjudged=int(unjudged.sum()), n_unjudged_at_k=unjudged_at_k, highest=highest,
     )

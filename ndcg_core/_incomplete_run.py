@@ -7,8 +7,10 @@ over queries; ids encoded once, so a million-query run stays cheap):
 * **standard**: the run as it is (an unjudged document counts as grade 0);
 * **condensed** (Sakai 2007): the run without its unjudged rows, so the
   judged documents below them move up; the judgments, hence IDCG, unchanged.
-  A query whose retrieved documents are all unjudged has no condensed list
-  (NaN), as in :func:`incomplete_judgments`;
+  A query whose retrieved documents are all unjudged has an empty condensed
+  list: DCG 0, so NDCG 0 (the zero-IDCG rule's value when IDCG = 0), as in
+  :func:`incomplete_judgments` and as trec_eval -J (pytrec_eval's
+  ``judged_docs_only_flag``, ir_measures' ``nDCG(judged_only=True)``) count it;
 * **upper**: every unjudged retrieved document judged at the query's highest
   judged grade (1 when no judged grade is positive); those judgments join the
   ideal list too, as a real judgment would;
@@ -57,6 +59,10 @@ def incomplete_run(run: pd.DataFrame | EncodedRun, qrels: pd.DataFrame | None = 
         condensed = evaluate_run(_only_rows(encoded, judged), **options).per_query["ndcg"].reindex(standard.index)
     else:
         condensed = pd.Series(np.nan, index=standard.index)
+    # Nothing judged retrieved: the condensed list is empty, DCG 0. It was left out (NaN), so the mean was over other
+    # queries than the usual figure's and differed from trec_eval -J's, which counts the query as 0.
+    empty = standard["n_judged_retrieved"].to_numpy() == 0
+    condensed = condensed.mask(empty, np.where(standard["idcg"].to_numpy() > 0, 0.0, standard["ndcg"].to_numpy()))
     upper = evaluate_run(_unjudged_at_highest(encoded, ~judged), **options).per_query["ndcg"]
     depth = standard["n_retrieved"].to_numpy(dtype=float)
     if options.get("k") is not None:

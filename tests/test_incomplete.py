@@ -33,8 +33,17 @@ def test_nothing_unjudged_all_figures_agree():
 
 def test_everything_unjudged():
     result = incomplete_judgments([None, None], k=2)
-    assert math.isnan(result.condensed) and result.judged_at_k == 0 and result.standard == 0.0
+    assert result.condensed == 0.0 and result.judged_at_k == 0 and result.standard == 0.0  # IDCG = 0: the rule's 0
     assert result.upper == 1.0  # every document at the assumed grade 1: the ranking is ideal
+    assert incomplete_judgments([None, None], k=2, zero_idcg="one").condensed == 1.0
+
+
+def test_nothing_judged_retrieved_has_an_empty_condensed_list_worth_zero():
+    """The condensed list of a ranking whose documents are all unjudged was NaN ('no condensed list'), and the
+    Dataset page's mean left such queries out, unlike trec_eval -J (pytrec_eval judged_docs_only_flag), which counts
+    them as 0: DCG of an empty list over the query's ideal."""
+    result = incomplete_judgments([None, None], k=2, gain="linear", ideal_relevances=[2, 1])
+    assert result.condensed == 0.0 and result.standard == 0.0
 
 
 def test_scores_rank_first_then_unjudged_are_removed():
@@ -50,7 +59,7 @@ def test_against_ir_measures(seed):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 20))
     grades = rng.integers(0, 4, n).astype(float)
-    unjudged = rng.random(n) < 0.3
+    unjudged = rng.random(n) < (0.3 if seed % 5 else 1.0)  # every fifth seed: nothing retrieved is judged
     scores = rng.permutation(n).astype(float)  # distinct: no tie rule involved
     extra = rng.integers(0, 4, int(rng.integers(0, 4)))
     k = int(rng.integers(1, n + 3))
@@ -67,8 +76,7 @@ def test_against_ir_measures(seed):
     result = incomplete_judgments(marks, scores, k=k, gain="linear",
                                   ideal_relevances=[*grades[~unjudged], *extra])
     assert result.standard == pytest.approx(values[measures[0]], abs=1e-12)
-    if (~unjudged).any():
-        assert result.condensed == pytest.approx(values[measures[1]], abs=1e-12)
+    assert result.condensed == pytest.approx(values[measures[1]], abs=1e-12)  # nothing judged retrieved too
     assert result.judged_at_k == pytest.approx(values[measures[2]], abs=1e-12)
 
 
