@@ -408,3 +408,5 @@ def test_predict_first_tells_a_screen_reader_the_new_position_and_its_question()
     assert _spoken_after_header(at) == (
         f"Position 2 of 5: D2, grade {num(row['relevance'])}, contributes {num(row['contribution'])}. DCG@2 = "
         f"{num(row['cumulative_dcg'])}, NDCG@2 = {num(row['ndcg_at_rank'])}.")
+
+

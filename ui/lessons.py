@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import charts, present
+from ui import charts, present, session
 from ui.formatting import gain_words, num
 from ui.lesson_inputs import (
     DOCUMENT_003_GRADES,
@@ -46,13 +46,26 @@ LESSON_TITLES = (
 DOWN_THEN_UP_GRADES = (3.0, 0.0, 3.0, 3.0, 0.0)
 
 
+LESSON_TAB_KEY = "lesson_tab"
+OPEN_LESSON_KEY = "lesson_tab_open"  # the lesson last opened, kept for the page's next visit
+
+
+def _remember_lesson() -> None:
+    session.set_widget(OPEN_LESSON_KEY, session.widget(LESSON_TAB_KEY))
+
+
 def lessons(settings: MetricSettings) -> None:
     """The short lessons, in the order the documents teach them, each with a live mini-example."""
     st.caption(
         f"Each lesson uses the sidebar's gain and log base ({gain_words(settings.gain)}, log base {settings.log_base}) "
         "and its own cutoff; change the small inputs to see the numbers move."
     )
-    tabs = st.tabs(list(LESSON_TITLES))
+    # The lesson open last comes back with the page: a student on lesson 7 who opened the Playground returned to
+    # lesson 1 (a tab's choice is a widget value, which Streamlit forgets when another page runs).
+    # (Kept by the tab's callback, before the run: the default must already be the tab chosen, or the run resets it.)
+    opened = session.widget(OPEN_LESSON_KEY)
+    tabs = st.tabs(list(LESSON_TITLES), key=LESSON_TAB_KEY, on_change=_remember_lesson,
+                   default=opened if opened in LESSON_TITLES else None)
     views = (
         lesson_cg_ignores_order, lesson_normalise, lesson_ideal_binary_graded, lesson_cutoff,
         lesson_gain, lesson_ideal_all_judged, lesson_all_zero, lesson_dataset,

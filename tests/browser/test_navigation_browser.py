@@ -222,3 +222,21 @@ def test_settings_outlive_a_visit_to_the_pages_without_a_settings_sidebar(page, 
     expect()(page.get_by_text("Mean of per-query NDCG@3", exact=True)).to_be_visible()
     expect()(sidebar.get_by_role("radio", name="Linear: gain = grade")).to_be_checked()
     screenshot(page, "settings_after_quiz_and_live_class", full_page=False)
+
+
+def test_the_lesson_open_before_a_visit_to_another_page_is_open_again(page, app_url):
+    """A student on lesson 7 who opened another page from the sidebar and came back found lesson 1 open: the tab
+    chosen is a widget value, which Streamlit forgets when another page runs (helper-68)."""
+    open_page(page, f"{app_url}/step_by_step")
+    lesson = page.get_by_role("tab", name="7 · All grades 0")
+    lesson.click()
+    expect()(lesson).to_have_attribute("aria-selected", "true")
+    wait_for_app(page)
+    go_to_page(page, "dataset")
+    go_to_page(page, "step_by_step")
+    expect()(page.get_by_role("tab", name="7 · All grades 0")).to_have_attribute("aria-selected", "true")
+    expect()(page.get_by_role("tabpanel").filter(visible=True)).to_contain_text("Documents, all graded 0")
+    # A tap on another lesson is still one tap (the run it starts keeps the choice).
+    page.get_by_role("tab", name="8 · Datasets").click()
+    wait_for_app(page)
+    expect()(page.get_by_role("tab", name="8 · Datasets")).to_have_attribute("aria-selected", "true")
