@@ -410,3 +410,19 @@ def test_predict_first_tells_a_screen_reader_the_new_position_and_its_question()
         f"{num(row['cumulative_dcg'])}, NDCG@2 = {num(row['ndcg_at_rank'])}.")
 
 
+
+def test_an_undefined_ndcg_at_i_reads_a_dash_in_every_table():
+    """Every grade 0 under the zero-IDCG rule "skip": NDCG@i is undefined, and the walk's table, lesson 4's NDCG@k
+    table and the Playground's per-position table showed it as a grey "None" (helper-68)."""
+    at = run_page("step_by_step", query_params={"docs": "A:0,B:0", "z": "skip"})
+    at.text_input(key="lesson_cutoff_grades").input("0, 0").run()
+    assert not at.exception
+    walk = next(df for df in at.dataframe if "NDCG@i" in df.value.columns)
+    cutoff = next(df for df in at.dataframe if "NDCG@k" in df.value.columns)
+    for table, column in ((walk, "NDCG@i"), (cutoff, "NDCG@k")):
+        assert table.value[column].isna().all()
+        assert table.proto.HasField("placeholder") and table.proto.placeholder == "–"
+    playground = run_page(None, query_params={"docs": "A:0,B:0", "z": "skip"})
+    table = next(df for df in playground.dataframe if "cumulative_dcg" in df.proto.column_order)
+    assert math.isnan(ndcg_core.evaluate([0, 0], zero_idcg="skip").table["ndcg_at_rank"][0])
+    assert table.proto.HasField("placeholder") and table.proto.placeholder == "–"

@@ -223,8 +223,9 @@ def lesson_cutoff(settings: MetricSettings) -> None:
     at_k = ndcg_core.evaluate(grades, **lesson_kwargs(settings, k=k))
     left, right = st.columns([1, 2])
     with left:
+        # NDCG@k undefined (every grade 0, the sidebar's rule "skip"): "–", not the grid's grey "None".
         st.dataframe(pd.DataFrame({"k": range(1, len(values) + 1), "NDCG@k": [round(v, 3) for v in values]}),
-                     hide_index=True)
+                     hide_index=True, placeholder="–")
         st.metric(f"NDCG@{k}", num(at_k.ndcg), help=f"DCG@{k} = {num(at_k.dcg)}, IDCG@{k} = {num(at_k.idcg)}")
     with right:
         full = ndcg_core.evaluate(grades, **lesson_kwargs(settings))

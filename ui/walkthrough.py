@@ -262,9 +262,9 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
         st.markdown(f"**The table around position {position}** (the highlighted row is position i)")
     else:
         st.markdown("**The whole table so far** (the highlighted row is position i)")
+    # An undefined NDCG@i (IDCG@i = 0 under the rule "skip") reads "–", not the grid's grey "None".
     st.dataframe(_progress_frame(walk, result, position, ahead=not predict.step_state().on), hide_index=True,
-                 width="stretch",
-                 column_config=PROGRESS_COLUMNS)
+                 width="stretch", column_config=PROGRESS_COLUMNS, placeholder="–")
 
 
 def _go_to(position: int | None) -> None:

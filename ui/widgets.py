@@ -167,7 +167,8 @@ def show_table(
     # "Counted" next to the names, where it is seen without scrolling the table sideways.
     order = ["rank", *(["document"] if "document" in table.column_names else []), "in_cutoff"]
     order += [column for column in table.column_names if column not in order]
-    st.dataframe(shown, hide_index=True, column_config=config, column_order=order, height=height, width="stretch")
+    st.dataframe(shown, hide_index=True, column_config=config, column_order=order, height=height, width="stretch",
+                 placeholder="–")  # an undefined NDCG@i (IDCG@i = 0 under "skip"): the grid drew a grey "None"
     st.download_button(
         "Download this table as CSV",
         lambda: table_frame(result, names).to_csv(index=False).encode(),  # built only when clicked, not on every rerun
