@@ -93,6 +93,7 @@ def _list_and_chart(ranking: Ranking, settings: MetricSettings, result, previous
         contributions = [None] * len(ranking.names) if hidden else result.table["contribution"].tolist()
         ranked_list(ranking.names, ranking.grades, contributions, key=playground_view.LIST_KEY, k=settings.k,
                     ndcg=None if hidden else result.ndcg,  # the screen-reader announcement must not give it away
+                    withheld=predict.withheld_words(result) if hidden else None,
                     rank_colours=colours, highlight=highlight, select_seq=state.playground().list_select_seq)
         if present.active() and ranking.extra_names:  # their editor is hidden, and IDCG counts them
             st.caption(playground_view.extra_words(ranking))

@@ -103,10 +103,7 @@ def guess_form(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
     # with a caption under the box, it pushed the list ~100 px down under the pointer after a move).
     with st.container(border=True, key="playground_predict_box", gap="small"):
         words = change_words(ranking, settings)  # a document's name first keeps its own case
-        # The old value under its own cutoff: after a new k in the sidebar it said "NDCG@2 was 0.9508", the whole
-        # list's NDCG (NDCG@2 was 0.8581 all along).
-        was = "NDCG" if before.k is None else f"NDCG@{before.k}"
-        now = "it" if was == label else label
+        was, now = _was_and_now(result)
         st.markdown(f"**Predict first.** {words[:1].upper() + words[1:]}. {was} was "
                     f"**{fixed(before.ndcg)}**: what is {now} now?")
         with st.form(FORM_KEY, border=False, enter_to_submit=True), \
@@ -115,6 +112,23 @@ def guess_form(ranking: Ranking, settings: MetricSettings, result: ndcg_core.Lis
                             step=0.01, format="%.3f", key=GUESS_KEY, width=260)
             st.form_submit_button("Reveal", type="primary", icon=":material/visibility:", on_click=_submit,
                                   args=(ranking, settings, Scores.of(result)))
+
+
+def _was_and_now(result: ndcg_core.ListResult) -> tuple[str, str]:
+    """("NDCG@2", "it") for the question "NDCG@2 was 0.8581: what is it now?". The old value is named under its
+    own cutoff: after a new k in the sidebar it said "NDCG@2 was 0.9508", the whole list's NDCG (NDCG@2 was 0.8581
+    all along)."""
+    before: Scores = state.playground().reveal.seen[2]
+    label = "NDCG" if result.k is None else f"NDCG@{result.k}"
+    was = "NDCG" if before.k is None else f"NDCG@{before.k}"
+    return was, "it" if was == label else label
+
+
+def withheld_words(result: ndcg_core.ListResult) -> str:
+    """What the ranked list tells a screen reader instead of the hidden NDCG: the question :func:`guess_form` asks."""
+    was, now = _was_and_now(result)
+    return (f"Predict first: {was} was {fixed(state.playground().reveal.seen[2].ndcg)}; what is {now} now? Type your "
+            "guess above the list, then Reveal")
 
 
 def show_feedback() -> None:

@@ -101,7 +101,8 @@ class RankedList {
   }
 
   ndcgText() {
-    if (typeof this.data.ndcg !== "number") return null;  // not shown (Predict first), or not known yet
+    // Not shown (Predict first: what the page asks instead, if it says), or not known yet
+    if (typeof this.data.ndcg !== "number") return this.data.withheld || null;
     return `${this.data.k === null ? "NDCG" : `NDCG@${this.data.k}`} is now ${this.data.ndcg.toFixed(4)}`;
   }
 

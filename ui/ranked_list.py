@@ -190,6 +190,7 @@ def ranked_list(
     k: int | None = None,
     limit: int = VISIBLE_LIMIT,
     ndcg: float | None = None,
+    withheld: str | None = None,
     rank_colours: Sequence[str] | None = None,
     highlight: int | None = None,
     select_seq: int = 0,
@@ -204,7 +205,9 @@ def ranked_list(
     The permutation is relative to the order given here (identity when untouched). Only the top
     ``limit`` rows are drawn (the rest keep their places), so very long lists stay fast. ``label``: the list's
     accessible name (each list on a page needs its own). ``ndcg`` (the
-    list's NDCG, when the page shows it) is announced to screen readers after a move, once the server has it.
+    list's NDCG, when the page shows it) is announced to screen readers after a move, once the server has it;
+    ``withheld`` is said instead while the page hides it (Predict first's question: a screen-reader user heard only
+    "D1 is at rank 2." and not that a guess was asked above the list).
     """
     n = len(names)
     names = [str(name) for name in names]
@@ -218,7 +221,7 @@ def ranked_list(
         names = [names[i] for i in perm]
         grades = [grades[i] for i in perm]
         contributions = [None] * n  # type: ignore[list-item]
-        ndcg = None  # it belongs to the old order too
+        ndcg = withheld = None  # it belongs to the old order too
     ids = row_ids(names[:shown], grades[:shown])
     tracker["ids"] = ids
 
@@ -241,6 +244,7 @@ def ranked_list(
             "total": n,
             "applied": tracker["applied"],
             "ndcg": float(ndcg) if ndcg is not None and math.isfinite(ndcg) else None,
+            "withheld": withheld,
             "rank_colours": list(rank_colours[:shown]) if rank_colours is not None else None,
             "highlight": highlight,
             "select_seq": select_seq,

@@ -226,6 +226,27 @@ def test_a_new_ndcg_from_a_button_an_edit_or_a_setting_is_announced(page, app_ur
     expect()(live).to_have_text(f"D4 is at rank 2. NDCG@2 is now {moved:.4f}.", timeout=15_000)
 
 
+def test_under_predict_first_a_move_is_announced_with_the_question_not_the_new_ndcg(page, app_url):
+    """Under Predict first the new NDCG is hidden until guessed; after a move a screen-reader user heard only "D1 is
+    at rank 2." and not that a guess was asked above the list. The list says the question (with the old value, never
+    the new one), and the new NDCG once the guess is revealed."""
+    open_playground(page, app_url)
+    live = page.locator(".rl-live")
+    page.get_by_role("switch", name="Predict first").press("Space")
+    expect()(page.get_by_role("switch", name="Predict first")).to_be_checked(timeout=15_000)
+    wait_for_app(page)
+    row(page, "D1").focus()
+    page.keyboard.press("Alt+ArrowDown")
+    names = ["D2", "D1", "D3", "D4", "D5"]
+    old = ndcg_core.evaluate(list(GRADES.values())).ndcg
+    new = ndcg_core.evaluate([GRADES[name] for name in names]).ndcg
+    expect()(live).to_have_text(f"D1 is at rank 2. Predict first: NDCG was {old:.4f}; what is it now? Type your guess "
+                                "above the list, then Reveal.", timeout=15_000)
+    assert f"{new:.4f}" not in live.inner_text()
+    page.get_by_role("button", name="Reveal").press("Enter")
+    expect()(live).to_have_text(f"NDCG is now {new:.4f}.", timeout=15_000)
+
+
 def test_step_by_step_reads_out_the_new_position(page, app_url):
     """Next changed the position's numbers on screen and told a screen-reader user nothing."""
     from ui.formatting import num
