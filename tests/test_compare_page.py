@@ -340,3 +340,30 @@ def test_the_slide_writes_a_small_mean_change_with_the_places_it_needs():
     card = next(m for m in at.metric if m.label == "Mean NDCG of b\\.txt")  # names are shown as typed (escaped)
     assert card.delta == "-0.0003 vs a\\.txt"
     assert "<b>mean difference -0.0003</b>" in json.dumps(chart_specs(at)[0], ensure_ascii=False)
+
+
+def test_the_flip_grid_says_it_leaves_out_what_the_missing_query_rule_counts_as_zero():
+    """Under 'Count them as NDCG 0' the cards compared 3 queries (a.txt 0.6667, b.txt 0.6199: 'a.txt is better') and
+    the flip grid, over the 2 queries both runs rank, said 'With the current settings B wins' (0.500 vs 0.930), with
+    no word on why the two disagree."""
+    from tests.test_dataset_page import upload_trec
+
+    qrels = b"q1 0 a 2\nq1 0 b 1\nq2 0 c 1\nq3 0 d 1\n"
+    run_a = b"q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\nq2 Q0 c 1 1 t\nq3 Q0 x 1 1 t\n"
+    run_b = b"q1 Q0 b 1 2 t\nq1 Q0 a 2 1 t\nq3 Q0 d 1 1 t\n"  # b.txt has no q2
+    at = upload_trec(run_page("dataset", query_params={"gain": "linear"}), qrels, ("a.txt", run_a), ("b.txt", run_b))
+    at.selectbox(key="dataset_missing").set_value("zero").run()
+    at.switch_page("pages/compare.py").run()
+    at.radio(key="compare_mode").set_value("runs").run()
+    assert not at.exception, at.exception
+    cards = {m.label: m.value for m in at.metric}
+    assert (cards["Mean NDCG: A"], cards["Mean NDCG: B"]) == ("0.6667", "0.6199")
+    assert "**Overall**: mean NDCG over the 2 queries both runs rank" in [m.value for m in at.markdown]
+    notes = [i.value for i in at.info if "Unlike the cards above" in i.value]
+    assert notes == ["Unlike the cards above, this grid leaves out the 1 judged query that only one run (or neither) "
+                     "retrieved, which the missing-query rule “Count them as NDCG 0 (trec_eval -c)” counts there as "
+                     "NDCG 0: its means and its winner can differ from theirs."]
+    at.switch_page("pages/dataset.py").run()
+    at.selectbox(key="dataset_missing").set_value("ignore").run()
+    at.switch_page("pages/compare.py").run()
+    assert not [i for i in at.info if "Unlike the cards above" in i.value]  # both compare the same 2 queries

@@ -237,7 +237,8 @@ def _two_runs(settings: MetricSettings, *, slide_view: bool, heading) -> dict[st
     details(comparison, result_a, result_b, name_a=name_a, name_b=name_b, metric=metric, sentence=sentence,
             ties=ties, missing=missing, settings=settings)
     query = flip_section.for_runs(dataset, name_a, name_b, settings, ties=ties,  # issue 13 item 6
-                                  restore_query=restore_flip_query if is_sample(dataset) else None)
+                                  restore_query=restore_flip_query if is_sample(dataset) else None,
+                                  missing=missing, compared=comparison.n_queries)
     if is_sample(dataset):
         params = {**params, "flip_query": query}
     if not present.active():  # Present mode hides the editing chrome, as on the Playground

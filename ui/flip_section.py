@@ -16,6 +16,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import dataset_view
+from ui.dataset_report import MISSING_RULES
 from ui.flip_grid_view import show_winner_grid
 from ui.messages import user_message
 from ui.settings import MetricSettings
@@ -79,9 +80,11 @@ QUERY_KEY = "compare_flip_query"  # the picked query's widget key
 
 
 def for_runs(dataset, name_a: str, name_b: str, settings: MetricSettings, *, ties: str,
-             restore_query: Callable[[list[str]], None] | None = None) -> str | None:
+             restore_query: Callable[[list[str]], None] | None = None, missing: str = "ignore",
+             compared: int | None = None) -> str | None:
     """Two runs: the grid over every query both runs rank (any number: ``run_winner_grid`` is vectorised over
     queries), then the grid of one picked query. The tie rule is a dimension of the grid, the page's rule first.
+    ``compared``: how many queries the cards above compare (under ``missing="zero"`` also those a run lacks).
 
     ``restore_query`` gets the queries offered before the picker is drawn (a share link's query is set then);
     returns the picked query, or None when the grid is not available."""
@@ -96,7 +99,16 @@ def for_runs(dataset, name_a: str, name_b: str, settings: MetricSettings, *, tie
         st.info(f"Not available: {plain(user_message(error))}", icon=":material/info:")
         return None
     queries = grid.attrs["query_ids"]
-    st.markdown(f"**Overall**: mean NDCG over the {grid.attrs['queries']:,} queries both runs rank")
+    shared = grid.attrs["queries"]
+    st.markdown(f"**Overall**: mean NDCG over the {shared:,} queries both runs rank")
+    if missing == "zero" and compared is not None and compared > shared:
+        # The cards count a query a run lacks as 0, the grid leaves it out: with no word, the grid's "B wins" sat
+        # under cards whose means said A (0.500 vs 0.930 on 2 queries; 0.6667 vs 0.6199 on 3).
+        left_out = compared - shared
+        st.info(f"Unlike the cards above, this grid leaves out the {left_out:,} judged "
+                f"{'query' if left_out == 1 else 'queries'} that only one run (or neither) retrieved, which the "
+                f"missing-query rule “{MISSING_RULES['zero']}” counts there as NDCG 0: its means and its winner can "
+                "differ from theirs.", icon=":material/info:")
     show_winner_grid(grid, ("A", "B"), key="compare_flip_runs")
     if restore_query is not None:
         restore_query([str(query) for query in queries])
