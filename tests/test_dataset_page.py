@@ -605,3 +605,19 @@ def test_the_trec_eval_reading_note_writes_its_two_figures_apart():
     assert f"{ours:.4f}" == f"{theirs:.4f}" == "1.0000"
     note = unescaped(at.warning[0].value)
     assert f"would report 1; ndcg_core's own reading under the same conventions gives {ours:.5f}." in note
+
+
+def test_an_address_of_uploaded_files_says_so_when_opened_without_them():
+    """The Dataset page's address after an upload held only the settings, so a colleague opening it saw the bundled
+    sample's figures with no word; the address now marks uploaded data, and opening it says the sample is shown."""
+    at = upload_trec(run_page("dataset"), QRELS.read_bytes(), ("private_bm25.txt", BM25.read_bytes()))
+    at.run()  # an action after the upload: the address is written
+    address = dict(at.query_params)
+    assert address["data_unlinked"] == "1" and "private" not in json.dumps(address)
+    opened = run_page("dataset", query_params=address)
+    assert not opened.exception
+    assert [w.value for w in opened.warning] == [dataset_view.UPLOADED_LINK]
+    assert headline(opened) == headline(run_page("dataset"))  # the bundled sample's figures
+    opened.selectbox(key="dataset_run").set_value("Neural").run()
+    assert not opened.warning and "data_unlinked" not in opened.query_params  # the user's own choice ends it
+    assert "data_unlinked" not in run_page("dataset").query_params

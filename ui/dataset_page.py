@@ -26,6 +26,7 @@ def show() -> None:
     )
     dataset_upload.show_inputs()
     dataset = view.current_dataset()
+    view.mark_uploads_in_url(dataset)
     settings = current_settings()
     run_name, ties, missing = _run_choices(dataset)
     text_line(f"Data: {dataset.label} · run: {run_name}")

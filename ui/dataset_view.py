@@ -78,6 +78,19 @@ def show_link_warning(slot, choices: tuple) -> None:
         url_state.show_warning(dataset_state.LINK_SCOPE)
 
 
+UPLOADED_LINK = ("The link was copied from this page showing uploaded files, which a link cannot carry, so the "
+                 "bundled sample is shown.")
+
+
+def mark_uploads_in_url(dataset: LoadedDataset) -> None:
+    """``data_unlinked=1`` in the address of uploaded data; opened without those files, the page says that the
+    bundled sample is shown instead. (A copied address reopened to the sample's figures without a word.)"""
+    uploaded = dataset.digest != sample_dataset().digest
+    if not uploaded and url_state.params().get("data_unlinked") is not None:
+        url_state.add_warning(dataset_state.LINK_SCOPE, UPLOADED_LINK)
+    mirror_to_url({"data_unlinked": "1" if uploaded else None})
+
+
 def mirror_to_url(values: dict[str, str | None]) -> None:
     """Publish ``{param: value}`` to the URL (None removes it); app.py writes the URL once per run (ui.url_state)."""
     url_state.publish(values)

@@ -10,7 +10,7 @@ tie rule, one of ``ndcg_core.TIE_RULES``). Step by step: ``list`` (a worked exam
 are too many for a link; its two runs (bundled sample only): ``run_a``, ``run_b``, ``resamples``, ``boot_seed``,
 ``confidence`` (0.9|0.95|0.99), ``ties`` and ``missing`` (the Dataset page's rules, which the comparison uses) and
 ``flip_query`` (the flip grid's query), or ``runs_unlinked=1`` when the runs were uploaded. Conventions: ``case``, ``rows`` (``name:grade:score:score_2:ranked,...``). Dataset
-(sample data only): ``run``, ``ties``, ``missing``, ``query``. Why do my numbers differ: the typed texts under
+(sample data only): ``run``, ``ties``, ``missing``, ``query``, or ``data_unlinked=1`` for uploaded files. Why do my numbers differ: the typed texts under
 :data:`WHY_DIFFER_PARAMS` (``g`` grades, ``s`` scores, ``x`` judged-not-ranked, ``d`` ids, ``cut``, ``a``/``ra``
 and ``b``/``rb`` the two numbers and where they came from), each checked by the page like typed text. Live class
 (not managed: they say who you are and stay until the page replaces them): ``join`` (a join link's class code),
@@ -99,7 +99,7 @@ COMPARE_LISTS_PARAMS = ("judged", "order_a", "order_b", "lists_unlinked")
 # same choices (the comparison evaluates the runs with the Dataset page's rules), so the two pages read them alike.
 COMPARE_RUNS_PARAMS = ("run_a", "run_b", "resamples", "boot_seed", "confidence", "flip_query", "runs_unlinked")
 PAGE_PARAMS = ("docs", "extra", "tg", "sc", "tie", "unlinked", "list", "pos", "seed", "answers", "compare", "slide", "case", "rows",
-               "run", "ties", "missing", "query", *COMPARE_LISTS_PARAMS, *COMPARE_RUNS_PARAMS)
+               "run", "ties", "missing", "query", "data_unlinked", *COMPARE_LISTS_PARAMS, *COMPARE_RUNS_PARAMS)
 APP_PARAMS = ("present",)  # the app's own switches, on every page
 MANAGED = frozenset(SETTINGS_PARAMS + PAGE_PARAMS + tuple(WHY_DIFFER_PARAMS.values()) + APP_PARAMS)
 LIVE_PARAMS = ("join", "code", "student", "teacher", "screen")
