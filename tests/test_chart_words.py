@@ -42,3 +42,14 @@ def test_every_chart_on_the_playground_has_its_words_before_it():
     hidden = [m.value for m in at.markdown if 'class="ndcg-chart-words"' in m.value]
     assert len(hidden) == len(at.get("plotly_chart")) >= 1
     assert "Chart: Contribution of each position." in hidden[0] and "Your ranking (1: 7, 2: 0.6309" in hidden[0]
+
+
+def test_the_differences_histogram_reads_its_middle_bin_as_zero():
+    """The Compare page's histogram of B − A read its middle bin '-5.551e-17: 1124' (its centre in float arithmetic)
+    to a screen reader; the middle bin is the one around 0."""
+    from ui import compare_charts
+
+    comparison = ndcg_core.compare_runs([0.5, 0.4, 0.3, 1.0, 0.2], [0.5, 0.6, 0.3, 0.0, 0.2], n_boot=100)  # |B − A| ≤ 1
+    words = chart_words(compare_charts.differences_histogram(comparison, name_a="A", name_b="B", metric="NDCG"))
+    assert "e-1" not in words, words
+    assert ", 0: 3, " in words  # three ties

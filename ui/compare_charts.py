@@ -70,6 +70,8 @@ def differences_histogram(comparison: ndcg_core.Comparison, *, name_a: str, name
     edges = np.linspace(-limit, limit, 22)
     counts, _ = np.histogram(values, bins=edges)
     centres = (edges[:-1] + edges[1:]) / 2
+    # The middle bin's centre is 0, not the -5.551e-17 of float arithmetic, which the chart's words read out
+    centres[np.abs(centres) < 1e-9 * limit] = 0.0
     # 21 bins symmetric around 0: the middle bin holds the ties (and near-ties) and is grey
     colours = [TIE_COLOUR if low < 0 < high else WIN_COLOUR if low >= 0 else LOSS_COLOUR
                for low, high in zip(edges[:-1], edges[1:], strict=True)]
