@@ -367,3 +367,23 @@ def test_the_flip_grid_says_it_leaves_out_what_the_missing_query_rule_counts_as_
     at.selectbox(key="dataset_missing").set_value("ignore").run()
     at.switch_page("pages/compare.py").run()
     assert not [i for i in at.info if "Unlike the cards above" in i.value]  # both compare the same 2 queries
+
+
+def test_the_verdict_and_cards_write_a_tiny_mean_change_with_the_places_it_needs():
+    """Runs 0.00004 apart: the verdict said 'the mean NDCG improvement is +0.0000, 95% CI +0.0000 to +0.0000. The
+    interval excludes 0, ...' (an interval of zeros that excludes 0) and the card '-0.0000', a change that reads as
+    none."""
+    from tests.test_dataset_page import upload_trec
+
+    fillers = "".join(f"q1 Q0 x{i:03d} {i} {1000 - i} t\n" for i in range(1, 501))  # 500 unjudged documents
+    run_a = fillers.replace("x500 500 500", "d1 500 500")  # the one relevant document at rank 500...
+    run_b = fillers + "q1 Q0 d1 501 499 t\n"  # ...and at rank 501
+    at = upload_trec(run_page("dataset"), b"q1 0 d1 1\n", ("a.txt", run_a.encode()), ("b.txt", run_b.encode()))
+    at.switch_page("pages/compare.py").run()
+    at.radio(key="compare_mode").set_value("runs").run()
+    assert not at.exception, at.exception
+    change = 1 / np.log2(502) - 1 / np.log2(501)
+    assert f"{change:+.4f}" == "-0.0000" and f"{change:+.5f}" == "-0.00004"
+    assert "the mean NDCG improvement is +0.00004, 95% CI +0.00004 to +0.00004. The interval excludes 0" in verdict_text(at)
+    card = next(m for m in at.metric if m.label == "Mean NDCG: B")
+    assert card.delta == "-0.00004"

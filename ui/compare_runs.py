@@ -20,7 +20,7 @@ from ui import compare_charts as charts
 from ui import dataset_state, dataset_view, flip_section, present, session, url_state
 from ui.copy_link import copy_link
 from ui.dataset_report import MISSING_RULES
-from ui.formatting import TIE_RULE_LABELS, fixed, percent, signed, signed_change
+from ui.formatting import TIE_RULE_LABELS, fixed, percent, signed_change
 from ui.messages import user_message
 from ui.settings import MetricSettings
 from ui.state import dataset_run_choices
@@ -64,7 +64,8 @@ def verdict(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metri
     word = "improvement" if gain >= 0 else "change"
     sentence = (
         f"{better} is better on {better_count} of {c.n_queries} queries ({worse} on {worse_count}, {c.ties} tied); "
-        f"the mean {metric} {word} is {signed(gain)}, {level} CI {signed(low)} to {signed(high)}."
+        f"the mean {metric} {word} is {signed_change(gain, 4)}, {level} CI {signed_change(low, 4)} to "
+        f"{signed_change(high, 4)}."
     )
     if c.ci_low > 0 or c.ci_high < 0:
         winner = name_b if c.ci_low > 0 else name_a
@@ -253,7 +254,7 @@ def details(comparison, result_a, result_b, *, name_a, name_b, metric, sentence,
         text_line(sentence)
     cards = st.columns(5)
     cards[0].metric(f"Mean {metric}: A", fixed(comparison.mean_a))
-    cards[1].metric(f"Mean {metric}: B", fixed(comparison.mean_b), delta=signed(comparison.mean_difference))
+    cards[1].metric(f"Mean {metric}: B", fixed(comparison.mean_b), delta=signed_change(comparison.mean_difference, 4))
     cards[2].metric("B better", comparison.wins)
     cards[3].metric("Tied", comparison.ties)
     cards[4].metric("A better", comparison.losses)
