@@ -368,6 +368,11 @@ def test_lesson_unjudged_by_hand():
     assert any(c.value.startswith(f"Why is “unjudged at grade 3” ({upper:.3f}) lower than the usual figure "
                                   f"({usual:.3f})?") for c in at.caption)
     assert any(m.value.startswith("1 of the top 3 documents is unjudged") for m in at.markdown)
+    # A fractional top grade is a grade, written as one: "2.5", not the figures' "2.500" (helper-68).
+    at.text_input(key="lesson_unjudged_grades").input("2.5, ?, 1").run()
+    assert "Unjudged at grade 2.5" in [m.label for m in at.metric]
+    [lesson] = [table.value for table in at.table if "Usual rank" in table.value.columns]
+    assert list(lesson["Grade"]) == ["2.5", "not judged (counts as 0)", "1"]
     at.text_input(key="lesson_unjudged_grades").input("3, 2, 0, 1").run()
     cards = {m.label: m.value for m in at.metric}
     assert cards["Usual NDCG@3"] == cards["Condensed NDCG@3"] == f"{(7 + 3 / LOG2(3)) / idcg:.3f}"

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui.formatting import apart, num, percent
+from ui.formatting import apart, compact, num, percent
 from ui.lesson_inputs import MAX_LESSON_LIST, lesson_table
 from ui.settings import MetricSettings
 from ui.widgets import plain
@@ -62,7 +62,7 @@ def lesson_unjudged(settings: MetricSettings) -> None:
     # A static table: as a grid on a 390 px phone its Grade column cut "not judged (counts as 0)" to "not judge".
     lesson_table(pd.DataFrame({
         "Usual rank": range(1, len(marks) + 1),
-        "Grade": ["not judged (counts as 0)" if mark is None else num(mark) for mark in marks],
+        "Grade": ["not judged (counts as 0)" if mark is None else compact(mark) for mark in marks],
         "Rank in the condensed list": condensed_rank,
     }), key="unjudged", numbers=())
     cards = st.columns(4)
@@ -70,7 +70,7 @@ def lesson_unjudged(settings: MetricSettings) -> None:
     cards[1].metric(f"Condensed NDCG@{k}", num(result.condensed), help="Unjudged documents removed first.")
     cards[2].metric(f"Judged@{k}", percent(result.judged_at_k),
                     help=f"{result.n_unjudged_at_k} of the top {k} documents have no judgment.")
-    cards[3].metric(f"Unjudged at grade {num(result.highest)}", num(result.upper),
+    cards[3].metric(f"Unjudged at grade {compact(result.highest)}", num(result.upper),
                     help="Every unjudged document judged at the highest grade (it joins the ideal list too).")
     if result.n_unjudged == 0:
         st.info(f"Every document is judged: the condensed list is the usual list, and both give {num(result.standard)}.")
@@ -85,9 +85,9 @@ def lesson_unjudged(settings: MetricSettings) -> None:
         if result.upper < result.standard:
             # The two figures with the places it takes to see the difference (0.883 and 0.883 under a custom gain).
             upper, standard = apart(result.upper, result.standard)
-            st.caption(f"Why is “unjudged at grade {num(result.highest)}” ({upper}) lower than the usual figure "
+            st.caption(f"Why is “unjudged at grade {compact(result.highest)}” ({upper}) lower than the usual figure "
                        f"({standard})? Judging those "
-                       f"{result.n_unjudged} documents at grade {num(result.highest)} also puts them in the ideal list: "
+                       f"{result.n_unjudged} documents at grade {compact(result.highest)} also puts them in the ideal list: "
                        f"IDCG grows by more than the DCG of the ones inside the top {k}.")
     if settings.log_base != "2":
         st.caption("This lesson uses the discount log₂(i + 1), whatever the sidebar's base.")
