@@ -165,3 +165,31 @@ def hold_figure_still(fig: go.Figure) -> go.Figure:
     fig.update_yaxes(STILL_AXIS)
     fig.update_layout(NO_DRAG)
     return fig
+
+
+def spec_figure(data: list[dict], layout: dict) -> go.Figure:
+    """A figure from plain dict traces and a :func:`base_layout` layout, every axis held still, not validated.
+
+    graph_objects' property validators cost ~10-30 ms per chart on every rerun (~0.1 s the first time in a
+    process); the builders assemble dicts instead, and tests/test_formatting.py validates every chart's spec fully
+    (``go.Figure(fig.to_plotly_json())``), so a misspelt property still fails there.
+    """
+    return go.Figure({"data": data, "layout": hold_still(layout)}, _validate=False)
+
+
+def vertical_line(x: float, line: dict) -> dict:
+    """A shape: a line across the plot's whole height at ``x`` (what plotly's ``add_vline`` adds)."""
+    return {"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain", "line": line}
+
+
+def horizontal_line(y: float, line: dict) -> dict:
+    """A shape: a line across the plot's whole width at ``y`` (what plotly's ``add_hline`` adds)."""
+    return {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": y, "y1": y, "yref": "y", "line": line}
+
+
+def band(axis: str, low: float, high: float, *, fillcolor: str, opacity: float) -> dict:
+    """A shape: a shaded band from ``low`` to ``high`` on ``axis`` ("x" or "y") across the whole plot, no outline
+    (what plotly's ``add_vrect`` / ``add_hrect`` add)."""
+    across = "y" if axis == "x" else "x"
+    return {"type": "rect", f"{axis}0": low, f"{axis}1": high, f"{axis}ref": axis, f"{across}0": 0, f"{across}1": 1,
+            f"{across}ref": f"{across} domain", "fillcolor": fillcolor, "opacity": opacity, "line": {"width": 0}}

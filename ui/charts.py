@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ui.chart_style import PALETTE, base_layout, hold_still
+from ui.chart_style import PALETTE, base_layout, spec_figure
 
 # Colours of the grade chips, low to high grade (light to dark blue, then orange/vermillion for top grades),
 # chosen from the same palette family so a grade reads the same in the list and in the charts.
@@ -65,7 +65,7 @@ def _figure(data: list[dict], layout: dict) -> go.Figure:
     layout["margin"] = {**layout["margin"], "t": layout["margin"]["t"] + LEGEND_ROW * max(0, entries - 2)}
     # The layout comes from ui.chart_style.base_layout, whose empty template spares the deep copy of plotly's; every
     # axis, the right-hand one too, is held still (a swipe on a phone scrolls the page, never pans the chart).
-    return go.Figure({"data": data, "layout": hold_still(layout)}, _validate=False)
+    return spec_figure(data, layout)
 
 
 def _typed(values) -> dict | list:

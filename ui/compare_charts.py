@@ -1,4 +1,4 @@
-"""The Compare page's charts (plotly graph_objects, in the app's one style from ``ui.chart_style``).
+"""The Compare page's charts (plotly figures built as plain dicts, in the app's one style from ``ui.chart_style``).
 
 Per-position differences of two rankings; per-query differences of two runs, their bootstrap, and the one
 chart of the slide view with its PNG export. Names can come from users: they are escaped for plotly's HTML.
@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import ndcg_core
-from ui.chart_style import PALETTE, apply_style, count_axis
+from ui.chart_style import PALETTE, band, base_layout, count_axis, horizontal_line, spec_figure, vertical_line
 from ui.formatting import percent, signed_change
 
 MARGIN = {"l": 70, "r": 30, "t": 60, "b": 60}  # room for the signed tick labels
@@ -43,23 +43,22 @@ def html_text(text: object) -> str:
 def difference_chart(frame: pd.DataFrame) -> go.Figure:
     """Per position: B's contribution minus A's (positive = B gains there)."""
     colours = [WIN_COLOUR if d > 1e-12 else LOSS_COLOUR if d < -1e-12 else TIE_COLOUR for d in frame["difference"]]
-    fig = go.Figure()
-    fig.add_bar(
-        x=frame["rank"], y=frame["difference"], marker={"color": colours, "pattern": outcome_pattern(colours)},
-        name="B − A",
-        customdata=np.column_stack([frame["document_a"].map(html_text), frame["grade_a"], frame["contribution_a"],
-                                    frame["document_b"].map(html_text), frame["grade_b"], frame["contribution_b"]]),
-        hovertemplate=(
+    bars = {
+        "type": "bar", "x": frame["rank"].tolist(), "y": frame["difference"].tolist(),
+        "marker": {"color": colours, "pattern": outcome_pattern(colours)}, "name": "B − A",
+        "customdata": np.column_stack([frame["document_a"].map(html_text), frame["grade_a"], frame["contribution_a"],
+                                       frame["document_b"].map(html_text), frame["grade_b"],
+                                       frame["contribution_b"]]).tolist(),
+        "hovertemplate": (
             "Rank %{x}<br>A: %{customdata[0]} (grade %{customdata[1]:g}) → %{customdata[2]:.4f}<br>"
             "B: %{customdata[3]} (grade %{customdata[4]:g}) → %{customdata[5]:.4f}<br>"
             "<b>B − A = %{y:+.4f}</b><extra></extra>"
         ),
-    )
-    fig.add_hline(y=0, line={"color": PALETTE["text"], "width": 1})
-    _layout(fig, title="Contribution of B − contribution of A",
-            x_title="Rank i", y_title="B − A")
-    fig.update_xaxes(dtick=1 if len(frame) <= 30 else None)
-    return fig
+    }
+    layout = _layout(title="Contribution of B − contribution of A", x_title="Rank i", y_title="B − A",
+                     xaxis={"dtick": 1} if len(frame) <= 30 else None)
+    layout["shapes"] = [horizontal_line(0, {"color": PALETTE["text"], "width": 1})]
+    return spec_figure([bars], layout)
 
 
 def differences_histogram(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metric: str) -> go.Figure:
@@ -75,36 +74,39 @@ def differences_histogram(comparison: ndcg_core.Comparison, *, name_a: str, name
     # 21 bins symmetric around 0: the middle bin holds the ties (and near-ties) and is grey
     colours = [TIE_COLOUR if low < 0 < high else WIN_COLOUR if low >= 0 else LOSS_COLOUR
                for low, high in zip(edges[:-1], edges[1:], strict=True)]
-    fig = go.Figure()
-    fig.add_bar(
-        x=centres, y=counts, width=(edges[1] - edges[0]) * 0.95, name="queries",
-        marker={"color": colours, "pattern": outcome_pattern(colours)},
-        customdata=np.column_stack([edges[:-1], edges[1:]]),
-        hovertemplate="difference %{customdata[0]:+.3f} to %{customdata[1]:+.3f}<br><b>%{y} queries</b><extra></extra>",
-    )
-    fig.add_vline(x=0, line={"color": PALETTE["text"], "width": 1})
-    fig.add_vline(x=comparison.mean_difference, line={"color": PALETTE["actual"], "dash": "dash", "width": 3})
-    fig.add_annotation(x=comparison.mean_difference, y=1.0, yref="paper", showarrow=False, yanchor="bottom",
-                       text=f"mean {signed_change(comparison.mean_difference, 3)}", font={"color": PALETTE["actual"]})
+    bars = {
+        "type": "bar", "x": centres.tolist(), "y": counts.tolist(), "width": float(edges[1] - edges[0]) * 0.95,
+        "name": "queries", "marker": {"color": colours, "pattern": outcome_pattern(colours)},
+        "customdata": np.column_stack([edges[:-1], edges[1:]]).tolist(),
+        "hovertemplate": "difference %{customdata[0]:+.3f} to %{customdata[1]:+.3f}<br><b>%{y} queries</b>"
+                         "<extra></extra>",
+    }
     # The runs' names are in the x-axis title: in the chart's title too, it was wider than the chart (half a 1280-px
     # page) in Present mode, with names of any length.
-    _layout(fig, title=f"{metric} difference per query",
-            x_title=f"{metric} of {name_b} − {metric} of {name_a}", y_title="number of queries")
-    return fig.update_yaxes(count_axis(counts.max()))  # fixed bins: never empty
+    layout = _layout(title=f"{metric} difference per query", x_title=f"{metric} of {name_b} − {metric} of {name_a}",
+                     y_title="number of queries", yaxis=count_axis(counts.max()))  # fixed bins: never empty
+    mean = float(comparison.mean_difference)
+    layout["shapes"] = [vertical_line(0, {"color": PALETTE["text"], "width": 1}),
+                        vertical_line(mean, {"color": PALETTE["actual"], "dash": "dash", "width": 3})]
+    layout["annotations"] = [{"x": mean, "y": 1.0, "yref": "paper", "showarrow": False, "yanchor": "bottom",
+                              "text": f"mean {signed_change(mean, 3)}", "font": {"color": PALETTE["actual"]}}]
+    return spec_figure([bars], layout)
 
 
 def bootstrap_chart(comparison: ndcg_core.Comparison) -> go.Figure:
     """Bootstrap distribution of the mean difference with the confidence interval shaded."""
     c = comparison
-    fig = go.Figure()
-    fig.add_histogram(x=c.bootstrap_means, nbinsx=60, marker={"color": PALETTE["gain"]}, name="resampled means",
-                      hovertemplate="mean difference %{x}<br>%{y} resamples<extra></extra>")
-    fig.add_vrect(x0=c.ci_low, x1=c.ci_high, fillcolor=PALETTE["ideal"], opacity=0.18, line_width=0)
-    fig.add_vline(x=0, line={"color": PALETTE["text"], "width": 1})
-    fig.add_annotation(x=(c.ci_low + c.ci_high) / 2, y=1.0, yref="paper", yanchor="bottom", showarrow=False,
-                       text=f"{percent(c.confidence)} CI {signed_change(c.ci_low, 3)} to {signed_change(c.ci_high, 3)}")
-    return _layout(fig, title=f"Bootstrap: {c.n_boot:,} resamples",  # short: half a 1280-px page in Present mode
-                   x_title="mean difference (B − A) in a resample", y_title="resamples")
+    histogram = {"type": "histogram", "x": np.asarray(c.bootstrap_means, dtype=float).tolist(), "nbinsx": 60,
+                 "marker": {"color": PALETTE["gain"]}, "name": "resampled means",
+                 "hovertemplate": "mean difference %{x}<br>%{y} resamples<extra></extra>"}
+    layout = _layout(title=f"Bootstrap: {c.n_boot:,} resamples",  # short: half a 1280-px page in Present mode
+                     x_title="mean difference (B − A) in a resample", y_title="resamples")
+    layout["shapes"] = [band("x", c.ci_low, c.ci_high, fillcolor=PALETTE["ideal"], opacity=0.18),
+                        vertical_line(0, {"color": PALETTE["text"], "width": 1})]
+    layout["annotations"] = [{
+        "x": (c.ci_low + c.ci_high) / 2, "y": 1.0, "yref": "paper", "yanchor": "bottom", "showarrow": False,
+        "text": f"{percent(c.confidence)} CI {signed_change(c.ci_low, 3)} to {signed_change(c.ci_high, 3)}"}]
+    return spec_figure([histogram], layout)
 
 
 def slide_chart(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, metric: str) -> go.Figure:
@@ -114,32 +116,38 @@ def slide_chart(comparison: ndcg_core.Comparison, *, name_a: str, name_b: str, m
     ordered = c.differences.sort_values(kind="stable")
     values = ordered.to_numpy(dtype=float)
     colours = [WIN_COLOUR if v > 1e-9 else LOSS_COLOUR if v < -1e-9 else TIE_COLOUR for v in values]
-    fig = go.Figure()
-    fig.add_bar(
-        x=np.arange(1, values.size + 1), y=values, marker={"color": colours, "line": {"width": 0}, "pattern": outcome_pattern(colours)},
-        customdata=np.array([html_text(q) for q in ordered.index], dtype=object),
-        hovertemplate="query %{customdata}<br><b>%{y:+.4f}</b><extra></extra>", name="per query",
-    )
-    fig.add_hrect(y0=c.ci_low, y1=c.ci_high, fillcolor=PALETTE["ideal"], opacity=0.25, line_width=0)
-    fig.add_hline(y=c.mean_difference, line={"color": PALETTE["actual"], "dash": "dash", "width": 3})
-    fig.add_annotation(  # top left: the sorted bars are lowest there, so the label hides nothing
-        x=0.01, xref="paper", xanchor="left", y=1.0, yref="paper", yanchor="top", showarrow=False, align="left",
-        text=(f"<b>mean difference {signed_change(c.mean_difference, 3)}</b> (dashed line)<br>"
-              f"{percent(c.confidence)} CI {signed_change(c.ci_low, 3)} to {signed_change(c.ci_high, 3)} (shaded band)"),
-        font={"size": SLIDE_FONT, "color": PALETTE["actual"]}, bgcolor="rgba(255,255,255,0.9)",
-    )
-    fig.add_hline(y=0, line={"color": PALETTE["text"], "width": 1})
-    _layout(fig, title=f"{name_b} vs {name_a}: {metric} difference on each of {c.n_queries} queries",
-            x_title=f"queries, sorted ({name_b} better on {c.wins}, {name_a} better on {c.losses}, {c.ties} tied)",
-            y_title=f"{metric}: {name_b} − {name_a}", height=SLIDE_HEIGHT)
-    fig.update_xaxes(showticklabels=False)
+    bars = {
+        "type": "bar", "x": list(range(1, values.size + 1)), "y": values.tolist(),
+        "marker": {"color": colours, "line": {"width": 0}, "pattern": outcome_pattern(colours)},
+        "customdata": [html_text(q) for q in ordered.index],
+        "hovertemplate": "query %{customdata}<br><b>%{y:+.4f}</b><extra></extra>", "name": "per query",
+    }
     # Slide-sized text: read from the back of a room, on the page and in the 1600×900 PNG (fonts are in px,
     # so 20 px ticks are 2.2% of the PNG's height, like 24 pt text on a 1080-line slide).
-    fig.update_layout(showlegend=False, font={"size": SLIDE_FONT}, title={"font": {"size": SLIDE_TITLE_FONT}},
-                      margin={"l": 100, "r": 30, "t": 80, "b": 80})
-    fig.update_xaxes(title_font={"size": SLIDE_AXIS_TITLE_FONT}, automargin=True)
-    fig.update_yaxes(title_font={"size": SLIDE_AXIS_TITLE_FONT}, tickfont={"size": SLIDE_FONT}, automargin=True)
-    return fig
+    layout = _layout(
+        title=f"{name_b} vs {name_a}: {metric} difference on each of {c.n_queries} queries",
+        x_title=f"queries, sorted ({name_b} better on {c.wins}, {name_a} better on {c.losses}, {c.ties} tied)",
+        y_title=f"{metric}: {name_b} − {name_a}", height=SLIDE_HEIGHT, margin={"l": 100, "r": 30, "t": 80, "b": 80},
+        xaxis={"showticklabels": False, "automargin": True},
+        yaxis={"tickfont": {"size": SLIDE_FONT}, "automargin": True},
+    )
+    layout["font"] = {**layout["font"], "size": SLIDE_FONT}
+    layout["title"]["font"] = {**layout["title"]["font"], "size": SLIDE_TITLE_FONT}
+    for axis in ("xaxis", "yaxis"):
+        layout[axis]["title"]["font"] = {"size": SLIDE_AXIS_TITLE_FONT}
+    mean = float(c.mean_difference)
+    layout["shapes"] = [band("y", c.ci_low, c.ci_high, fillcolor=PALETTE["ideal"], opacity=0.25),
+                        horizontal_line(mean, {"color": PALETTE["actual"], "dash": "dash", "width": 3}),
+                        horizontal_line(0, {"color": PALETTE["text"], "width": 1})]
+    layout["annotations"] = [{  # top left: the sorted bars are lowest there, so the label hides nothing
+        "x": 0.01, "xref": "paper", "xanchor": "left", "y": 1.0, "yref": "paper", "yanchor": "top",
+        "showarrow": False, "align": "left",
+        "text": (f"<b>mean difference {signed_change(mean, 3)}</b> (dashed line)<br>"
+                 f"{percent(c.confidence)} CI {signed_change(c.ci_low, 3)} to {signed_change(c.ci_high, 3)} "
+                 "(shaded band)"),
+        "font": {"size": SLIDE_FONT, "color": PALETTE["actual"]}, "bgcolor": "rgba(255,255,255,0.9)",
+    }]
+    return spec_figure([bars], layout)
 
 
 @st.cache_resource(show_spinner=False)
@@ -168,7 +176,9 @@ def modebar_config(filename: str) -> dict:
             "displaylogo": False}
 
 
-def _layout(fig: go.Figure, *, title: str, x_title: str, y_title: str, height: int = 360) -> go.Figure:
-    apply_style(fig, title=title, x_title=x_title, y_title=y_title, height=height, margin=MARGIN)
-    fig.update_layout(showlegend=False)
-    return fig
+def _layout(*, title: str, x_title: str, y_title: str, height: int = 360, margin: dict | None = None,
+            xaxis: dict | None = None, yaxis: dict | None = None) -> dict:
+    layout = base_layout(title=title, x_title=x_title, y_title=y_title, height=height, margin=margin or MARGIN,
+                         xaxis=xaxis, yaxis=yaxis)
+    layout["showlegend"] = False
+    return layout

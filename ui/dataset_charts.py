@@ -1,8 +1,8 @@
 """Dataset page, charts: per-query NDCG histogram and the NDCG@k curve (plotly figures from ndcg_core's numbers).
 
-Built as plain dicts and wrapped with ``go.Figure(spec, _validate=False)``, as ``ui.charts`` builds the
-Playground's: through graph_objects' validators the two charts cost ~0.2 s of the page's first run after an upload
-and ~25 ms on every rerun. tests/test_formatting.py validates both specs fully, so a misspelt property still fails.
+Built as plain dicts (``ui.chart_style.spec_figure``), as ``ui.charts`` builds the Playground's: through
+graph_objects' validators the two charts cost ~0.2 s of the page's first run after an upload and ~25 ms on every
+rerun. tests/test_formatting.py validates both specs fully, so a misspelt property still fails.
 """
 
 from __future__ import annotations
@@ -11,19 +11,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ui.chart_style import MARGIN, PALETTE, base_layout, count_axis, hold_still
+from ui.chart_style import MARGIN, PALETTE, base_layout, count_axis, spec_figure, vertical_line
 from ui.formatting import count
 
 CURVE_DEPTH = 20
-
-
-def _vertical_line(x: float, line: dict) -> dict:
-    """A line across the whole plot height at ``x`` (what plotly's ``add_vline`` adds)."""
-    return {"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain", "line": line}
-
-
-def _figure(data: list[dict], layout: dict) -> go.Figure:
-    return go.Figure({"data": data, "layout": hold_still(layout)}, _validate=False)
 
 
 def histogram_chart(ndcg: pd.Series, *, mean: float, label: str) -> go.Figure:
@@ -46,12 +37,12 @@ def histogram_chart(ndcg: pd.Series, *, mean: float, label: str) -> go.Figure:
     )
     layout["showlegend"] = False
     if np.isfinite(mean):  # no mean line when no query is in the mean (IDCG = 0 everywhere under Skip)
-        layout["shapes"] = [_vertical_line(float(mean), {"color": PALETTE["discount"], "dash": "dash", "width": 3})]
+        layout["shapes"] = [vertical_line(float(mean), {"color": PALETTE["discount"], "dash": "dash", "width": 3})]
         layout["annotations"] = [{
             "x": float(mean), "y": 1.0, "yref": "paper", "text": f"mean {mean:.3f}", "showarrow": False,
             "xanchor": "right", "yanchor": "bottom", "font": {"size": 14, "color": PALETTE["discount"]},
         }]
-    return _figure([bars], layout)
+    return spec_figure([bars], layout)
 
 
 def curve_chart(curve_frame: pd.DataFrame, *, k: int | None) -> go.Figure:
@@ -81,7 +72,7 @@ def curve_chart(curve_frame: pd.DataFrame, *, k: int | None) -> go.Figure:
         yaxis={"rangemode": "tozero", "range": [0, 1.02]},
     )
     if k is not None and 1 <= k <= CURVE_DEPTH:
-        layout["shapes"] = [_vertical_line(k, {"color": PALETTE["text"], "dash": "dot", "width": 2})]
+        layout["shapes"] = [vertical_line(k, {"color": PALETTE["text"], "dash": "dot", "width": 2})]
         layout["annotations"] = [{"x": k, "y": 0.0, "yref": "paper", "text": f"k = {k}", "showarrow": False,
                                   "xanchor": "left", "yanchor": "bottom"}]
-    return _figure(lines, layout)
+    return spec_figure(lines, layout)
