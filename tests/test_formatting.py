@@ -137,19 +137,20 @@ def test_no_chart_can_be_panned_zoomed_or_dragged():
 
 
 def test_a_layout_added_axis_is_held_still_too():
-    """hold_still fixes every axis of a dict layout, apply_style every axis of a figure (the right-hand ones too)."""
+    """hold_still fixes every axis of a dict layout, spec_figure every axis of a figure (the right-hand ones too)."""
     import plotly.graph_objects as go
 
-    from ui.chart_style import apply_style, hold_still, is_axis
+    from ui.chart_style import base_layout, hold_still, is_axis, spec_figure
 
     assert [name for name in ("xaxis", "yaxis2", "xaxis10", "yaxis_2", "axis", "zaxis") if is_axis(name)] == [
         "xaxis", "yaxis2", "xaxis10"]
     layout = hold_still({"xaxis": {}, "yaxis2": {"side": "right"}, "dragmode": "pan"})
     assert layout == {"xaxis": {"fixedrange": True}, "yaxis2": {"side": "right", "fixedrange": True},
                       "dragmode": False}
-    figure = go.Figure(go.Scatter(x=[1], y=[1], yaxis="y2"), layout={"yaxis2": {"overlaying": "y", "side": "right"}})
-    spec = apply_style(figure, title="t", x_title="x", y_title="y").to_plotly_json()
-    assert _draggable("apply_style", spec["layout"], spec["data"]) == []
+    layout = {**base_layout(title="t", x_title="x", y_title="y"), "yaxis2": {"overlaying": "y", "side": "right"}}
+    figure = spec_figure([{"type": "scatter", "x": [1], "y": [1], "yaxis": "y2"}], layout)
+    spec = go.Figure(figure.to_plotly_json()).to_plotly_json()  # and it passes plotly's full validation
+    assert _draggable("spec_figure", spec["layout"], spec["data"]) == []
 
 
 def compare_charts_frame(result_a, result_b):

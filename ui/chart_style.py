@@ -5,8 +5,8 @@ distinguishable for the common forms of colour blindness; the meaning of a chart
 Fonts are large (15 px, titles 18 px) because the app is projected in class.
 
 No plotly template: the layout below sets every colour, font and grid itself (plotly's default template would
-also be deep-copied into every figure, ~3 ms each). Builders either take :func:`base_layout` as a dict (the
-fast path of ``ui.charts``) or apply it to a figure they built with :func:`apply_style`.
+also be deep-copied into every figure, ~3 ms each). Every builder takes :func:`base_layout` as a dict, adds its
+traces and shapes as dicts, and wraps them with :func:`spec_figure`, which skips plotly's property validators.
 """
 
 from __future__ import annotations
@@ -145,26 +145,6 @@ def hold_still(layout: dict) -> dict:
             axis.update(STILL_AXIS)
     layout.update(NO_DRAG)
     return layout
-
-
-def apply_style(fig: go.Figure, **layout) -> go.Figure:
-    """Give a figure built with graph_objects the base layout (keywords as for :func:`base_layout`)."""
-    style = base_layout(**layout)
-    del style["template"]  # update_layout merges: an empty template would leave plotly's default in place
-    fig.update_layout(style)
-    fig.layout.template = None  # so drop it outright (the figure then carries no template at all)
-    return hold_figure_still(fig)
-
-
-def hold_figure_still(fig: go.Figure) -> go.Figure:
-    """:func:`hold_still` for a graph_objects figure: every axis it has now fixed, no drag (in place).
-
-    A builder that adds an axis after :func:`apply_style` calls this again.
-    """
-    fig.update_xaxes(STILL_AXIS)
-    fig.update_yaxes(STILL_AXIS)
-    fig.update_layout(NO_DRAG)
-    return fig
 
 
 def spec_figure(data: list[dict], layout: dict) -> go.Figure:

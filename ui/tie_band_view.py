@@ -14,7 +14,7 @@ import streamlit as st
 
 import ndcg_core
 from ui import present
-from ui.chart_style import apply_style
+from ui.chart_style import base_layout, spec_figure
 from ui.formatting import grouped, preset_discount_words
 from ui.widgets import plain
 
@@ -91,26 +91,29 @@ def show_tie_band(grades, scores, *, k=None, judged=None, doc_ids=None, key: str
 
 def tie_band_chart(rows: list[dict]) -> go.Figure:
     """One bar per row of :func:`tie_band_rows`: the band, its average (diamond) and each library's value (dots)."""
-    figure = go.Figure()
+    data = []
     for row in rows:
         b = row["band"]
-        figure.add_trace(go.Scatter(x=[b.low, b.high], y=[row["setting"]] * 2, mode="lines",
-                                    line={"width": 14, "color": "#BFD7EA"}, showlegend=False, hoverinfo="skip"))
-        figure.add_trace(go.Scatter(x=[b.expected], y=[row["setting"]], mode="markers", name="average over orders",
-                                    marker={"symbol": "diamond", "size": 12, "color": "#1f4e79"}, showlegend=False,
-                                    hovertemplate="expected %{x:.4f}<extra></extra>"))
         labels = list(row["markers"])
-        figure.add_trace(go.Scatter(x=[row["markers"][name] for name in labels], y=[row["setting"]] * len(labels),
-                                    mode="markers", text=labels, marker={"size": 9, "color": "#E07B39"},
-                                    showlegend=False, hovertemplate="%{text}: %{x:.4f}<extra></extra>"))
-    apply_style(figure, title="", x_title="NDCG", y_title="", height=60 + 80 * len(rows),
-                margin={"l": 10, "r": 10, "t": 10, "b": 30}, xaxis={"range": [0, 1.02]})
+        data += [
+            {"type": "scatter", "x": [b.low, b.high], "y": [row["setting"]] * 2, "mode": "lines",
+             "line": {"width": 14, "color": "#BFD7EA"}, "showlegend": False, "hoverinfo": "skip"},
+            {"type": "scatter", "x": [b.expected], "y": [row["setting"]], "mode": "markers",
+             "name": "average over orders", "marker": {"symbol": "diamond", "size": 12, "color": "#1f4e79"},
+             "showlegend": False, "hovertemplate": "expected %{x:.4f}<extra></extra>"},
+            {"type": "scatter", "x": [row["markers"][name] for name in labels], "y": [row["setting"]] * len(labels),
+             "mode": "markers", "text": labels, "marker": {"size": 9, "color": "#E07B39"}, "showlegend": False,
+             "hovertemplate": "%{text}: %{x:.4f}<extra></extra>"},
+        ]
     # Each row's setting is written above its bar, wrapped, across the chart's width: as tick labels beside the
     # bars (up to 100 characters) they took two thirds of a laptop's chart and, on a phone, ran off its left edge
     # ("list (every judged document is ranked)", the gain cut off) beside a plot ~60 px wide.
-    figure.update_yaxes(showticklabels=False)
-    for row in rows:
-        figure.add_annotation(x=0, xref="paper", xanchor="left", y=row["setting"], yanchor="bottom", yshift=9,
-                              text="<br>".join(textwrap.wrap(row["setting"], LABEL_CHARS)), showarrow=False,
-                              align="left")
-    return figure
+    layout = base_layout(title="", x_title="NDCG", y_title="", height=60 + 80 * len(rows),
+                         margin={"l": 10, "r": 10, "t": 10, "b": 30}, xaxis={"range": [0, 1.02]},
+                         yaxis={"showticklabels": False})
+    layout["annotations"] = [
+        {"x": 0, "xref": "paper", "xanchor": "left", "y": row["setting"], "yanchor": "bottom", "yshift": 9,
+         "text": "<br>".join(textwrap.wrap(row["setting"], LABEL_CHARS)), "showarrow": False, "align": "left"}
+        for row in rows
+    ]
+    return spec_figure(data, layout)

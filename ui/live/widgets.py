@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 import segno
 import streamlit as st
 
-from ui.chart_style import LEGEND_ABOVE, PALETTE, base_layout, count_axis
+from ui.chart_style import LEGEND_ABOVE, PALETTE, base_layout, count_axis, spec_figure
 from ui.live import activities
 from ui.live.store import Activity, Answer
 from ui.quiz_model import Question
@@ -139,9 +139,7 @@ def distribution_chart(activity: Activity, rows: list[Answer], *, revealed: bool
                          legend={**LEGEND_ABOVE, "traceorder": "normal"},
                          yaxis=count_axis(max(totals, default=1)))
     layout["title"] |= {"y": 0.98, "yanchor": "top"}
-    figure = go.Figure(
-        {"data": data, "layout": {**layout, "bargap": 0.15, "barmode": "stack", "showlegend": revealed}},
-        _validate=False)  # the chart style's dicts are validated once by its tests; skip plotly's validators here
+    figure = spec_figure(data, {**layout, "bargap": 0.15, "barmode": "stack", "showlegend": revealed})
     if revealed and estimate:
         truth = activities.truth(activity.kind, activity.spec)
         label = f"{round(truth / activities.BIN) * activities.BIN:.2f}"  # the bin the truth falls in
