@@ -34,10 +34,11 @@ export default function ({ data, parentElement }) {
   const started = performance.now();
   const before = document.activeElement;
   const step = () => {
-    const target = host.closest("." + data.container);
+    const box = host.closest("." + data.container);
+    const target = box && data.inside ? box.querySelector(data.inside) : box;  // (drawn a frame later, maybe)
     const now = document.activeElement;
-    if (!target || (now && now !== document.body && now !== before)) return;  // the user has moved on
-    if (!now || now === document.body) {  // lost (the button that had it is gone, now or a frame later)
+    if (!box || (now && now !== document.body && now !== before)) return;  // the user has moved on
+    if (target && (!now || now === document.body)) {  // lost (the button that had it is gone, now or a frame later)
       if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");  // by script, not by Tab
       target.focus({ preventScroll: true });
       return;
@@ -51,9 +52,11 @@ export default function ({ data, parentElement }) {
 _component = st.components.v2.component("ndcg_focus_here", js=_JS)
 
 
-def land_here(container_key: str, token: str) -> None:
-    """Move a lost keyboard focus to the container keyed ``container_key`` (drawn inside it), once per ``token``."""
-    _component(key=f"focus_{container_key}", data={"container": f"st-key-{container_key}", "token": token})
+def land_here(container_key: str, token: str, *, inside: str | None = None) -> None:
+    """Move a lost keyboard focus to the container keyed ``container_key`` (drawn inside it), once per ``token``;
+    ``inside``: to the element of the container this CSS selector finds instead (a data grid's canvas)."""
+    _component(key=f"focus_{container_key}", data={"container": f"st-key-{container_key}", "token": token,
+                                                   "inside": inside})
 
 
 _SCROLL_JS = """

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import cells, session, state, url_state
+from ui import cells, focus, session, state, url_state
 from ui.messages import user_message
 from ui.ranked_list import continues_earlier_moves, pending_order
 from ui.ranking import Ranking, evaluate
@@ -198,6 +198,7 @@ def apply_edits(settings: MetricSettings) -> None:
         if candidate == ranking and ranked_scores == (playground.scores if scored else None):
             if restart:  # e.g. a row deleted and added back: same ranking, stale ranks on screen
                 state.set_edited_ranking(candidate, restart=True)
+                playground.rows_revision = state.revision()
             return
         evaluate(candidate, **{**settings.kwargs(), "zero_idcg": "zero"})  # all-zero grades are a valid edit
     except EditError as error:
@@ -207,6 +208,8 @@ def apply_edits(settings: MetricSettings) -> None:
         playground.edit_error = user_message(error)
         return
     state.set_edited_ranking(candidate, scores=ranked_scores, restart=restart)
+    if restart:
+        playground.rows_revision = state.revision()
 
 
 def _has_changes(delta) -> bool:
@@ -240,6 +243,15 @@ def ranking_editor(ranking: Ranking) -> None:
     frame = _frame(ranking.names, ranking.grades, with_rank=scores is None)
     if scores is not None:  # score mode: no Rank column (the rows stay put while the ranked list re-sorts)
         frame["Score"] = pd.array([url_state.format_number(score) for score in scores], dtype="string")
+    with st.container(key="playground_grades"):
+        _grades_table(frame, ranking)
+        # A row added or deleted restarts the table (a new key, for its Rank column): a keyboard user's focus in the
+        # old table fell to the page, and the next Tab went on past the table. It lands on the new table's grid.
+        if state.playground().rows_revision == state.revision():
+            focus.land_here("playground_grades", token=f"grades-{state.revision()}", inside="canvas")
+
+
+def _grades_table(frame: pd.DataFrame, ranking: Ranking) -> None:
     st.data_editor(
         frame,
         key=editor_key(),

@@ -45,6 +45,8 @@ class PlaygroundState:
     initial: Ranking = DEFAULT_RANKING  # what Reset goes back to: the example, the link's or another page's list
     base: Ranking = DEFAULT_RANKING  # the ranking the editors were last (re)started from
     revision: int = 0  # bumped when the editors restart (their widget keys include it)
+    # the revision an added or deleted row started: the new Grades table takes back a keyboard focus the old one had
+    rows_revision: int | None = None
     edited: bool = False  # True while `ranking` is the editors' base plus their edits
     edit_error: str | None = None
     last: tuple | None = None  # (ranking, settings, metrics) last shown, for the cards' deltas

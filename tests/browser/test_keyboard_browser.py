@@ -220,3 +220,23 @@ def test_upload_the_sample_files_by_keyboard_keeps_the_focus(page, app_url):
                                     ndcg_core.read_qrels(ROOT / "data" / "sample.qrels"), gain="exponential").value
     expect()(page.locator("[data-testid='stMetricValue']").first).to_have_text(f"{sample:.4f}", timeout=30_000)
     screenshot(page, "keyboard_dataset_upload", full_page=False)
+
+
+def test_add_a_row_by_keyboard_keeps_the_focus_in_the_grades_table(page, app_url):
+    """Enter on the Grades table's "Add row": the table restarts with the new row (its Rank column renumbered), and
+    the focus fell to the page with the old table; the next Tab went on past the table. It lands on the new table's
+    grid, where the arrows reach the new row (D6, grade 0) and its grade is typed."""
+    open_playground(page, app_url)
+    tab_to(page, "el.getAttribute('aria-label') === 'Add row' && el.closest('.st-key-playground_editor_0')")
+    page.keyboard.press("Enter")
+    expect()(page.locator(".rl-row .rl-name")).to_have_text(["D1", "D2", "D3", "D4", "D5", "D6"], timeout=15_000)
+    # in the new table's grid (its key counts the restarts): the canvas, or the cell of it the grid focuses
+    page.wait_for_function(f"() => !!({FOCUSED})().closest('.st-key-playground_editor_1 [data-testid=data-grid-canvas]')",
+                           timeout=15_000)
+    for key in ["ArrowDown", "ControlOrMeta+ArrowDown", "ArrowRight", "ArrowRight", "ArrowRight"]:
+        page.keyboard.press(key)  # a cell is selected, then the last row (the new one), then its Grade column
+    page.keyboard.type("3")
+    expect()(page.locator("textarea.gdg-input")).to_have_value("3")
+    page.keyboard.press("Enter")
+    expect_ndcg(page, ndcg_core.evaluate([*GRADES.values(), 3.0]).ndcg)
+    expect()(page.locator(".rl-row .rl-chip")).to_have_text(["3", "1", "2", "0", "2", "3"])
