@@ -771,3 +771,11 @@ def test_a_grade_typed_then_left_by_a_move_or_an_order_button_is_kept():
     assert ranking(at).names == ("D1", "D2", "D3", "D5", "D4") and ranking(at).grades == (3.0, 1.0, 2.0, 2.0, 0.0)
     assert any(e.value.startswith("Edit not applied:") for e in at.error)
 
+
+
+def test_the_grades_table_says_how_to_edit_a_cell_with_the_keyboard():
+    """The caption under the Grades table told only how to edit with a mouse ("Double-click … a grade"); a keyboard
+    user (arrows, typing, Enter: tests/browser/test_keyboard_browser.py) was not told."""
+    at = run_page("playground")
+    caption = next(c.value for c in at.caption if c.value.startswith("Double-click"))
+    assert "with the keyboard: Tab into the table, go to the cell with the arrows, type and press Enter" in caption

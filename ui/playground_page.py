@@ -123,8 +123,10 @@ def _editors(ranking: Ranking, settings: MetricSettings, result, *, hidden: bool
         playground_view.show_edit_error()
         playground_view.show_duplicate_names(ranking)
         playground_view.ranking_editor(ranking)
-        st.caption("Double-click (on a phone, double-tap) a grade or a name to edit it; use the row tools to add or delete documents. "
-                   "The rows follow the ranking: reorder it in the list above.")
+        # How to edit with a keyboard too: double-clicking was the only way this said (helper-69, keyboard only).
+        st.caption("Double-click (on a phone, double-tap) a grade or a name to edit it, or with the keyboard: Tab into "
+                   "the table, go to the cell with the arrows, type and press Enter. Use the row tools to add or delete "
+                   "documents. The rows follow the ranking: reorder it in the list above.")
     with extra_column, st.expander(f"Extra judged documents, not in the ranking ({len(ranking.extra_names)})",
                                    expanded=bool(ranking.extra_names)):
         st.caption("Documents someone judged but the ranker did not return (source document 003's D7 and D8 are "
