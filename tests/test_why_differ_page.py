@@ -376,3 +376,23 @@ def test_the_side_by_side_cards_have_no_help_button_named_with_markdown_escapes(
         assert not card.proto.help, f"{label}: a help button named 'Help for {label}'"
     captions = [caption.value for caption in at.caption if caption.value.startswith("DCG = ")]
     assert captions == ["DCG = 5.4662, IDCG = 5.6925", "DCG = 10.4840, IDCG = 10.8235"]
+
+
+def _spoken(at) -> list[str]:
+    import html
+
+    return [html.unescape(re.sub(r"<[^>]+>", "", md.value)) for md in at.markdown if "ndcg-spoken" in md.value]
+
+
+def test_the_battery_verdict_is_read_out_where_the_focus_stays():
+    """Ctrl+Enter in the paste box (or an upload) drew the verdict below the box, where the focus stays: a screen
+    reader said nothing of it. One live region under the box reads the verdict (or why the outputs could not be
+    read)."""
+    at = run_page(PAGE)
+    assert _spoken(at) == ["No outputs checked yet."]
+    at.text_area(key="battery_paste").input("plain,0.9608\nties,0.6979").run()
+    assert _spoken(at) == ["Your outputs match trec_eval ndcg_cut on all 2 cases it computes. pytrec_eval ndcg_cut and "
+                           "ir_measures nDCG agree on the cases given; your output for fractional would tell them apart."]
+    at.text_area(key="battery_paste").input("plain;0.9608").run()
+    [told] = _spoken(at)
+    assert told.startswith("Your outputs could not be read: ") and at.error

@@ -71,14 +71,22 @@ def check_section() -> None:
     uploaded = focus.file_uploader("Your outputs (CSV or JSON)", type=["csv", "json", "txt"], key="battery_upload")
     pasted = st.text_area("…or paste them", key="battery_paste", persist_state="session", height=100, placeholder="plain,0.9608\nties,0.6979")
     data = uploaded.getvalue() if uploaded is not None else pasted
-    if not data or not str(data).strip():
+    outputs, refused = None, None
+    if data and str(data).strip():
+        try:
+            outputs = ndcg_core.read_outputs(data)
+        except ndcg_core.InvalidInput as error:
+            refused = error
+    check = None if outputs is None else _check(tuple(sorted(outputs.items())))
+    # One live region, in place in every run: the verdict appears below the box where the focus stays (Ctrl+Enter
+    # in it, or the uploader), and a screen reader said nothing of it (ui.focus.spoken).
+    told = (check.summary if check is not None else f"Your outputs could not be read: {refused}" if refused is not None
+            else "No outputs checked yet.")
+    st.markdown(focus.spoken(told), unsafe_allow_html=True)
+    if refused is not None:
+        st.error(plain(refused), icon=":material/warning:")
+    if check is None:
         return
-    try:
-        outputs = ndcg_core.read_outputs(data)
-    except ndcg_core.InvalidInput as error:
-        st.error(plain(error), icon=":material/warning:")
-        return
-    check = _check(tuple(sorted(outputs.items())))
     (st.success if not check.mismatches else st.info)(plain(check.summary), icon=":material/fact_check:")
     agreement = pd.DataFrame({
         "library": [ndcg_core.CONVENTIONS[key].label for key in check.agreement],

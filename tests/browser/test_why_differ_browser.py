@@ -97,3 +97,23 @@ def test_share_link_with_ties_shows_the_tie_band(page, app_url):
     page.wait_for_selector(".js-plotly-plot", timeout=30_000)  # charts draw after the script has run
     assert page.locator(".js-plotly-plot").count() == 1
     screenshot(page, "why_differ_tie_band")
+
+
+def test_the_battery_verdict_changes_one_live_region_in_place(page, app_url):
+    """The verdict of pasted outputs appeared below the box, where the focus stays after Ctrl+Enter, and a screen
+    reader said nothing. The live region under the box is there before, and its words change in place (a region
+    drawn anew is not read out by screen readers)."""
+    page.goto(app_url + "/why_differ")
+    wait_for_app(page)
+    spoken = page.locator(".ndcg-spoken")
+    spoken.wait_for(state="attached", timeout=30_000)
+    assert spoken.inner_text() == "No outputs checked yet."
+    spoken.evaluate("(e) => { e.dataset.kept = 'yes'; }")
+    box = page.get_by_label("…or paste them", exact=True)
+    with rerun(page):
+        box.fill("plain,0.9608\nties,0.6979")
+        box.press("ControlOrMeta+Enter")
+    page.wait_for_function("() => document.querySelector('.ndcg-spoken').innerText.startsWith('Your outputs match')",
+                           timeout=30_000)
+    assert spoken.inner_text().startswith("Your outputs match trec_eval ndcg_cut on all 2 cases it computes.")
+    assert spoken.get_attribute("data-kept") == "yes" and spoken.get_attribute("aria-live") == "polite"
