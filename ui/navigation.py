@@ -27,7 +27,10 @@ CLOSE_ON_PHONE_SCRIPT = """
    page: markCurrent below marks it. */
 .st-key-app_nav a[aria-current="page"] { background-color: rgba(146, 173, 200, 0.15); }
 /* The sidebar's close button shows on hover only: a touch screen has none, so it is always shown there. */
-@media (hover: none) { [data-testid="stSidebarCollapseButton"] { visibility: visible !important; } }</style>
+@media (hover: none) { [data-testid="stSidebarCollapseButton"] { visibility: visible !important; } }
+/* Nor can a keyboard hover: while the focus is in the sidebar, its close button is shown, so Tab can reach it (at
+   200 % zoom the open sidebar covers half the page, and a keyboard user could not close it). */
+[data-testid="stSidebar"]:focus-within [data-testid="stSidebarCollapseButton"] { visibility: visible !important; }</style>
 <script>
 (() => {
   if (window.__ndcgNavCloses) return;
@@ -48,6 +51,29 @@ CLOSE_ON_PHONE_SCRIPT = """
     if (!link || !window.matchMedia(`(max-width: 768px), ${SIDEWAYS_PHONE}`).matches) return;
     const close = document.querySelector("[data-testid='stSidebarCollapseButton'] button");
     if (close) setTimeout(() => close.click(), 0);
+  }, true);
+  // The button that opens the sidebar goes away once it is open, and the one that closes it once it is closed: a
+  // keyboard user's focus fell to the page, and the next Tab went on into the page, past the sidebar just opened
+  // (at 200 % zoom, where the sidebar starts closed, its settings were reached only backwards). The focus follows:
+  // to the sidebar's first link, or back to the button that opens it. (Not after a script's click: a phone closes
+  // the sidebar when a page is chosen.)
+  document.addEventListener("click", (event) => {
+    const button = event.isTrusted && event.target.closest ? event.target.closest("button") : null;
+    const opening = !!(button && button.closest("[data-testid='stExpandSidebarButton']"));
+    if (!button || !(opening || button.closest("[data-testid='stSidebarCollapseButton']"))) return;
+    const started = performance.now();
+    const follow = () => {
+      const now = document.activeElement;
+      if (now && now !== document.body && now !== button) return;  // the user has moved on
+      const goal = opening ? document.querySelector("[data-testid='stSidebar'][data-collapsed='false'] .st-key-app_nav a")
+        : document.querySelector("[data-testid='stExpandSidebarButton']");
+      if (goal && goal.checkVisibility({ visibilityProperty: true })) {
+        goal.focus();
+        if (document.activeElement === goal) return;
+      }
+      if (performance.now() - started < 1500) requestAnimationFrame(follow);
+    };
+    requestAnimationFrame(follow);
   }, true);
   // The sidebar (pages, Present mode, settings) is taller than a laptop screen, so it scrolls: a scrolling
   // region must be reachable by keyboard (axe: scrollable-region-focusable), so it gets a tab stop and a name.

@@ -240,3 +240,25 @@ def test_add_a_row_by_keyboard_keeps_the_focus_in_the_grades_table(page, app_url
     page.keyboard.press("Enter")
     expect_ndcg(page, ndcg_core.evaluate([*GRADES.values(), 3.0]).ndcg)
     expect()(page.locator(".rl-row .rl-chip")).to_have_text(["3", "1", "2", "0", "2", "3"])
+
+
+def test_open_the_settings_and_close_them_again_by_keyboard_at_200_percent_zoom(page, app_url):
+    """At 200 % zoom (a 720 px wide page) the sidebar starts closed. Enter on "Expand sidebar" opened it, but the
+    button went away with the focus, and the next Tab went on into the page, past the settings; and its close button
+    shows on hover only, so a keyboard user could not close the sidebar that now covered half the page. The focus
+    goes to the sidebar's first link, the close button is reachable while the focus is in the sidebar, and closing
+    gives the focus back to "Expand sidebar"."""
+    page.set_viewport_size({"width": 720, "height": 450})
+    open_playground(page, app_url)
+    tab_to(page, "el.getAttribute('aria-label') === 'Expand sidebar'")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => !!({FOCUSED})().closest('.st-key-app_nav')", timeout=15_000)
+    assert page.evaluate(f"() => ({FOCUSED})().innerText.includes('Playground')")  # the first link
+    tab_to(page, "el.type === 'radio' && el.closest('[data-testid=\"stSidebar\"]') && el.checked")  # Gain
+    page.keyboard.press("ArrowDown")  # Linear
+    expect_ndcg(page, ndcg_core.evaluate(list(GRADES.values()), gain="linear").ndcg)
+    tab_to(page, "el.getAttribute('aria-label') === 'Collapse sidebar'", key="Shift+Tab")
+    page.keyboard.press("Enter")
+    expect()(page.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "true", timeout=15_000)
+    page.wait_for_function(f"() => ({FOCUSED})().getAttribute('aria-label') === 'Expand sidebar'", timeout=15_000)
+    screenshot(page, "keyboard_sidebar_at_200_percent", full_page=False)
