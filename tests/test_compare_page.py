@@ -322,17 +322,24 @@ def test_a_flip_grid_cell_writes_its_winner_apart_from_the_loser():
     assert grid.loc["exponential", "no cutoff"].startswith("B ")
 
 
-def test_the_slide_writes_a_small_mean_change_with_the_places_it_needs():
-    """Two runs a third of a thousandth apart: the slide's card said '-0.000 vs a.txt' and its chart 'mean difference
-    -0.000', a change that reads as none; they now say -0.0003, as ndcg_core's mean difference is."""
+def _runs_one_rank_apart(depth: int):
+    """Compare, two runs, on one query whose one relevant document (d1) is at rank ``depth`` in a.txt and at rank
+    ``depth + 1`` in b.txt, behind ``depth`` - 1 unjudged documents (uploaded through the Dataset page)."""
     from tests.test_dataset_page import upload_trec
 
-    fillers = "".join(f"q1 Q0 x{i:03d} {i} {1000 - i} t\n" for i in range(1, 101))  # 100 unjudged documents
-    run_a = fillers.replace("x100 100 900", "d1 100 900")  # the one relevant document at rank 100...
-    run_b = fillers + "q1 Q0 d1 101 899 t\n"  # ...and at rank 101
+    fillers = "".join(f"q1 Q0 x{i:03d} {i} {1000 - i} t\n" for i in range(1, depth + 1))
+    run_a = fillers.replace(f"x{depth:03d} {depth} {1000 - depth}", f"d1 {depth} {1000 - depth}")
+    run_b = fillers + f"q1 Q0 d1 {depth + 1} {999 - depth} t\n"
     at = upload_trec(run_page("dataset"), b"q1 0 d1 1\n", ("a.txt", run_a.encode()), ("b.txt", run_b.encode()))
     at.switch_page("pages/compare.py").run()
     at.radio(key="compare_mode").set_value("runs").run()
+    return at
+
+
+def test_the_slide_writes_a_small_mean_change_with_the_places_it_needs():
+    """Two runs a third of a thousandth apart: the slide's card said '-0.000 vs a.txt' and its chart 'mean difference
+    -0.000', a change that reads as none; they now say -0.0003, as ndcg_core's mean difference is."""
+    at = _runs_one_rank_apart(100)
     at.toggle(key="compare_slide").set_value(True).run()
     assert not at.exception, at.exception
     change = 1 / np.log2(102) - 1 / np.log2(101)  # NDCG = DCG here (IDCG = 1)
@@ -373,14 +380,7 @@ def test_the_verdict_and_cards_write_a_tiny_mean_change_with_the_places_it_needs
     """Runs 0.00004 apart: the verdict said 'the mean NDCG improvement is +0.0000, 95% CI +0.0000 to +0.0000. The
     interval excludes 0, ...' (an interval of zeros that excludes 0) and the card '-0.0000', a change that reads as
     none."""
-    from tests.test_dataset_page import upload_trec
-
-    fillers = "".join(f"q1 Q0 x{i:03d} {i} {1000 - i} t\n" for i in range(1, 501))  # 500 unjudged documents
-    run_a = fillers.replace("x500 500 500", "d1 500 500")  # the one relevant document at rank 500...
-    run_b = fillers + "q1 Q0 d1 501 499 t\n"  # ...and at rank 501
-    at = upload_trec(run_page("dataset"), b"q1 0 d1 1\n", ("a.txt", run_a.encode()), ("b.txt", run_b.encode()))
-    at.switch_page("pages/compare.py").run()
-    at.radio(key="compare_mode").set_value("runs").run()
+    at = _runs_one_rank_apart(500)
     assert not at.exception, at.exception
     change = 1 / np.log2(502) - 1 / np.log2(501)
     assert f"{change:+.4f}" == "-0.0000" and f"{change:+.5f}" == "-0.00004"
