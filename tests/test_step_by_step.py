@@ -426,3 +426,19 @@ def test_an_undefined_ndcg_at_i_reads_a_dash_in_every_table():
     table = next(df for df in playground.dataframe if "cumulative_dcg" in df.proto.column_order)
     assert math.isnan(ndcg_core.evaluate([0, 0], zero_idcg="skip").table["ndcg_at_rank"][0])
     assert table.proto.HasField("placeholder") and table.proto.placeholder == "–"
+
+
+def test_the_phones_two_tables_hold_every_column_of_the_wide_one_with_the_same_figures():
+    """On a narrow page the walk's table is two grids (ui/walk_table.py; the page's width shows one layout): between
+    them, every column of the wide grid, position i in both, and the same figures, read from ndcg_core's table."""
+    at = run_page("step_by_step", query_params={"pos": "3"})
+    frames = [df.value for df in at.dataframe if "i" in df.value.columns]
+    wide, narrow = frames[0], frames[1:]
+    assert len(wide.columns) == 11 and len(narrow) == 2
+    assert all(list(frame["i"]) == list(wide["i"]) for frame in narrow)
+    assert sorted(c for frame in narrow for c in frame.columns if c != "i") == sorted(c for c in wide.columns if c != "i")
+    _, grades, _, _ = playground_list()
+    table = ndcg_core.evaluate(grades).table
+    ideal = next(frame for frame in narrow if "NDCG@i" in frame.columns)
+    assert ideal["NDCG@i"].tolist() == pytest.approx(table["ndcg_at_rank"].tolist())
+    assert ideal["IDCG@i"].tolist() == pytest.approx(table["cumulative_idcg"].tolist())

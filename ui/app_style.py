@@ -11,6 +11,7 @@ import streamlit as st
 from ui.chart_style import TOUCH_SCROLL_SCRIPT
 from ui.history import HISTORY_SCRIPT
 from ui.navigation import CLOSE_ON_PHONE_SCRIPT
+from ui.walk_table import TABLE_LAYOUT_STYLE
 
 # Less empty space above each page's title: on a projector every line of height counts.
 _TOP_AND_HEADER = (
@@ -127,7 +128,7 @@ _CLOSED_SIDEBAR = (
 
 APP_STYLE = "<style>" + "".join((_TOP_AND_HEADER, _WRAPPED_FORMULAS, _NARROW_COLUMNS, _HEADINGS, _METRIC_CARDS,
                                  _TOOLBARS, _PILLS, _TABS, _SIDE_BY_SIDE_TABLES, _EXAMPLE_FIGURES, _LESSON_TABLES,
-                                 _PHONE_MODEBAR, _CLOSED_SIDEBAR, _SPOKEN)) + "</style>"
+                                 _PHONE_MODEBAR, _CLOSED_SIDEBAR, _SPOKEN, TABLE_LAYOUT_STYLE)) + "</style>"
 
 # Back returns to the previous page (a new query string on the same page replaces the history entry, ui/history.py);
 # the sidebar closes when a page is chosen on a phone; a swipe that starts on a chart scrolls the page, also on the

@@ -7,17 +7,17 @@ interpreted as markdown or HTML.
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import charts, focus, linked, predict, present, session, url_state
+from ui import charts, focus, linked, predict, present, session, url_state, walk_table
 from ui.formatting import discount_words, fixed, gain_latex, gain_words, log_latex, num
 from ui.messages import user_message
 from ui.metric_cards import metric_cards
 from ui.ranking import Ranking, evaluate
 from ui.settings import MetricSettings
 from ui.walk_lists import PLAYING_KEY, POSITION_KEY, SCOPE, WalkList
+from ui.walk_table import PROGRESS_WINDOW
 from ui.widgets import formula, plain
 
 USER_MOVED_KEY = "step_user_moved"
@@ -262,9 +262,7 @@ def _position_view(walk: WalkList, result: ndcg_core.ListResult, settings: Metri
         st.markdown(f"**The table around position {position}** (the highlighted row is position i)")
     else:
         st.markdown("**The whole table so far** (the highlighted row is position i)")
-    # An undefined NDCG@i (IDCG@i = 0 under the rule "skip") reads "–", not the grid's grey "None".
-    st.dataframe(_progress_frame(walk, result, position, ahead=not predict.step_state().on), hide_index=True,
-                 width="stretch", column_config=PROGRESS_COLUMNS, placeholder="–")
+    walk_table.progress_table(walk, result, position, ahead=not predict.step_state().on)
 
 
 def _go_to(position: int | None) -> None:
@@ -296,55 +294,3 @@ def _side_view(
             rf"{metric}@{position} = {metric}@{position - 1} + {num(contribution)} = "
             rf"{num(previous_running)} + {num(contribution)} = {num(running)}"
         )
-
-
-PROGRESS_WINDOW = 25  # rows shown either side of position i in long lists
-
-
-def _progress_frame(walk: WalkList, result: ndcg_core.ListResult, position: int, *, ahead: bool = True):
-    table = result.table
-    # Long lists: only the rows around position i (a 10,000-row styled table would be slow to send).
-    start = max(0, position - 1 - PROGRESS_WINDOW)
-    stop = min(len(table), position + PROGRESS_WINDOW) if ahead else position  # predict mode: nothing ahead
-    table = table.iloc[start:stop]
-    frame = pd.DataFrame(
-        {
-            "i": table["rank"].astype(int),
-            "Document": list(walk.names[start:stop]),
-            "Grade": [num(g) for g in table["relevance"]],
-            "Gain": table["gain"],
-            "Discount": table["discount"],
-            "Contribution": table["contribution"],
-            "DCG@i": table["cumulative_dcg"],
-            "Ideal grade": [num(g) for g in table["ideal_relevance"]],
-            "Ideal contribution": table["ideal_contribution"],
-            "IDCG@i": table["cumulative_idcg"],
-            "NDCG@i": table["ndcg_at_rank"],
-        }
-    )
-
-    def shade(row: pd.Series) -> list[str]:
-        if row["i"] == position:
-            return ["background-color: rgba(204, 121, 167, 0.30); font-weight: bold"] * len(row)
-        if row["i"] > position:
-            return ["color: #9CA3AF"] * len(row)
-        return [""] * len(row)
-
-    return frame.style.apply(shade, axis=1)
-
-
-PROGRESS_COLUMNS = {
-    column: st.column_config.NumberColumn(format="%.3f")
-    for column in ("Gain", "Discount", "DCG@i", "IDCG@i", "NDCG@i")
-}
-# Short headers (the full words in their help): with "Contribution" and "Ideal contribution" the table was 41 px
-# wider than a 1280 px page with the sidebar, and NDCG@i, the column this step is about, was cut at its right edge.
-PROGRESS_COLUMNS["Contribution"] = st.column_config.NumberColumn(
-    "Contrib.", format="%.3f", help="Contribution: gain ÷ discount at this position")
-PROGRESS_COLUMNS["Ideal contribution"] = st.column_config.NumberColumn(
-    "Ideal contrib.", format="%.3f", help="Ideal contribution: the ideal list's gain ÷ discount at this position")
-# On a tablet held upright (768 px, a 732 px table) the eleven columns took 771 px and NDCG@i was cut again: "i" is
-# narrow (its numbers are short) and "Document" is "Doc.". Narrower screens (a phone) still scroll the table
-# sideways; "i" is pinned, so the row's position stays in view.
-PROGRESS_COLUMNS["i"] = st.column_config.NumberColumn(pinned=True, width=36)
-PROGRESS_COLUMNS["Document"] = st.column_config.TextColumn("Doc.", help="Document")

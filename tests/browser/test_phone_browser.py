@@ -351,3 +351,33 @@ def test_a_tables_toolbar_does_not_cover_the_text_above_it_on_a_touch_screen(pho
     assert [(top, bottom, text) for top, bottom, text in bars if top < bottom - 0.5] == []
     phone.get_by_text("do not count.", exact=False).first.scroll_into_view_if_needed()
     screenshot(phone, "phone_quiz_table_toolbar", full_page=False)
+
+
+# Step by step's table of figures as drawn: every shown grid whose first header is "i", as [headers, the width of its
+# columns, the width of its box] (the headers from the grid's accessible table; the widths of its scroller).
+STEP_TABLES_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stDataFrame"]')]
+  .filter((grid) => grid.checkVisibility() && grid.querySelector('.dvn-scroller'))
+  .map((grid) => [[...grid.querySelectorAll('th')].map((th) => th.textContent.trim()),
+                  grid.querySelector('.dvn-scroller').scrollWidth, grid.querySelector('.dvn-scroller').clientWidth])
+  .filter(([headers]) => headers[0] === 'i')"""
+
+
+def test_step_by_steps_table_fits_a_phone_without_scrolling_sideways(phone, app_url):
+    """On a 390 px phone the walk's table was one grid of eleven columns, 365 px wide in 356 (with long names more),
+    NDCG@i and IDCG@i five columns out of view: a phone user could not see a position's figures at once. On a narrow
+    page the same columns are split into two grids (the ranking's, the ideal list's and NDCG@i), each of them fits."""
+    open_page(phone, f"{app_url}/step_by_step?pos=3")
+    wait_for_charts(phone)
+    phone.wait_for_function(f"() => ({STEP_TABLES_JS})().length > 0")
+    phone.locator('[data-testid="stDataFrame"]').filter(visible=True).first.scroll_into_view_if_needed()
+    screenshot(phone, "phone_step_table", full_page=False)
+    tables = phone.evaluate(STEP_TABLES_JS)
+    assert [(headers, wide, box) for headers, wide, box in tables if wide > box + 1] == [], tables
+    shown = {header for headers, _, _ in tables for header in headers}
+    assert shown >= {"Doc.", "Grade", "Gain", "Contrib.", "DCG@i", "IDCG@i", "NDCG@i"}, tables
+    assert shown & {"Disc.", "Discount"}, tables
+    # A wide page keeps the one grid of eleven columns, and it fits there too.
+    phone.set_viewport_size({"width": 1280, "height": 720})
+    phone.wait_for_function(f"() => ({STEP_TABLES_JS})().some(([headers]) => headers.length === 11)")
+    tables = phone.evaluate(STEP_TABLES_JS)
+    assert len(tables) == 1 and tables[0][1] <= tables[0][2] + 1, tables
