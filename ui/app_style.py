@@ -84,6 +84,16 @@ _TOOLBARS = (
 # sideways, and on a phone the last one ("○ no figure stated") was cut at the edge with nothing to say it scrolls.
 _PILLS = "[data-testid='stButtonGroup'] > div:has(> button[data-variant='pills']) { flex-wrap: wrap; }"
 
+# A dropdown's options wrap onto a second line instead of being cut at the menu's edge: on a phone five of Step by
+# step's "List to walk through" titles lost their ends ("000 · The document's code: natural log and the default"),
+# and lists that differ only there could not be told apart. Only a plain menu (options the listbox's own children):
+# above 25 options Streamlit's menu is virtualised with rows of a fixed height, which a wrapped row would overlap.
+_WRAPPED_OPTIONS = (
+    "[data-testid='stSelectboxVirtualDropdown'] [role='listbox'] > [role='option'] { height: auto; min-height: 2.65rem; }"
+    "[data-testid='stSelectboxVirtualDropdown'] [role='listbox'] > [role='option'] > div"
+    " { white-space: normal; height: auto; padding-block: .3rem; }"
+)
+
 # Tabs (Step by step's nine lessons) wrap onto a second row when their row is too narrow (1280 px with the sidebar
 # open, or Present mode's larger text): Streamlit scrolls them sideways, and the last lessons were out of view.
 _TABS = "[data-testid='stMain'] [role='tablist'] { flex-wrap: wrap; row-gap: .25rem; }"
@@ -127,7 +137,7 @@ _CLOSED_SIDEBAR = (
 )
 
 APP_STYLE = "<style>" + "".join((_TOP_AND_HEADER, _WRAPPED_FORMULAS, _NARROW_COLUMNS, _HEADINGS, _METRIC_CARDS,
-                                 _TOOLBARS, _PILLS, _TABS, _SIDE_BY_SIDE_TABLES, _EXAMPLE_FIGURES, _LESSON_TABLES,
+                                 _TOOLBARS, _PILLS, _WRAPPED_OPTIONS, _TABS, _SIDE_BY_SIDE_TABLES, _EXAMPLE_FIGURES, _LESSON_TABLES,
                                  _PHONE_MODEBAR, _CLOSED_SIDEBAR, _SPOKEN, TABLE_LAYOUT_STYLE)) + "</style>"
 
 # Back returns to the previous page (a new query string on the same page replaces the history entry, ui/history.py);

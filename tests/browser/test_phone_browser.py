@@ -381,3 +381,27 @@ def test_step_by_steps_table_fits_a_phone_without_scrolling_sideways(phone, app_
     phone.wait_for_function(f"() => ({STEP_TABLES_JS})().some(([headers]) => headers.length === 11)")
     tables = phone.evaluate(STEP_TABLES_JS)
     assert len(tables) == 1 and tables[0][1] <= tables[0][2] + 1, tables
+
+
+# The open dropdown's options whose text is cut at the menu's edge (its text box narrower than its text): their texts.
+CUT_OPTIONS_JS = """() => [...document.querySelectorAll('[role="option"]')].filter((option) => option.checkVisibility())
+  .filter((option) => [option, ...option.querySelectorAll('*')].some((el) => el.scrollWidth > el.clientWidth + 1))
+  .map((option) => option.textContent)"""
+
+
+def test_the_list_to_walk_through_shows_whole_titles_on_a_phone(phone, app_url):
+    """On a phone five of the dropdown's worked-example titles were cut at the menu's edge, with no ellipsis
+    ("000 · The document's code: natural log and the default", "004 · The scikit-learn snippet: ndcg_score(y_true,
+    y_scores, k=5)" lost its end): lists could not be told apart. The options now wrap."""
+    open_page(phone, f"{app_url}/step_by_step")
+    phone.get_by_test_id("stSelectbox").filter(has_text="List to walk through").get_by_role("combobox").tap()
+    options = phone.get_by_role("option")
+    expect()(options).to_have_count(1 + len(ndcg_core.WORKED_EXAMPLES))
+    phone.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+    screenshot(phone, "phone_walk_list_options", full_page=False)
+    assert phone.evaluate(CUT_OPTIONS_JS) == []
+    # A wrapped option is still one tap: picking the longest title walks that example.
+    longest = max(ndcg_core.WORKED_EXAMPLES, key=lambda example: len(example.title))
+    options.filter(has_text=longest.title).tap()
+    walking = phone.get_by_text(f"Walking {longest.title}", exact=False)
+    expect()(walking).to_be_visible()
