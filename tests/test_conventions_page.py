@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -415,3 +416,25 @@ def test_a_library_with_no_value_shows_a_dash_not_none():
     table = at.dataframe[1]  # the results (the first is the input editor)
     assert table.value["NDCG"].isna().sum() == 8
     assert table.proto.HasField("placeholder") and table.proto.placeholder == "–"
+
+
+def test_the_highlighted_cells_are_said_in_words_under_the_table():
+    """The cells that differ from most libraries were marked by an orange background and bold only: a screen reader
+    reads the grid's raw data and announced nothing (LightGBM's NDCG 1.0000 among twelve 0.0000 read as any other
+    cell). Under the table, in words: per column, its most common value and each library that differs, its value."""
+    at = open_case("all_zero")
+    (expander,) = [e for e in at.expander if e.label == view.HIGHLIGHTS_IN_WORDS]
+    text = re.sub(r"\\(.)", r"\1", " ".join(md.value for md in expander.markdown))  # as read (markdown unescaped)
+    table = results(at)
+    ndcg = {label: row["NDCG"] for label, row in table.items()}
+    # ndcg_core's figures: IDCG = 0, so 0 under most rules, 1 for LightGBM and XGBoost, none from gdeval (skipped)
+    assert sorted(value for value in ndcg.values() if value == value) == [0.0] * 12 + [1.0] * 2
+    assert (f"NDCG: 0.0000 for 12 of 15 (the most common); highlighted: {LABELS['lightgbm']} (1.0000); "
+            f"{LABELS['xgboost']} (1.0000); {LABELS['trec_gdeval']} (–).") in text
+    assert f"If IDCG = 0: 0 for 12 of 15 (the most common); highlighted: {LABELS['lightgbm']} (1); " in text
+    # every highlighted cell of every column is named, and no other
+    frame = at.dataframe[1].value
+    for column in ("Gain", "Tied scores", "Ideal from", "Discount"):
+        flagged = frame.loc[view.differing(frame[column]), "Library"].tolist()
+        line = next(line for line in text.split("\n") if line.startswith(f"- {column}:"))
+        assert [label for label in frame["Library"] if f" {label} (" in line] == flagged, column

@@ -169,6 +169,32 @@ def differing(column: pd.Series) -> pd.Series:
     return column.astype(str) != common.iloc[0]
 
 
+HIGHLIGHTS_IN_WORDS = "The highlighted cells, in words"
+
+
+def highlight_words(table: pd.DataFrame, labels: dict[str, str]) -> list[str]:
+    """One line per column with highlighted cells: its most common value, how many give it (not always a majority:
+    a plurality) and the libraries that differ from it
+    (:func:`differing`, the highlight's own rule), with their values as the table writes them.
+
+    The highlight is a colour and bold only, which a screen reader does not announce (Streamlit's grid gives it the
+    raw data), nor can everyone tell the orange apart: these lines say the same in words. The cells themselves keep
+    their values (the figures are read as numbers: a marker in a cell would make them text)."""
+    lines = []
+    for column in (c for c in table.columns if c not in ("library", "note")):
+        flags = differing(table[column])
+        if not flags.any():
+            continue
+        words = table[column].map(lambda value: fixed(value, missing="–")) if column in ("ndcg", "ndcg_2") \
+            else table[column].astype(str)
+        common = words[~flags].mode().iloc[0]
+        odd = "; ".join(f"{library} ({word})" for library, word in zip(table.loc[flags, "library"], words[flags],
+                                                                       strict=True))
+        lines.append(f"{labels[column]}: {common} for {int((~flags).sum())} of {len(table)} (the most common); "
+                     f"highlighted: {odd}.")
+    return lines or ["No cell differs from its column's most common value."]
+
+
 def styled(table: pd.DataFrame, labels: dict[str, str]):
     """Styler with readable headers, highlighting cells that differ from the majority in their column."""
     columns = [labels[c] for c in table.columns if c not in ("library", "note")]
@@ -203,6 +229,8 @@ def show_results(given: CheckedInput, *, k: int | None) -> None:
         st.dataframe(styled(table, labels), hide_index=True, key="conventions_table", height="content",
                      column_order=order, column_config={"Note": st.column_config.TextColumn(width="large")},
                      placeholder="–")
+    with st.expander(HIGHLIGHTS_IN_WORDS):  # right after the table, where a screen reader's user meets it
+        st.markdown("\n".join(f"- {plain(line)}" for line in highlight_words(table, labels)))
     rankers = {"ndcg": ""} if given.scores_2 is None else {"ndcg": "Ranker 1: ", "ndcg_2": "Ranker 2: "}
     for column, prefix in rankers.items():  # with two rankers, a sentence each (ranker 2's values went unsaid)
         text_line(prefix + _agreement(table, column, first=column == "ndcg"))
@@ -250,4 +278,5 @@ def show_explanations() -> None:
             if convention.caveat:
                 st.caption(plain(convention.caveat))
             st.caption(f"Source: {plain(convention.source)}")  # every preset cites its source and version
-    st.caption("Highlighted (orange, bold) = differs from the most common value in its column.")
+    st.caption(f"Highlighted (orange, bold) = differs from the most common value in its column (in words: “"
+               f"{HIGHLIGHTS_IN_WORDS}” under the table).")
