@@ -87,8 +87,10 @@ def _cards(ranking: Ranking, settings: MetricSettings, result, *, hidden: bool):
 
 def _list_and_chart(ranking: Ranking, settings: MetricSettings, result, previous, *, hidden: bool,
                     highlight: int | None, colours: list[str]) -> None:
-    # The list and the chart side by side: with the cards they fit one projected screen (1280 x 720 and up).
-    list_column, chart_column = st.columns([1, 1.2], gap="medium")
+    # The list and the chart side by side: with the cards they fit one projected screen (1280 x 720 and up). The list
+    # is the wider of the two: at 1280 x 720 (sidebar open) at [1, 1.2] its Name column was 62 px, ~5 characters
+    # ("doc71…"); at [1.1, 1] it holds 12, and the chart's view picker still fits beside it (at [1.2, 1] it was cut).
+    list_column, chart_column = st.columns([1.1, 1], gap="medium")
     with list_column:
         contributions = [None] * len(ranking.names) if hidden else result.table["contribution"].tolist()
         ranked_list(ranking.names, ranking.grades, contributions, key=playground_view.LIST_KEY, k=settings.k,

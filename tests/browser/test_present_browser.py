@@ -417,7 +417,8 @@ def test_a_right_to_left_name_cut_to_the_column_keeps_its_start(page, app_url):
     """In Present mode at 1280x720 the list showed 'מסמך888607' (a Hebrew document id) as '888607ך…': laid out left to
     right, the cut took the Hebrew word and left the digits. Each name is now laid out in its own direction."""
     page.set_viewport_size({"width": 1280, "height": 720})
-    names = ["מסמך888607", "وثيقة220235", "Zoë189749", "doc712271"]
+    # (ids longer than the column holds: it was ~5 characters wide, and holds 12 since the list is wider)
+    names = ["מסמך888607123456", "وثيقة220235123456", "Zoë189749123456", "doc712271123456"]
     docs = ",".join(f"{name}:{grade}" for name, grade in zip(names, [1, 4, 0, 3], strict=True))
     open_page(page, f"{app_url}/?present=1&docs={docs}")
     wait_for_list(page, names)
@@ -426,3 +427,19 @@ def test_a_right_to_left_name_cut_to_the_column_keeps_its_start(page, app_url):
     assert all(cut for _, _, cut in shown), shown  # every name is cut here: the check below can fail
     assert [name for name, start_shown, _ in shown if not start_shown] == [], shown
     screenshot(page, "present_rtl_names_1280")
+
+
+def test_the_ranked_lists_names_are_readable_in_present_mode_at_1280(page, app_url):
+    """At 1280x720 in Present mode (sidebar open) the ranked list's Name column was 62 px, about five characters:
+    "doc712271" read "doc71…" and ids could not be told apart on the projector. The list's column is now a little
+    wider than the chart's (it was the narrower), and ids of up to 12 characters are shown whole; the cards, list,
+    chart and its picker still fit the screen (test_cards_list_and_chart_fit_one_screen)."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    names = ["doc712271", "clueweb_0042", "msmarco_1875", "wiki_ndcg_01", "D5"]
+    docs = ",".join(f"{name}:{grade}" for name, grade in zip(names, [3, 1, 2, 0, 2], strict=True))
+    open_page(page, f"{app_url}/?present=1&docs={docs}")
+    wait_for_list(page, names)
+    screenshot(page, "present_names_1280x720", full_page=False)
+    shown = page.evaluate(NAME_STARTS_SHOWN_JS)
+    assert [name for name, _, _ in shown] == names
+    assert [name for name, _, cut in shown if cut] == [], shown
