@@ -124,7 +124,11 @@ _PHONE_MODEBAR = "@media (max-width: 640px) { [data-testid='stPlotlyChart'] .mod
 # screen. A chart's words (ui.chart_words) likewise; the element of either takes no room (no gap) in the page's column.
 _SPOKEN = (":is(.ndcg-spoken, .ndcg-chart-words) { position: absolute; width: 1px; height: 1px; overflow: hidden;"
            " clip: rect(0 0 0 0); white-space: nowrap; }"
-           "[data-testid='stElementContainer']:has(.ndcg-chart-words, .ndcg-spoken) { position: absolute; }")
+           "[data-testid='stElementContainer']:has(.ndcg-chart-words, .ndcg-spoken) { position: absolute; }"
+           # ui.focus's helpers (land a lost focus, bring into view) draw nothing: each took a gap of its own, a blank
+           # band under the Live class's "This session has ended" notice, inside the focus ring it gets
+           "[data-testid='stElementContainer']:is([class*='st-key-focus_'], [class*='st-key-into_view_'])"
+           " { position: absolute; }")
 
 # A closed sidebar is out of view but Streamlit leaves its links and controls in the Tab order (13 invisible stops
 # before a page's first control on a phone) and in the accessibility tree: hidden once it has slid out (the delay

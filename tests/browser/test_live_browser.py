@@ -520,3 +520,33 @@ def test_the_keyboard_focus_follows_the_teachers_and_students_actions(borrow, li
     assert store.current_activity(engine, session.id).state == "revealed"
     _wait_text(teacher, "Worked calculation")
     screenshot(teacher, "live_teacher_keyboard_reveal")
+
+
+@pytest.mark.parametrize("live_app", ["sqlite"], indirect=True)
+def test_ending_the_session_by_keyboard_keeps_the_focus_on_the_page(borrow, live_app):
+    """"End the session" pressed by keyboard is not drawn for an ended session: the focus fell to the page's body and
+    the next Tab started again from the sidebar's first link. The focus now lands on the notice that the session has
+    ended (read out, brought into view), and the next Tab goes on from there."""
+    base, engine = live_app
+    schema.migrate(engine)
+    teacher = _tab(borrow)
+    teacher.goto(f"{base}/live_class")
+    wait_for_app(teacher)
+    _tab_to(teacher, "el.tagName === 'BUTTON' && el.innerText.includes('Start a live session')")
+    teacher.keyboard.press("Enter")
+    teacher.wait_for_url(re.compile(r"teacher="), timeout=WAIT)
+    code = parse_qs(urlparse(teacher.url).query)["code"][0]
+    _tab_to(teacher, "el.tagName === 'SUMMARY' && el.innerText.includes('Teacher link and session settings')")
+    teacher.keyboard.press("Enter")  # opens the settings
+    expect()(teacher.locator(".st-key-live_settings_open details")).to_have_attribute("open", "")
+    _tab_to(teacher, "el.tagName === 'BUTTON' && el.innerText.includes('End the session')")
+    teacher.keyboard.press("Enter")
+    _wait_text(teacher, "This session has ended")
+    assert store.find_session(engine, code).ended
+    teacher.wait_for_function(FOCUSED_IN, arg="st-key-live_ended", timeout=WAIT)
+    assert teacher.get_by_text("This session has ended").first.evaluate(
+        "(el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
+    screenshot(teacher, "live_teacher_keyboard_end")
+    teacher.keyboard.press("Tab")  # on down the page, not back to the sidebar
+    assert teacher.evaluate("() => !document.activeElement.closest('[data-testid=\"stSidebar\"]') && "
+                            "document.activeElement !== document.body")

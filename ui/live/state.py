@@ -56,6 +56,8 @@ class LiveState:
     # this tab has just started, reopened or joined a class: the button pressed is gone, so a keyboard focus lands
     # on the page's new content (the teacher's join band, the student's question; ui.focus.land_here)
     arrived: bool = False
+    ended_here: bool = False  # this tab has just ended the session: its End button is gone, so the focus lands on the
+    # notice that the session has ended (ui.live.teacher_settings)
     welcome_back: bool = False  # this tab rejoined as the student this browser already was (ui.live.device)
     renamed_from: str | None = None  # the nickname asked for, when another student of the class had it
     cut_from: str | None = None  # the nickname typed, when it was longer than a nickname keeps

@@ -18,54 +18,32 @@ import streamlit as st
 from sqlalchemy.engine import Engine
 
 from ui import focus, present, url_state
-from ui.copy_link import copy_link
-from ui.live import activities, connection, export, security, store, widgets
+from ui.live import activities, connection, export, security, store, teacher_control, teacher_settings, widgets
 from ui.live.state import (
-    END_ANYWAY_KEY,
     KIND_KEY,
-    LEADERBOARD_KEY,
     SEED_KEY,
-    leaderboard_toggle,
     live,
     next_activity_choice,
     offer_next_seed,
     resume_seed,
     take_teacher_error,
 )
+from ui.live.teacher_control import RECONNECTING
 from ui.quiz_model import MAX_SEED
 from ui.widgets import plain
 
 REFRESH_SECONDS = 1.5
-RECONNECTING = "Reconnecting to the class database… (nothing is lost: the page retries by itself)"
 WAITING_SCREEN = "Waiting for the teacher to open an activity…"
-
-
-def _secret() -> str:
-    return url_state.live_params().get(connection.TEACHER, "")
-
-
-def _code() -> str:
-    return url_state.live_params().get(connection.CODE, "")
-
-
-def _control(action, **kwargs) -> None:
-    """Run one store control with this page's code and secret; refusals and outages become messages."""
-    try:
-        action(connection.live_engine(), code=_code(), secret=_secret(), **kwargs)
-        live().show_current = True
-    except store.LiveError as error:
-        live().teacher_error = str(error)
-    except sa.exc.DBAPIError:
-        live().teacher_error = RECONNECTING
 
 
 def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
     """The dashboard with its controls (teacher link), or without any (``view_only``: the projector link)."""
     try:
         if view_only:
-            session = store.screen_session(engine, code=_code(), token=url_state.live_params().get(connection.SCREEN, ""))
+            session = store.screen_session(engine, code=teacher_control.code(),
+                                           token=url_state.live_params().get(connection.SCREEN, ""))
         else:
-            session = store.teacher_session(engine, code=_code(), secret=_secret())
+            session = store.teacher_session(engine, code=teacher_control.code(), secret=teacher_control.secret())
     except store.NotAuthorized:
         what = "projector link does not show" if view_only else "teacher link is not valid: it does not control"
         st.error(f"This {what} any session. Nothing was changed.", icon=":material/lock:")
@@ -80,9 +58,7 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
                 live().arrived = False
                 focus.land_here("live_header", token=f"arrived-{session.code}")
     if session.ended:
-        # The answers' summary and export are drawn below for the teacher only (the projector's view has none).
-        below = "" if view_only else " The answers stay available below."
-        st.info(f"This session has ended: its code no longer admits anyone.{below}")
+        teacher_settings.ended_notice(session, view_only=view_only)
     current = store.current_activity(engine, session.id)
     stamp = store.session_stamp(engine, session.id)  # what this drawing shows (see _live_panel)
     left, right = st.columns([1.05, 1], gap="large")
@@ -114,7 +90,7 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
     if not session.ended:
         _next_activity_picker(session, every)
     _summary(engine, session, every)
-    _session_settings(session, every)
+    teacher_settings.session_settings(session, every)
 
 
 def _header(engine: Engine, session: store.Session, *, view_only: bool) -> None:
@@ -149,7 +125,8 @@ def _activity_buttons(activity: store.Activity) -> None:
     for column, (label, state, enabled) in zip(buttons, steps, strict=True):
         column.button(label, key=f"live_{state}_{activity.id}", disabled=not enabled, width="stretch",
                       type="primary" if enabled and state != "closed" else "secondary",
-                      on_click=_control, args=(store.set_state,), kwargs={"activity_id": activity.id, "state": state})
+                      on_click=teacher_control.control, args=(store.set_state,),
+                      kwargs={"activity_id": activity.id, "state": state})
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
@@ -237,20 +214,20 @@ def _next_activity_picker(session: store.Session, every: list[store.Activity]) -
         columns = st.columns(min(len(unrevealed), 6))
         for column, activity in zip(columns, unrevealed[-6:], strict=False):
             column.button(f"Reveal {activity.position}: {activities.TITLES[activity.kind]}",
-                          key=f"live_reveal_closed_{activity.id}", width="stretch", on_click=_control,
+                          key=f"live_reveal_closed_{activity.id}", width="stretch", on_click=teacher_control.control,
                           args=(store.set_state,), kwargs={"activity_id": activity.id, "state": "revealed"})
     if drafts:
         st.caption("Waiting to be opened:")
         columns = st.columns(min(len(drafts), 6))
         for column, draft in zip(columns, drafts[:6], strict=False):
             column.button(f"Open {draft.position}: {activities.TITLES[draft.kind]}", key=f"live_open_draft_{draft.id}",
-                          width="stretch", on_click=_control, args=(store.set_state,),
+                          width="stretch", on_click=teacher_control.control, args=(store.set_state,),
                           kwargs={"activity_id": draft.id, "state": "open"})
 
 
 def _add_activities(*, whole_quiz: bool, open_it: bool = False) -> None:
     """Add one activity of the chosen kind and quiz seed (or the seed's whole quiz), maybe open it."""
-    engine, code, secret = connection.live_engine(), _code(), _secret()
+    engine, code, secret = connection.live_engine(), teacher_control.code(), teacher_control.secret()
     kind, seed = next_activity_choice()
     items = activities.quiz_specs(seed) if whole_quiz else [(kind, activities.generate(kind, seed=seed))]
     try:
@@ -295,7 +272,7 @@ def _summary_table(session_id: int, code: str) -> None:
         # every answer that had arrived since (the panel said "Answered 3", the CSV held none of them). A download
         # button's callable file is no way round: Streamlit drops the file it makes at the next poll's clean-up,
         # before the browser has fetched it.
-        csv = export.answers_csv(engine, code=_code(), secret=_secret())
+        csv = export.answers_csv(engine, code=teacher_control.code(), secret=teacher_control.secret())
     except store.NotAuthorized:  # (the page checked the secret: only a link changed under the poll gets here)
         csv = None
     except sa.exc.DBAPIError:
@@ -313,38 +290,3 @@ def _leaderboard(engine: Engine, session: store.Session) -> None:
         board = store.leaderboard(engine, session.id)
         st.markdown("**Leaderboard**")
         st.dataframe(pd.DataFrame(board, columns=["Nickname", "Points", "Answers"]), hide_index=True)
-
-
-SETTINGS_KEY = "live_settings_open"
-
-
-def _session_settings(session: store.Session, every: list[store.Activity]) -> None:
-    # Keyed, with its open state kept: unkeyed it was drawn anew (closed) whenever the page above it changed shape,
-    # so it folded shut after every "Add and open" and the teacher had to reopen it for the projector link or End.
-    with st.expander("Teacher link and session settings", key=SETTINGS_KEY, on_change="rerun"):
-        st.caption("Keep this link private: it alone controls the session (open it on another device to continue).")
-        copy_link(connection.teacher_link(session.code, _secret()), key="live_teacher_link", label="Teacher link")
-        st.caption("Projector link: the same dashboard, view only (no control, no export). Safe to project.")
-        copy_link(connection.screen_link(session.code, _secret()), key="live_screen_link", label="Projector link")
-        st.toggle("Show the leaderboard (nicknames) to the class", value=session.leaderboard, key=LEADERBOARD_KEY,
-                  on_change=_leaderboard_changed, disabled=session.ended)
-        if not session.ended:
-            _end_button(every)
-
-
-def _end_button(every: list[store.Activity]) -> None:
-    """End the session; with answers not shown to the class yet, only once the teacher says so (an activity open
-    when the session ended could never be revealed, and the students' phones only said "Thank you")."""
-    waiting = [a.position for a in every if a.state in ("open", "closed")]
-    confirmed = True
-    if waiting:
-        listed = ", ".join(map(str, waiting))
-        st.caption(f"Activit{'y' if len(waiting) == 1 else 'ies'} {listed}: answers not revealed yet. Once the "
-                   "session ends they cannot be.")
-        confirmed = st.checkbox(f"End anyway, leaving {listed} unrevealed", key=END_ANYWAY_KEY)
-    st.button("End the session", key="live_end", on_click=_control, args=(store.end_session,),
-              icon=":material/stop_circle:", disabled=not confirmed)
-
-
-def _leaderboard_changed() -> None:
-    _control(store.set_leaderboard, on=leaderboard_toggle())
