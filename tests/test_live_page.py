@@ -1005,3 +1005,16 @@ def test_a_student_hears_each_change_the_teacher_makes(engine):
     store.end_session(engine, code=code, secret=secret)
     student.run()
     assert _spoken(student) == ["The session has ended."]
+
+
+def test_an_ended_session_with_no_activity_does_not_ask_to_add_one(engine):
+    """A session ended before any activity was opened still said "Add an activity below, then open it: the students'
+    phones show it at once.", where an ended session has no picker below and admits no one."""
+    teacher, code, _ = _teacher(engine)
+    assert "Add an activity below" in _texts(teacher)
+    teacher.button(key="live_end").click().run()
+    assert store.find_session(engine, code).ended
+    texts = _texts(teacher)
+    assert "This session has ended" in texts
+    assert "Add an activity below" not in texts and "No activity was opened in this session." in texts
+    assert not [b for b in teacher.button if b.key in ("live_add", "live_add_quiz")]  # indeed no picker

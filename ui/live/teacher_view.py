@@ -65,6 +65,8 @@ def teacher_page(engine: Engine, *, view_only: bool = False) -> None:
     with left:
         if current is None and view_only:  # the projector has no controls "below"
             st.info(WAITING_SCREEN, icon=":material/hourglass_top:")
+        elif current is None and session.ended:  # (no picker "below" any more: an ended session takes none)
+            st.info("No activity was opened in this session.")
         elif current is None:
             st.info("Add an activity below, then open it: the students' phones show it at once.")
         else:
