@@ -103,8 +103,11 @@ def check_implementation(outputs: Mapping[str, float], *, tolerance: float = 5e-
                     for reading in ("as_given", "truncated")}
         for key in CONVENTIONS:
             if expected_ndcg(key, cases[case]) is None:
-                # the library refuses this case: a number given for it is one change (accepting what it refuses)
-                cost[key] += 0 if math.isnan(value) else 1
+                # the library refuses this case: a number given for it is one change (accepting what it refuses),
+                # and that number must still be reproduced from the library's rules, read either way. A flat 1
+                # made an output no convention explains (a negative grade's negative gain) cost 9 against every
+                # library that computes the case and 1 against those that refuse it, so they won (_refused_cost).
+                cost[key] += 0 if math.isnan(value) else _refused_cost(readings, key)
                 continue
             steps = _steps(readings["truncated" if key in TRUNCATING else "as_given"], key)
             if key in TRUNCATING:  # or the implementation kept the grades the library truncates: one more change
@@ -159,6 +162,13 @@ def _steps(finding, key: str) -> int:
     if finding is None or not finding.matches:
         return _UNEXPLAINED
     return min(match.distances.get(key, _UNEXPLAINED) for match in finding.matches)
+
+
+def _refused_cost(readings: Mapping[str, object], key: str) -> int:
+    """Changes to preset ``key``, whose library refuses the case, that give the output: one to accept the case,
+    then the fewest that reproduce the number with the grades as given or as trec_eval reads them (the library
+    has no reading of its own for what it refuses). An output nothing explains thus costs every preset alike."""
+    return 1 + min(_steps(readings["as_given"], key), _steps(readings["truncated"], key))
 
 
 def _fits(finding) -> tuple[tuple[str, ...], ...]:

@@ -286,11 +286,54 @@ def test_outputs_for_cases_the_best_library_refuses_are_said_not_compared():
         return dcg / idcg if idcg else math.nan
 
     outputs = {vector.key: buggy(vector) for vector in BATTERY}
+    # Keras-RS has the same rules as XGBoost but 0 for IDCG = 0 (this code: no value, one change from either) and
+    # computes fractional grades, which XGBoost refuses: accepting them is one more change from XGBoost
     check = check_implementation(outputs)
+    assert check.preset == "keras_rs"
+    assert check.summary.startswith("Your outputs match Keras-RS nDCG / TF-Ranking NDCGMetric on 5 of 15 cases. The "
+                                    "differences fit: off-by-one discount")
+    assert check.summary.endswith(" Not compared: negative (Keras-RS nDCG / TF-Ranking NDCGMetric refuses it, so it "
+                                  "has no figure to compare yours with).")
+    # the same code with XGBoost's 1 for IDCG = 0 is XGBoost's, which refuses both fractional and negative grades
+    with_one = {key: 1.0 if math.isnan(value) else value for key, value in outputs.items()}
+    check = check_implementation(with_one)
     assert check.preset == "xgboost"
-    assert check.summary.startswith("Your outputs match XGBoost ndcg@k on 5 of 14 cases. The differences fit: "
+    assert check.summary.startswith("Your outputs match XGBoost ndcg@k on 7 of 14 cases. The differences fit: "
                                     "off-by-one discount")
     assert check.summary.endswith(" Not compared: fractional, negative (XGBoost ndcg@k refuses them, so it has no "
                                   "figure to compare yours with).")
-    refused_left_empty = check_implementation({**outputs, "fractional": math.nan, "negative": math.nan})
+    refused_left_empty = check_implementation({**with_one, "fractional": math.nan, "negative": math.nan})
     assert "Not compared" not in refused_left_empty.summary
+
+
+def textbook_ndcg(vector, gain) -> float:
+    """The NDCG most people write first: sort by descending score (a stable sort keeps tied documents in input
+    order), the gain of every grade as it is (a negative grade too), the ideal from every judged grade, both cut at
+    k, 0 when IDCG is 0."""
+    order = sorted(range(len(vector.scores)), key=lambda i: -vector.scores[i])
+    grades = [0.0 if vector.grades[i] is None else float(vector.grades[i]) for i in order]
+    judged = sorted([*grades, *map(float, vector.unretrieved)], reverse=True)
+
+    def dcg(values) -> float:
+        return sum(gain(grade) / math.log2(rank + 1) for rank, grade in enumerate(values[:vector.k], 1))
+
+    ideal = dcg(judged)
+    return dcg(grades) / ideal if ideal else 0.0
+
+
+@pytest.mark.parametrize(("gain", "preset"), [(lambda grade: grade, "ranx_ndcg"),
+                                              (lambda grade: 2 ** grade - 1, "ranx_ndcg_burges")])
+def test_an_output_no_convention_explains_does_not_favour_the_libraries_that_refuse_its_case(gain, preset):
+    """The textbook implementation (input order for ties, ideal from every judgment) is ranx's: it agrees with ranx
+    ndcg on 14 of the 16 cases, the other two being the grades ranx reads otherwise (1.5 as 1, -1 as 0). The verdict
+    was "Your outputs match torchmetrics retrieval_normalized_dcg on 10 of 15 cases" (linear gain; Elasticsearch on
+    13 of 14 for 2^grade - 1), with three of the code's own choices listed as differences: its number for the
+    negative grade (a negative gain, which no convention searched gives) counted as nine changes against every
+    library that computes that case, and as one against those that refuse it, so the refusing ones won. Giving a
+    number for a case a library refuses is one change and then that number must still be explained."""
+    outputs = {vector.key: textbook_ndcg(vector, gain) for vector in BATTERY}
+    check = check_implementation(outputs)
+    assert check.preset == preset
+    assert check.agreement[preset] == (14, 16)
+    assert sorted(mismatch.case for mismatch in check.mismatches) == ["fractional", "negative"]
+    assert check.summary.startswith(f"Your outputs match {CONVENTIONS[preset].label} on 14 of 16 cases.")
