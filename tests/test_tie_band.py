@@ -134,3 +134,24 @@ def test_a_tie_band_rows_ideal_words_name_the_list_the_libraries_in_it_use():
     assert by_ideal == {"ideal from the ranked list", "ideal from every judgment"}
     trec = [row["setting"] for row in extra if "trec_eval ndcg_cut" in row["markers"]]
     assert trec and all("ideal from every judgment" in setting for setting in trec)
+
+
+def test_a_library_that_cuts_a_long_list_by_default_is_marked_in_a_band_with_its_cutoff():
+    """40 documents with tied scores and no k: XGBoost's 'ndcg' counts the top 32 only (its default), and its dot was
+    drawn at 0.6084 on the uncut 2^grade - 1 band, which runs from 0.6962 to 0.6995: a tie order gave NDCG outside
+    the range of every tie order. Every dot now lies in its band; XGBoost's is in a row of its own, cut at 32."""
+    from ui.tie_band_view import tie_band_rows
+
+    rng = np.random.default_rng(5)
+    grades = rng.integers(0, 4, 40).tolist()
+    scores = np.round(rng.random(40), 2).tolist()
+    rows = tie_band_rows(grades, scores, judged=grades)
+    for row in rows:
+        band = row["band"]
+        for label, value in row["markers"].items():
+            assert band.low - 1e-12 <= value <= band.high + 1e-12, (row["setting"], label, value)
+    cut = [row for row in rows if "XGBoost ndcg@k" in row["markers"]]
+    assert len(cut) == 1 and cut[0]["setting"].endswith(", cut at 32 (the library's default)")
+    assert cut[0]["markers"]["XGBoost ndcg@k"] == pytest.approx(0.6083983668608043, abs=1e-12)  # XGBoost 3's eval
+    assert set(cut[0]["markers"]) == {"XGBoost ndcg@k", "XGBoost ndcg@k-"}
+    assert cut[0]["band"].low <= 0.6084 <= cut[0]["band"].high

@@ -26,21 +26,36 @@ ONE_IDEAL = "one ideal list (every judged document is ranked)"
 LABEL_CHARS = 42  # a row's label, wrapped to lines that fit a 390 px phone's chart
 
 
-def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[dict]:
-    """One row per (gain, ideal source[, discount]): the band and the presets of that setting with their values.
+def _own_cutoff(convention: ndcg_core.Convention, k: int | None, grades, judged) -> int | None:
+    """The cutoff a library applies when none is asked for (XGBoost's 'ndcg': 32) if it cuts these lists, else None.
 
-    Rows use the usual log discount; a preset with another discount (Järvelin–Kekäläinen 2002) gets a row of its
-    own under its discount and base, since its figure lies in a different band.
+    Its figure then lies in the band of that cutoff, not in the uncut one (drawn there, a dot could sit outside the
+    range of every tie order)."""
+    seen = len(grades) if convention.ideal == "ranking" or judged is None else max(len(grades), len(judged))
+    cut = convention.default_k if k is None else None
+    return cut if cut is not None and cut < seen else None
+
+
+def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[dict]:
+    """One row per (gain, ideal source[, discount][, cutoff]): the band and the presets of that setting with their
+    values.
+
+    Rows use the usual log discount and the cutoff ``k``; a preset with another discount (Järvelin–Kekäläinen 2002),
+    or one that cuts the list at its own default when ``k`` is None (XGBoost's 32), gets a row of its own, since its
+    figure lies in a different band.
     """
     extra = judged is not None and len(judged) > len(grades)
-    other = sorted({(c.discount, c.log_base, c.gain) for c in ndcg_core.CONVENTIONS.values() if c.discount != "log"})
-    settings = [("log", 2.0, gain) for gain in ("linear", "exponential")] + other
+    presets = ndcg_core.CONVENTIONS.values()
+    other = sorted({(c.discount, c.log_base, c.gain, None) for c in presets if c.discount != "log"})
+    cut = sorted({(c.discount, c.log_base, c.gain, _own_cutoff(c, k, grades, judged)) for c in presets
+                  if _own_cutoff(c, k, grades, judged) is not None and c.ideal_depth == "cutoff"})
+    settings = [("log", 2.0, gain, None) for gain in ("linear", "exponential")] + other + cut
     rows = []
     for ideal in ("ranking", "all_judged") if extra else ("ranking",):
         pool = list(judged) if ideal == "all_judged" else None
-        # with no cutoff a library that sees every judgment keeps all of them in the ideal list
-        depth = max(len(grades), len(judged)) if (k is None and pool is not None) else k
-        for discount, base, gain in settings:
+        for discount, base, gain, own_cut in settings:
+            # with no cutoff a library that sees every judgment keeps all of them in the ideal list
+            depth = own_cut or (max(len(grades), len(judged)) if (k is None and pool is not None) else k)
             try:
                 band = ndcg_core.tie_band(grades, scores, k=depth, gain=gain, ideal_relevances=pool,
                                           discount=discount, log_base=base)
@@ -52,7 +67,9 @@ def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[
                 same_ideal = not extra or (convention.ideal == "all_judged") == (ideal == "all_judged")
                 # under the log discount the base leaves NDCG unchanged; under Järvelin–Kekäläinen's it does not
                 same_discount = convention.discount == discount and (discount == "log" or convention.log_base == base)
-                if convention.gain != gain or not same_ideal or not same_discount or convention.ideal_depth != "cutoff":
+                same_cut = _own_cutoff(convention, k, grades, judged) == own_cut
+                if (convention.gain != gain or not same_ideal or not same_discount or not same_cut
+                        or convention.ideal_depth != "cutoff"):
                     continue  # its figure belongs to another band
                 try:
                     result = convention.evaluate(grades, scores, k=k, ideal_relevances=judged, doc_ids=doc_ids)
@@ -60,8 +77,9 @@ def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[
                     continue  # the library refuses these grades
                 if result.idcg > 0 or convention.zero_idcg == "zero":  # the band gives 0 when IDCG is 0
                     markers[convention.label] = result.ndcg
-            if markers or discount == "log":
+            if markers or (discount == "log" and own_cut is None):
                 words = "" if discount == "log" else f", {preset_discount_words(discount, base, short=True)}"
+                words += "" if own_cut is None else f", cut at {own_cut} (the library's default)"
                 ideal_words = IDEAL_WORDS[ideal] if extra else ONE_IDEAL
                 rows.append({"setting": f"{GAIN_WORDS[gain]}, {ideal_words}{words}", "band": band,
                              "markers": markers})
