@@ -64,9 +64,19 @@ def encode_ids(columns: RunColumns) -> EncodedIds:
 
 
 def _refuse_empty_objects(ids: pd.Series, column: str, name: str, row_numbers: np.ndarray | None) -> None:
-    """Empty cells of an object column that is not all text (it is about to become text, where None reads "None")."""
-    if ids.dtype == object and not pd.api.types.is_string_dtype(ids.dtype):
+    """Empty cells (None, NaN, pd.NA) of an object column, named by row before anything compares them: one that is
+    not all text is about to become text, where None reads "None", and pd.NA cannot be compared at all.
+
+    (``is_string_dtype`` of the object dtype itself is True, so asking it skipped every object column.)"""
+    if ids.dtype == object:
         _refuse_negative(np.where(ids.isna().to_numpy(), -1, 0), column, name, row_numbers)
+
+
+def _object_text(ids: pd.Series) -> bool:
+    """Whether an object column holds text (str or bytes) only, so it can be compared as it is. Integers or a mix
+    in an object column (``pd.concat`` of frames whose ids differ in type, ``df.T.T``) must become text first: the
+    int 10 never equals the text "10" of the other frame's ids, and every document would count as unjudged."""
+    return pd.api.types.infer_dtype(ids, skipna=True) in ("string", "bytes", "empty")
 
 
 def _refuse_negative(codes: np.ndarray, column: str, name: str, row_numbers: np.ndarray | None) -> None:
@@ -91,6 +101,8 @@ def _comparable(run_ids: pd.Series, judged_ids: pd.Series) -> tuple[pd.Series, p
             return "other"
         if pd.api.types.is_integer_dtype(ids.dtype) and not pd.api.types.is_bool_dtype(ids.dtype):
             return "integer"
+        if ids.dtype == object:
+            return "text" if _object_text(ids) else "other"
         if pd.api.types.is_string_dtype(ids.dtype):
             return "text"
         return "other"

@@ -260,6 +260,42 @@ def test_whole_number_decimal_ids_match_integer_ids(which):
     assert evaluate_run(run.astype({"doc": float}), halves, gain="linear").per_query.loc["1", "dcg"] == 0.0
 
 
+@pytest.mark.parametrize("other", ["int64", "str", "category", "object"])
+@pytest.mark.parametrize("column", ["doc", "query"])
+def test_integer_ids_in_an_object_column_match_the_other_frames_ids(column, other):
+    """Integer ids held in an object column (``pd.concat`` of frames whose ids differ in type, ``df.T.T``, rows
+    built from records with a missing value) were kept as Python ints and compared with the other frame's ids as
+    text: 10 never equalled "10", so with object doc ids every retrieved document counted as unjudged and the run
+    scored NDCG 0.0 without a word (the same ids as int64: 0.8155); with object query ids no query matched. Hand
+    figures, linear gain: query 1 ranks doc 10 (grade 0) above doc 11 (grade 1): (1/log2 3) / 1; query 2 ranks doc
+    10 (grade 2) first: 1."""
+    run = frame([(1, 10, 2.0), (1, 11, 1.0), (2, 10, 1.0)], ["query", "doc", "score"])
+    qrels = frame([(1, 10, 0), (1, 11, 1), (2, 10, 2)], ["query", "doc", "relevance"])
+    kinds = {"int64": "int64", "str": str, "category": "category", "object": object}
+    object_run = run.astype({column: object}), qrels.astype({column: str if other == "category" else kinds[other]})
+    object_qrels = run.astype({column: str if other == "category" else kinds[other]}), qrels.astype({column: object})
+    for first, second in (object_run, object_qrels):
+        if other == "category":  # as the file readers give them
+            first, second = (frame_.astype({column: "category"}) if frame_[column].dtype != object else frame_
+                             for frame_ in (first, second))
+        result = evaluate_run(first, second, gain="linear")
+        assert list(result.per_query.index) == ["1", "2"]
+        assert result.per_query["ndcg"].tolist() == pytest.approx([1 / LOG2_3, 1.0], abs=1e-15)
+        assert result.unjudged_share == 0.0
+
+
+@pytest.mark.parametrize("empty", [None, np.nan, pd.NA])
+@pytest.mark.parametrize("column", ["doc", "query"])
+def test_an_empty_id_in_an_object_column_is_named(column, empty):
+    """pd.NA in an object query column of the run raised numpy's "TypeError: boolean value of NA is ambiguous"
+    instead of naming the row (the qrels' same cell was named)."""
+    run = frame([("q1", "a", 2.0), ("q1", "b", 1.0)], ["query", "doc", "score"]).astype({column: object})
+    run.loc[1, column] = empty
+    qrels = frame([("q1", "a", 1)], ["query", "doc", "relevance"])
+    with pytest.raises(InvalidInput, match=f"The run row 2: the {column} id is empty"):
+        evaluate_run(run, qrels)
+
+
 # --------------------------------------------------------------------------- refused inputs
 
 
