@@ -68,7 +68,8 @@ def compare_runs(
     ----------
     per_query_a, per_query_b : pandas Series indexed by query, or 1-D sequences
         Per-query scores (e.g. ``RunResult.per_query["ndcg"]``). Two Series are
-        aligned on their common queries; plain sequences are paired by
+        aligned on their common queries, ids compared as text (401 is "401",
+        as everywhere in ndcg_core; a query listed twice is refused); plain sequences are paired by
         position and must have the same length. Queries with a missing value
         (NaN, e.g. skipped by the zero-IDCG rule) in either system are left out.
     n_boot : int, keyword-only
@@ -139,7 +140,7 @@ def bootstrap_means(values: np.ndarray, *, n_boot: int, seed: int) -> np.ndarray
 
 def _paired(per_query_a, per_query_b) -> tuple[pd.Series, pd.Series]:
     if isinstance(per_query_a, pd.Series) and isinstance(per_query_b, pd.Series):
-        a, b = per_query_a.align(per_query_b, join="inner")
+        a, b = _by_query(per_query_a, "A").align(_by_query(per_query_b, "B"), join="inner")
     else:
         a, b = _as_series(per_query_a, "A"), _as_series(per_query_b, "B")
         if a.size != b.size:
@@ -158,6 +159,24 @@ def _paired(per_query_a, per_query_b) -> tuple[pd.Series, pd.Series]:
     if not (np.isfinite(a.to_numpy()).all() and np.isfinite(b.to_numpy()).all()):
         raise InvalidInput("Per-query scores must be finite numbers.")
     return a, b
+
+
+def _by_query(scores: pd.Series, name: str) -> pd.Series:
+    """The scores indexed by query id as text, as ndcg_core compares ids everywhere: ``evaluate_run``'s per_query
+    has "401" where a user's own figures grouped by an integer column have 401 (and 401.0 once pandas made the
+    column decimal), and aligning them as they are found no query in common. A query listed twice is refused:
+    aligned, it was paired twice and its difference counted twice."""
+    index = scores.index
+    if pd.api.types.is_float_dtype(index.dtype):
+        values = index.to_numpy(dtype=float)
+        if np.isfinite(values).all() and (np.abs(values) < 2.0**53).all() and (values == np.trunc(values)).all():
+            index = pd.Index(values.astype(np.int64))
+    keys = pd.Index([str(key) for key in index], dtype=object)
+    if keys.has_duplicates:
+        twice = keys[keys.duplicated()][0]
+        raise InvalidInput(f"System {name} lists query {twice!r} twice; give one score per query (a paired comparison "
+                           "pairs each query's scores once).")
+    return pd.Series(scores.to_numpy(), index=keys, name=scores.name)
 
 
 def _as_series(values, name: str) -> pd.Series:

@@ -60,6 +60,33 @@ def test_series_are_aligned_on_common_queries_and_nan_is_left_out():
     assert (result.wins, result.ties) == (1, 1)
 
 
+def test_series_of_integer_and_text_query_ids_are_the_same_queries():
+    """evaluate_run's per_query is indexed by the query ids as text ("401"); a user's own per-query figures grouped
+    by an integer query column are indexed by 401. compare_runs said "The two systems have no query in common" for
+    the same three queries, where every other function of ndcg_core matches 401 with "401"."""
+    run = pd.DataFrame({"query": [401, 401, 402, 403], "doc": ["a", "b", "a", "c"], "score": [2.0, 1.0, 1.0, 1.0]})
+    qrels = pd.DataFrame({"query": [401, 401, 402, 403], "doc": ["a", "b", "a", "c"], "relevance": [0, 1, 2, 1]})
+    a = ndcg_core.evaluate_run(run, qrels, gain="linear").per_query["ndcg"]  # 0.6309, 1, 1 (index "401", ...)
+    b = pd.Series([0.5, 1.0, 0.25], index=pd.Index([403, 401, 402]))
+    result = ndcg_core.compare_runs(a, b, n_boot=50)
+    assert result.n_queries == 3
+    assert result.differences.sort_index().to_dict() == pytest.approx(
+        {"401": 1.0 - 1 / np.log2(3), "402": -0.75, "403": -0.5}, abs=1e-12)
+    whole_floats = pd.Series([0.5, 1.0, 0.25], index=pd.Index([403.0, 401.0, 402.0]))  # ids pandas made decimal
+    assert ndcg_core.compare_runs(a, whole_floats, n_boot=50).n_queries == 3
+
+
+def test_a_query_listed_twice_in_a_series_is_refused():
+    """A Series holding query q2 twice was paired with the other system's q2 twice (its difference counted twice in
+    the mean and the interval) without a word."""
+    a = pd.Series([0.2, 0.4, 0.6], index=["q1", "q2", "q2"])
+    b = pd.Series([0.3, 0.5], index=["q1", "q2"])
+    with pytest.raises(ndcg_core.InvalidInput, match="System A lists query 'q2' twice"):
+        ndcg_core.compare_runs(a, b)
+    with pytest.raises(ndcg_core.InvalidInput, match="System B lists query 'q2' twice"):
+        ndcg_core.compare_runs(b, a)
+
+
 @pytest.mark.parametrize(
     ("a", "b", "options", "needle"),
     [
