@@ -80,8 +80,10 @@ def pattern_name(dimension: str, value: object) -> str:
 
 
 def check_implementation(outputs: Mapping[str, float], *, tolerance: float = 5e-5) -> ImplementationCheck:
-    """Which preset ``outputs`` (battery case -> NDCG, NaN for no value) match, and what each mismatch fits."""
+    """Which preset ``outputs`` (battery case -> NDCG, NaN or None for no value) match, and what each mismatch
+    fits."""
     cases = {vector.key: vector for vector in BATTERY}
+    outputs = _numbers_by_case(outputs)
     if not outputs:
         raise InvalidInput("Give your output for at least one battery case (one line 'case,ndcg' per case).")
     unknown = sorted(set(outputs) - set(cases))
@@ -135,6 +137,26 @@ def check_implementation(outputs: Mapping[str, float], *, tolerance: float = 5e-
                if expected_ndcg(best, cases[case]) is None and not math.isnan(value)]
     return ImplementationCheck(preset=best, agreement=agreement, mismatches=tuple(mismatches),
                                summary=_summary(best, agreement[best], mismatches, alike) + _refused_note(best, refused))
+
+
+def _numbers_by_case(outputs: object) -> dict[str, float]:
+    """The outputs as case -> float, None read as NaN ("no value", as :func:`read_outputs` reads JSON's null, so
+    ``check_implementation(json.load(file))`` works); anything else that is not a number is refused, naming its case
+    (the comparisons below raised TypeError on it)."""
+    if not isinstance(outputs, Mapping):
+        raise InvalidInput("Give the outputs as a mapping case -> NDCG (one NDCG per battery case), e.g. "
+                           "{'plain': 0.9608}; read_outputs reads them from CSV or JSON text.")
+    numbers = {}
+    for case, value in outputs.items():
+        if value is None:
+            numbers[case] = math.nan
+        elif isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+            numbers[case] = float(value)
+        else:
+            shown = f"{value!r}, text" if isinstance(value, str) else repr(value)[:40]
+            raise InvalidInput(f"The output for {str(case)[:40]!r} ({shown}) is not a number: give each case's NDCG "
+                               "as a number, or None / NaN for no value.")
+    return numbers
 
 
 def _finding(vector, value: float, tolerance: float, *, reading: str, baseline: str | None):

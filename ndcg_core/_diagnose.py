@@ -45,7 +45,7 @@ from ._reported import (
     stated_cutoff,
 )
 from ._search_space import DIMENSIONS, SearchSpace, build_space, calculation_table, is_close, preset_settings
-from ._validation import InvalidInput
+from ._validation import InvalidInput, check_k
 
 
 @dataclass(frozen=True)
@@ -177,6 +177,7 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
     (('sklearn',), ('lightgbm',))
     """
     numbers = reported_numbers(reported)
+    k = check_k(k)  # as evaluate reads it (2.0 is 2): the search indexes arrays with it
     if baseline is not None and baseline not in CONVENTIONS:
         raise InvalidInput(f"Unknown baseline preset {baseline!r}. Choose one of: {', '.join(CONVENTIONS)}.")
     if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance) and tolerance >= 0):

@@ -337,3 +337,18 @@ def test_an_output_no_convention_explains_does_not_favour_the_libraries_that_ref
     assert check.agreement[preset] == (14, 16)
     assert sorted(mismatch.case for mismatch in check.mismatches) == ["fractional", "negative"]
     assert check.summary.startswith(f"Your outputs match {CONVENTIONS[preset].label} on 14 of 16 cases.")
+
+
+def test_check_implementation_reads_none_as_no_value_and_names_what_is_not_a_number():
+    """``check_implementation(json.load(f))`` on a file with ``"single_zero": null`` (no value, as read_outputs reads
+    null) raised "TypeError: must be real number, not NoneType"; a number kept as text ("0.9608") or a list of
+    outputs raised TypeError too. None is now no value; anything else that is not a number is named."""
+    as_loaded = check_implementation({"plain": 0.9608, "ties": 0.6979, "idcg_zero": None})
+    as_nan = check_implementation({"plain": 0.9608, "ties": 0.6979, "idcg_zero": math.nan})
+    assert (as_loaded.preset, as_loaded.agreement, as_loaded.summary) == (as_nan.preset, as_nan.agreement,
+                                                                          as_nan.summary)
+    assert as_loaded.preset == "trec_eval" and as_loaded.agreement["trec_eval"] == (2, 3)
+    with pytest.raises(InvalidInput, match=r"The output for 'plain' \('0.9608', text\) is not a number"):
+        check_implementation({"plain": "0.9608"})
+    with pytest.raises(InvalidInput, match="one NDCG per battery case"):
+        check_implementation([0.9608, 0.6979])

@@ -673,3 +673,18 @@ def test_pytrec_eval_ndcg_with_k_set_names_the_measure_and_the_cutoff_it_ignores
                        doc_ids=ids).findings[0].summary
     assert summary.startswith("pytrec_eval ndcg_cut.3 (0.9602) is no library preset's figure; the nearest reading: "
                               "pytrec_eval ndcg_cut with 1 change: no cutoff")
+
+
+def test_diagnose_reads_k_as_evaluate_does():
+    """``k=2.0`` (a numeric widget's value, a DataFrame cell) raised numpy's IndexError "arrays used as indices must
+    be of integer type" where evaluate reads it as 2; ``k=1.5``, NaN and ``"3"`` raised IndexError or TypeError
+    instead of InvalidInput. Grades 3, 2, 0, 1 ranked as given, linear gain, k = 2: NDCG@2 = 1, the number
+    scikit-learn prints."""
+    whole = diagnose([3, 2, 0, 1], reported={"scikit-learn": 1.0}, k=2.0)
+    same = diagnose([3, 2, 0, 1], reported={"scikit-learn": 1.0}, k=2)
+    assert whole.findings[0].summary == same.findings[0].summary
+    assert "sklearn" in whole.findings[0].matches[0].presets
+    for k, words in ((1.5, "cannot be a fraction"), (math.nan, "k must be a positive whole number"),
+                     ("3", "pass the number itself"), (0, "would count no document")):
+        with pytest.raises(InvalidInput, match=words):
+            diagnose([3, 2, 0, 1], reported={"scikit-learn": 1.0}, k=k)
