@@ -247,6 +247,18 @@ def label_cutoff_value(space: SearchSpace, label: str) -> str | None:
     return value if value in space.axes["k"].values else None
 
 
+def _cutoff_from_label(space: SearchSpace, match: Match, stated: str) -> Match:
+    """The match's sentence with the cutoff the label named said to come from the label: the searched cutoff's own
+    words name the library whose default it is ("cut at 10 (the usual @10 (Quepid's nDCG@10))", "cut at 5
+    (LightGBM's default ndcg_eval_at (1-5))"), which read as the reason for an ir_measures or ranx number."""
+    if match.setting["k"] != stated:
+        return match
+    axis = space.axes["k"]
+    words = axis.labels[axis.values.index(stated)]
+    return replace(match, sentence=match.sentence.replace(
+        words, f"cut at {stated.removeprefix('default_')} (the cutoff in the label)"))
+
+
 def _label_cutoff_note(space: SearchSpace, label: str, k: int | None) -> str:
     """What the page did with a cutoff the label states: read it (k empty, a searched cutoff), or ask for it."""
     stated = stated_cutoff(label)
@@ -294,6 +306,9 @@ def _finding(space, grid: Grid, presets: dict[str, tuple], number: Reported, lea
         matches.append(replace(match, distances={key: int(best[j]) for j, key in enumerate(keys)}))
     matches.sort(key=lambda m: (not m.presets, not set(m.presets) & set(named), len(m.departures),
                                 keys.index(m.nearest)))
+    stated = label_cutoff_value(space, label)
+    if stated is not None:
+        matches = [_cutoff_from_label(space, match, stated) for match in matches]
     return Finding(label=label, reported=value, matches=tuple(matches), named_presets=named,
                    summary=summary(label, number.printed or shown_value(value), matches, named, preset_values, value,
                                     refusals or {}, id_ranges, tolerance, whole_reading) + uncut_note(uncut, k)

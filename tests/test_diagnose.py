@@ -688,3 +688,18 @@ def test_diagnose_reads_k_as_evaluate_does():
                      ("3", "pass the number itself"), (0, "would count no document")):
         with pytest.raises(InvalidInput, match=words):
             diagnose([3, 2, 0, 1], reported={"scikit-learn": 1.0}, k=k)
+
+
+@pytest.mark.parametrize(("label", "stated"), [("ir_measures nDCG@10", 10), ("ranx ndcg@5", 5)])
+def test_a_cutoff_read_from_the_label_is_said_to_come_from_the_label(label, stated):
+    """k empty and "ir_measures nDCG@10": the calculation was written "cut at 10 (the usual @10 (Quepid's
+    nDCG@10))", and "ranx ndcg@5" "cut at 5 (LightGBM's default ndcg_eval_at (1-5))": the cutoff came from the
+    label, not from Quepid's or LightGBM's default. Grades 2, 0, 3, 1, 0, 2, 1, 0, 0, 1, 2, 0 ranked as given,
+    linear gain, NDCG@stated (trec_eval's and ranx's figure with no ties)."""
+    grades = [2, 0, 3, 1, 0, 2, 1, 0, 0, 1, 2, 0]
+    value = ndcg_core.evaluate(grades, k=stated, gain="linear").ndcg
+    finding = diagnose(grades, reported={label: value}).findings[0]
+    assert f"(k is empty, so the cutoff in the label, {stated}, was used.)" in finding.summary
+    sentence = finding.matches[0].sentence
+    assert f"cut at {stated} (the cutoff in the label)" in sentence
+    assert "Quepid" not in sentence and "LightGBM" not in sentence
