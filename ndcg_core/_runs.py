@@ -387,9 +387,10 @@ def _assemble(encoded: EncodedRun, n_judged, n_relevant, dcg, idcg, n_unjudged_c
         mean_ndcg=mean_ndcg,
         ratio_of_sums=ratio,
         per_query=per_query,
-        unjudged_queries=tuple(sorted(encoded.query_names[unjudged].astype(str))),
-        missing_queries=tuple(sorted(encoded.query_names[missing].astype(str))),
-        zero_idcg_queries=tuple(names[zero].astype(str)),
+        # plain str (numpy's str_ shows as "np.str_('q4')" in the result's repr)
+        unjudged_queries=tuple(sorted(str(name) for name in encoded.query_names[unjudged])),
+        missing_queries=tuple(sorted(str(name) for name in encoded.query_names[missing])),
+        zero_idcg_queries=tuple(str(name) for name in names[zero]),
         unjudged_share=share,
         **settings,
     )

@@ -172,6 +172,10 @@ def test_unjudged_and_missing_queries_are_reported():
     assert result.unjudged_queries == ("q4",)
     assert result.missing_queries == ("q3",)
     assert result.zero_idcg_queries == ("q5",)
+    # plain str, as documented (tuple[str, ...]): numpy's str_ printed them "(np.str_('q4'),)" in the result's repr
+    assert "np.str_" not in repr(result)
+    assert {type(name) for name in (*result.unjudged_queries, *result.missing_queries,
+                                    *result.zero_idcg_queries)} == {str}
     assert list(result.per_query.index) == ["q1", "q5"]
     assert result.mean_ndcg == pytest.approx((Q1_DCG3 / Q1_IDCG3 + 0) / 2, abs=1e-12)
     assert result.ratio_of_sums == pytest.approx(Q1_DCG3 / Q1_IDCG3, abs=1e-12)
