@@ -72,6 +72,20 @@ def _refuse_empty_objects(ids: pd.Series, column: str, name: str, row_numbers: n
         _refuse_negative(np.where(ids.isna().to_numpy(), -1, 0), column, name, row_numbers)
 
 
+def _object_numbers(ids: pd.Series) -> pd.Series:
+    """An object column of numbers as a numeric column (int64 when every id is an int that int64 holds, else
+    float64), so that it is matched as the same ids in a numeric column are: 10.0 held as an object matched no
+    integer 10 (its text is "10.0"), and every document counted as unjudged. Anything else is returned as it is."""
+    inferred = pd.api.types.infer_dtype(ids, skipna=False) if ids.dtype == object else ""
+    if inferred not in ("integer", "floating", "mixed-integer-float"):
+        return ids
+    try:
+        values = np.asarray(ids.to_numpy(), dtype=np.int64 if inferred == "integer" else np.float64)
+    except OverflowError:  # integers beyond int64: compared as text
+        return ids
+    return pd.Series(values, index=ids.index, name=ids.name)
+
+
 def _object_text(ids: pd.Series) -> bool:
     """Whether an object column holds text (str or bytes) only, so it can be compared as it is. Integers or a mix
     in an object column (``pd.concat`` of frames whose ids differ in type, ``df.T.T``) must become text first: the
@@ -107,7 +121,7 @@ def _comparable(run_ids: pd.Series, judged_ids: pd.Series) -> tuple[pd.Series, p
             return "text"
         return "other"
 
-    run_ids, judged_ids = _whole_floats_as_integers(run_ids, judged_ids)
+    run_ids, judged_ids = _whole_floats_as_integers(_object_numbers(run_ids), _object_numbers(judged_ids))
     kinds = kind(run_ids), kind(judged_ids)
     integers = kinds == ("integer", "integer") or judged_ids.empty and kinds[0] == "integer"
     return tuple(ids if k in ("category", "text") or k == "integer" and integers else ids.astype(str)

@@ -288,6 +288,20 @@ def test_integer_ids_in_an_object_column_match_the_other_frames_ids(column, othe
         assert result.unjudged_share == 0.0
 
 
+@pytest.mark.parametrize("ids", [[10.0, 11.0, 10.0], [10, 11.0, 10]], ids=["decimals", "mixed"])
+def test_whole_number_ids_in_an_object_column_match_integer_ids(ids):
+    """Doc ids 10.0, 11.0 held in an object column (concatenated frames, a column built cell by cell) against int64
+    qrels: every document counted as unjudged and NDCG was 0.0 without a word, where the same ids in a float64
+    column match (test_whole_number_decimal_ids_match_integer_ids). Hand figures as in
+    test_integer_ids_in_an_object_column_match_the_other_frames_ids."""
+    run = frame([(1, 10, 2.0), (1, 11, 1.0), (2, 10, 1.0)], ["query", "doc", "score"])
+    run["doc"] = pd.Series(ids, dtype=object)
+    qrels = frame([(1, 10, 0), (1, 11, 1), (2, 10, 2)], ["query", "doc", "relevance"])
+    result = evaluate_run(run, qrels, gain="linear")
+    assert result.per_query["ndcg"].tolist() == pytest.approx([1 / LOG2_3, 1.0], abs=1e-15)
+    assert result.unjudged_share == 0.0
+
+
 @pytest.mark.parametrize("empty", [None, np.nan, pd.NA])
 @pytest.mark.parametrize("column", ["doc", "query"])
 def test_an_empty_id_in_an_object_column_is_named(column, empty):
