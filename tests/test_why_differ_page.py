@@ -396,3 +396,17 @@ def test_the_battery_verdict_is_read_out_where_the_focus_stays():
     at.text_area(key="battery_paste").input("plain;0.9608").run()
     [told] = _spoken(at)
     assert told.startswith("Your outputs could not be read: ") and at.error
+
+
+def test_a_document_id_typed_twice_is_named():
+    """The "Tied scores" example with ids "A12, A12, C33, D01" (a slip for A12, B07): the first two documents tie and
+    trec_eval orders a tie by id, which cannot order two documents with one id. The page kept their input order and
+    said of trec_eval's 0.6979 "no convention searched reproduces it ... check the grades, their order (or scores)
+    and k", sending the user to everything but the ids. The field now names the id typed twice."""
+    at = run_page(PAGE)
+    at.button(key="why_example_ties").click().run()
+    at.text_input(key="why_ids").input("A12, A12, C33, D01").run()
+    assert not at.exception
+    assert "Document ids: 'A12' is typed twice" in texts(at)
+    # nothing is explained from an order the ids cannot give
+    assert "What each number is" not in [header.value for header in at.header]

@@ -131,6 +131,10 @@ def _ids(text: str) -> tuple[str, ...] | None:
     if len(str(text)) > MAX_TEXT:
         raise ndcg_core.InvalidInput(f"Document ids: the text is too long (more than {MAX_TEXT:,} characters).")
     items = [item.strip() for item in re.split(r"[,;\s]+", str(text).strip()) if item.strip()]
+    repeated = next((item for index, item in enumerate(items) if item in items[:index]), None)
+    if repeated is not None:  # trec_eval orders tied scores by id: two documents with one id have no order
+        raise ndcg_core.InvalidInput(f"Document ids: {repeated[:20]!r} is typed twice. A ranking holds each document "
+                                     "once, and trec_eval orders tied scores by their ids.")
     return tuple(items) or None
 
 
