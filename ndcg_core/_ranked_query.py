@@ -19,7 +19,7 @@ from ._ideal import ideal_order
 from ._list import ListResult, evaluate
 from ._rank import rank
 from ._ties import TIE_RULES, tie_group_labels
-from ._validation import InvalidInput, check_choice
+from ._validation import InvalidInput, check_choice, check_k
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,8 @@ class RankedQuery:
     the list (not retrieved, or past ``limit``), in the ideal order.
     ``tie_groups``: under ``ties="average"``, one label per position, equal
     for documents with tied scores (None under the other rules, whose order
-    alone settles the ties).
+    alone settles the ties). ``dropped``: how many retrieved documents were
+    left out past ``limit`` (0: the list is the whole ranking).
     """
 
     query: str
@@ -45,6 +46,7 @@ class RankedQuery:
     extra_docs: tuple[str, ...]
     extra_grades: np.ndarray
     tie_groups: np.ndarray | None
+    dropped: int = 0
 
     @property
     def ideal_relevances(self) -> np.ndarray:
@@ -52,7 +54,17 @@ class RankedQuery:
         return np.concatenate([self.grades, self.extra_grades])
 
     def evaluate(self, **settings) -> ListResult:
-        """:func:`evaluate` on this list (settings: ``k``, ``gain``, ``log_base``, ``zero_idcg``)."""
+        """:func:`evaluate` on this list (settings: ``k``, ``gain``, ``log_base``, ``zero_idcg``).
+
+        A list cut by ``limit`` (``dropped`` > 0) refuses a ``k`` past its documents, or none: its DCG would stop at
+        the limit while IDCG counts every judgment, a figure of neither the whole ranking nor of that k."""
+        k = check_k(settings.get("k"))
+        if self.dropped and (k is None or k > len(self.docs)):
+            kept, total = len(self.docs), len(self.docs) + self.dropped
+            raise InvalidInput(
+                f"This list is the first {kept} of the query's {total} retrieved documents (ranked_query's limit): "
+                f"it gives the run's NDCG at k ≤ {kept} only, and k is {'None (no cutoff)' if k is None else k}. "
+                f"Evaluate it at k ≤ {kept}, or call ranked_query without limit.")
         return evaluate(self.grades, ideal_relevances=self.ideal_relevances, tie_groups=self.tie_groups, **settings)
 
 
@@ -129,6 +141,7 @@ def ranked_query(
         extra_docs=tuple(str(doc) for doc in judged_docs.take(extra)),
         extra_grades=one.grades[extra],
         tie_groups=None if groups is None else groups[:shown],
+        dropped=int(grades.size - shown),
     )
 
 

@@ -61,6 +61,24 @@ def test_extras_limit_and_rank_column():
     assert listed.evaluate(k=2).ndcg == pytest.approx(row, abs=1e-12)
 
 
+def test_a_limited_list_refuses_a_cutoff_past_what_it_kept():
+    """ranked_query(..., limit=2).evaluate() (k=None, the default) gave 0.0 for a query whose run figure with no
+    cutoff is 0.4847: DCG over the two kept documents, IDCG over every judgment, a figure of neither the whole list
+    nor of k = 2. Past the kept documents the list cannot give the run's figure: it says so and how to get it.
+    Hand figures, linear gain: grades 0, 0, 0, 3, 2 ranked a-e; the whole list's DCG = 3/log2 5 + 2/log2 6,
+    IDCG = 3 + 2/log2 3."""
+    run = pd.DataFrame({"query": "q", "doc": list("abcde"), "score": [5.0, 4.0, 3.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"query": "q", "doc": list("abcde"), "relevance": [0, 0, 0, 3, 2]})
+    whole = (3 / math.log2(5) + 2 / math.log2(6)) / (3 + 2 / math.log2(3))
+    assert evaluate_run(run, qrels, gain="linear").value == pytest.approx(whole, abs=1e-15)
+    listed = ranked_query(run, qrels, "q", limit=2)
+    for k in (None, 3):
+        with pytest.raises(InvalidInput, match=r"the first 2 of the query's 5 retrieved documents .* k ≤ 2"):
+            listed.evaluate(k=k, gain="linear")
+    assert listed.evaluate(k=2, gain="linear").ndcg == 0.0 == evaluate_run(run, qrels, k=2, gain="linear").value
+    assert ranked_query(run, qrels, "q", limit=5).evaluate(gain="linear").ndcg == pytest.approx(whole, abs=1e-15)
+
+
 def test_average_limit_keeps_whole_tie_group():
     run = pd.DataFrame({"query": "q", "doc": list("abcd"), "score": [3.0, 2.0, 2.0, 1.0]})
     listed = ranked_query(run, QRELS.assign(doc=["a", "c", "d"]), "q", ties="average", limit=2)
