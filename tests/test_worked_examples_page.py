@@ -148,3 +148,19 @@ def test_the_page_says_the_sidebar_settings_do_not_apply_to_its_cards():
     assert [t.value.to_dict() for t in other.table] == [t.value.to_dict() for t in usual.table]
     assert any(caption.value.startswith("The sidebar's metric settings do not apply on this page: each card uses its "
                                         "own document's convention") for caption in other.caption)
+
+
+def test_a_figure_the_document_prints_in_full_is_reproduced_to_the_same_digits(page):
+    """Document 000 prints its code's output in full ('Worst NDCG@5:0.5664478625498256', 16 decimals). The card
+    showed ndcg_core's identical float cut to 15 decimals, 0.566447862549826, beside a '✓ matches': the two numbers
+    a student compares then differ in their last digits. Every reproduced figure has the printed number of decimals."""
+    tables = dict(zip((e.key for e in EXAMPLES), _figure_tables(page), strict=True))
+    worst = tables["000-worst"].set_index("Figure").loc["NDCG"]
+    assert worst["Stated in the document"] == "0.5664478625498256"
+    assert worst["Reproduced here"] == "0.5664478625498256"
+    for example in EXAMPLES:
+        shown = tables[example.key].set_index("Figure")
+        for key, text in example.stated_text.items():
+            decimals = len(text.split(".")[1]) if "." in text else 0
+            reproduced = shown.loc[cards.metric_label(key), "Reproduced here"]
+            assert len(reproduced.split(".")[1]) == max(decimals, 4), (example.key, key, reproduced)

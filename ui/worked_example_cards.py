@@ -77,9 +77,14 @@ def figures_frame(example) -> pd.DataFrame:
 
 
 def reproduced_text(value: float, printed: str | None) -> str:
-    """ndcg_core's figure with as many decimals as the document printed (at least 4), for a fair comparison."""
+    """ndcg_core's figure with as many decimals as the document printed (at least 4), for a fair comparison.
+
+    A document that prints its code's output prints a float in full (000: 0.5664478625498256, 16 decimals):
+    cut to fewer places, the same float read 0.566447862549826 beside it, as if the two differed. 17 significant
+    digits hold any float exactly, so the cap only stops noise digits past those.
+    """
     decimals = len(printed.split(".")[1]) if printed and "." in printed else 0
-    return f"{value:.{min(max(decimals, 4), 15)}f}"
+    return f"{value:.{min(max(decimals, 4), 17)}f}"
 
 
 def _stated_text(value) -> str:
