@@ -353,3 +353,19 @@ def test_extra_documents_that_change_no_ndcg_are_not_said_to_lower_it():
     assert not [info.value for info in nothing.info if "extra judged documents" in info.value]
     assert any(caption.value.startswith("The extra judged documents do not change IDCG: no document, ranked or extra, "
                                         "is relevant") for caption in nothing.caption)
+
+
+def test_opening_a_worked_example_whose_convention_the_sidebar_has_says_so():
+    """Document 002's B, A, D, C (exponential gain, log base 2, whole list) opened in a new session, from the card
+    or its walk-through, left the sidebar without a word: nothing said that the numbers shown were under the
+    example's convention, where every other example named what it changed."""
+    index, example = next((i, e) for i, e in enumerate(ndcg_core.WORKED_EXAMPLES) if e.key == "002-badc")
+    for button in ("example_open", "example_walk"):
+        at = run_page("worked_examples")
+        at.button(key=f"{button}_{index}").click().run()
+        assert not at.exception
+        notices = [info.value for info in at.sidebar.info]
+        assert len(notices) == 1 and f"“{example.title}”" in notices[0], (button, notices)
+        assert "the settings already matched it, so none changed" in notices[0]
+        settings = at.session_state["settings"]
+        assert (settings.gain, settings.log_base, settings.k) == ("exponential", "2", None)

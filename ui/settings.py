@@ -72,10 +72,15 @@ def set_settings(settings: MetricSettings, *, reason: str | None = None) -> None
     before = current_settings()
     if reason is not None:
         link = _link()
-        # An action that changes nothing also ends an earlier action's notice, which would name the wrong example.
-        changed = settings != before
-        link.notice = f"{reason}, so the settings changed: {_changes(before, settings)}." if changed else None
-        link.notice_for = settings if changed else None
+        # An action that changes nothing still says so: opening a worked example whose convention the sidebar
+        # already had (document 002's B, A, D, C in a new session) said nothing, so nothing told the user the
+        # numbers were under that example's convention; it also ends an earlier action's notice, which would
+        # name the wrong example.
+        if settings != before:
+            link.notice = f"{reason}, so the settings changed: {_changes(before, settings)}."
+        else:
+            link.notice = f"{reason}; the settings already matched it, so none changed."
+        link.notice_for = settings
     session.set_widget(STATE_KEY, settings)
     try:
         _push_to_widgets(settings)
