@@ -401,3 +401,22 @@ def test_the_condensed_mean_is_trec_eval_judged_only(missing):
         assert table.loc[query, "condensed"] == pytest.approx(figures["ndcg"], abs=1e-12), query
     assert ndcg_core.incomplete_summary(table)["condensed"] == pytest.approx(
         np.mean([figures["ndcg"] for figures in oracle.values()]), abs=1e-12)
+
+
+def test_lesson_unjudged_says_why_grade_3_scores_lower_without_a_dangling_those():
+    """The caption read "Judging those 2 documents at grade 3 also puts them in the ideal list: IDCG grows by more
+    than the DCG of the ones inside the top 3" right after a sentence about 1 unjudged document: "those 2" pointed
+    at nothing, and "the DCG of the ones inside the top 3" named one document as several. It now names the unjudged
+    documents, how many of them are in the top k, and that IDCG@k grows by more than DCG@k (hand figures: IDCG@3
+    9.393 -> 14.917, DCG@3 8.5 -> 12.917)."""
+    at = run_page("step_by_step", timeout=60)
+    assert not at.exception, at.exception
+    why = next(c.value for c in at.caption if c.value.startswith("Why is “unjudged at grade 3”"))
+    assert why.endswith("? Judging the 2 unjudged documents at grade 3 also puts them in the ideal list: IDCG@3 "
+                        "grows by more than DCG@3, which gains only from the 1 of them in the top 3.")
+    # Growth, by hand: the ideal top 3 becomes 3, 3, 3; the ranking's top 3 becomes 3, 3, 2.
+    assert (7 + 7 / LOG2(3) + 7 / 2) - (7 + 3 / LOG2(3) + 1 / 2) > (7 + 7 / LOG2(3) + 3 / 2) - (7 + 0 + 3 / 2)
+    at.text_input(key="lesson_unjudged_grades").input("3, 2, 1, 0, ?").run()  # one unjudged, below the top 3
+    why = next(c.value for c in at.caption if c.value.startswith("Why is “unjudged at grade 3”"))
+    assert why.endswith("? Judging the unjudged document at grade 3 also puts it in the ideal list: IDCG@3 "
+                        "grows by more than DCG@3, which gains nothing: it is not in the top 3.")

@@ -86,8 +86,27 @@ def lesson_unjudged(settings: MetricSettings) -> None:
             # The two figures with the places it takes to see the difference (0.883 and 0.883 under a custom gain).
             upper, standard = apart(result.upper, result.standard)
             st.caption(f"Why is “unjudged at grade {compact(result.highest)}” ({upper}) lower than the usual figure "
-                       f"({standard})? Judging those "
-                       f"{result.n_unjudged} documents at grade {compact(result.highest)} also puts them in the ideal list: "
-                       f"IDCG grows by more than the DCG of the ones inside the top {k}.")
+                       f"({standard})? {_why_lower(result, k)}")
     if settings.log_base != "2":
         st.caption("This lesson uses the discount log₂(i + 1), whatever the sidebar's base.")
+
+
+def _why_lower(result: ndcg_core.IncompleteJudgments, k: int) -> str:
+    """Why judging every unjudged document at the top grade can lower NDCG@k, in words that count them right.
+
+    The sentence comes after "1 of the top 3 documents is unjudged": it used to say "those 2 documents" (no 2 had
+    been named) and "the DCG of the ones inside the top 3" (one document). NDCG@k falls when IDCG@k grows by more
+    than DCG@k does, and DCG@k grows only through the unjudged documents inside the top k.
+    """
+    grade, total, inside = compact(result.highest), result.n_unjudged, result.n_unjudged_at_k
+    if total == 1:
+        judged = f"Judging the unjudged document at grade {grade} also puts it in the ideal list"
+    else:
+        judged = f"Judging the {total} unjudged documents at grade {grade} also puts them in the ideal list"
+    if inside == 0:
+        dcg = f", which gains nothing: {'it is not' if total == 1 else 'none of them is'} in the top {k}"
+    elif inside < total:
+        dcg = f", which gains only from the {inside} of them in the top {k}"
+    else:
+        dcg = ""
+    return f"{judged}: IDCG@{k} grows by more than DCG@{k}{dcg}."
