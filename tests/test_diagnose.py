@@ -703,3 +703,23 @@ def test_a_cutoff_read_from_the_label_is_said_to_come_from_the_label(label, stat
     sentence = finding.matches[0].sentence
     assert f"cut at {stated} (the cutoff in the label)" in sentence
     assert "Quepid" not in sentence and "LightGBM" not in sentence
+
+
+def test_a_number_no_preset_gives_is_not_said_to_have_used_the_nearest_calculation():
+    """Document 004 prints NDCG@5 = 0.94 for [3, 2, 3, 0, 1], a slip: 12.78 / 13.65, its IDCG miscomputed (the
+    Worked examples page). Typed beside scikit-learn's 0.9724, the comparison said "Document 004's number used
+    gain = 2^grade (the −1 forgotten) and a cutoff at 4": a two-decimal coincidence (14.9544 / 15.9088 = 0.9400) stated as
+    what the document did. A fit that no library preset computes is now said to be one."""
+    scores = [0.9, 0.8, 0.3, 0.2, 0.1]
+    found = ndcg_core.diagnose([3, 2, 3, 0, 1], scores, k=5, reported={"Document 004": "0.94", "scikit-learn": "0.9724"})
+    # the coincidence, by hand: gains 2^grade, cut at 4: (8 + 4/log2 3 + 8/2 + 1/log2 5) / (8 + 8/log2 3 + 4/2 + 2/log2 5)
+    fit = (8 + 4 / math.log2(3) + 4 + 1 / math.log2(5)) / (8 + 8 / math.log2(3) + 2 + 2 / math.log2(5))
+    assert round(fit, 2) == 0.94
+    assert found.comparison == (
+        "scikit-learn's number: it uses gain = the grade itself and the given k; Document 004's number is no library "
+        "preset's figure: gain = 2^grade (the −1 forgotten) and a cutoff at 4 would give it, but so could a slip in the "
+        "arithmetic.")
+    swapped = ndcg_core.diagnose([3, 2, 3, 0, 1], scores, k=5, reported={"scikit-learn": "0.9724", "Document 004": "0.94"})
+    assert swapped.comparison.startswith("Document 004's number is no library preset's figure: gain = 2^grade (the −1 "
+                                         "forgotten) and a cutoff at 4 would give it, but so could a slip in the "
+                                         "arithmetic; scikit-learn's number used gain = the grade itself and the given k.")
