@@ -331,7 +331,7 @@ WORKED_EXAMPLES: tuple[WorkedExample, ...] = (
         stated={},
         asked=("ndcg",),
         erratum="The text teaches the gain 2^rel - 1, but the code divides the raw grades by log2(i + 1), "
-        "which is linear gain: run as written it prints NDCG 0.9724, while the text's own formula gives "
+        "which is linear gain: run as written it prints NDCG: 0.9723642841729143 (0.9724), while the text's own formula gives "
         "0.9575 for the same lists (see 004). The document shows no output.",
     ),
     # ---------------------------------------------------------------- 003

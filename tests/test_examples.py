@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import FrozenInstanceError
 
+import numpy as np
 import pytest
 
 import ndcg_core
@@ -243,3 +244,29 @@ def test_the_002_note_says_the_document_cut_its_terms():
     assert round(7 / math.log2(3), 4) == 4.4165 and round(7 / math.log2(3), 2) == 4.42
     assert math.floor(7 / math.log2(3) * 100) / 100 == 4.41
     assert "cut to two decimals" in example.note and "rounding gives 4.42" in example.note
+
+
+def test_the_numpy_snippet_of_002_prints_what_its_erratum_says(capsys):
+    """The erratum said the snippet "prints NDCG 0.9724"; run as written it prints "NDCG: 0.9723642841729143" (a
+    student who runs it sees no 0.9724). The snippet, verbatim but for the layout: its printed line is quoted."""
+    def dcg(relevance_scores, k=None):
+        if k is not None:
+            relevance_scores = relevance_scores[:k]
+        return np.sum(relevance_scores / np.log2(np.arange(2, len(relevance_scores) + 2)))
+
+    def ndcg(relevance_scores, ideal_relevance_scores, k=None):
+        if k is not None:
+            relevance_scores = relevance_scores[:k]
+            ideal_relevance_scores = ideal_relevance_scores[:k]
+        dcg_value = dcg(relevance_scores)
+        ideal_dcg_value = dcg(ideal_relevance_scores)
+        if ideal_dcg_value == 0:
+            return 0.0
+        return dcg_value / ideal_dcg_value
+
+    actual_relevance = np.array([3, 2, 3, 0, 1])
+    ideal_relevance = np.array([3, 3, 2, 1, 0])
+    print(f"NDCG: {ndcg(actual_relevance, ideal_relevance)}")
+    printed = capsys.readouterr().out.strip()
+    assert printed == "NDCG: 0.9723642841729143"
+    assert f"prints {printed}" in BY_KEY["002-numpy-snippet"].erratum
