@@ -19,6 +19,7 @@ show_url_warning()
 source = walk_lists.choose_source()
 walk = walk_lists.walk_list_for(source)
 st.caption(f"Walking {walk.label} · {settings.describe()} (change them in the sidebar)")
+walk_lists.convention_note(source, settings)
 walkthrough.walkthrough(walk, settings)
 
 st.divider()

@@ -442,3 +442,21 @@ def test_the_phones_two_tables_hold_every_column_of_the_wide_one_with_the_same_f
     ideal = next(frame for frame in narrow if "NDCG@i" in frame.columns)
     assert ideal["NDCG@i"].tolist() == pytest.approx(table["ndcg_at_rank"].tolist())
     assert ideal["IDCG@i"].tolist() == pytest.approx(table["cumulative_idcg"].tolist())
+
+
+def test_walking_an_example_under_other_settings_says_so_and_restores_its_convention():
+    """Walking 000's "G = [3, 1, 2, 0, 2]: NDCG@5 with gain 2^G - 1" after switching the sidebar to linear gain read
+    "Walking G = [3, 1, 2, 0, 2]: NDCG@5 with gain 2^G - 1 … · linear gain · …" and ended on NDCG@5 = 0.9494, a figure
+    the document never printed (it prints 0.9508), with nothing saying that the walk had left its convention."""
+    at = run_page("step_by_step", query_params={"list": "000-ndcg5", "gain": "exponential", "base": "2", "k": "5"})
+    assert not at.exception
+    assert not [w.value for w in at.warning if "not this example's convention" in w.value]
+    at.sidebar.radio(key="settings_gain").set_value("linear").run()
+    linear = ndcg_core.evaluate([3, 1, 2, 0, 2], k=5, gain="linear").ndcg
+    assert round(linear, 4) == 0.9494  # (3 + 1/log2 3 + 2/2 + 0 + 2/log2 6) / (3 + 2/log2 3 + 2/2 + 1/log2 5)
+    [warning] = [w.value for w in at.warning if "not this example's convention" in w.value]
+    assert "Gain: Linear: gain = grade → Exponential: 2^grade − 1" in warning
+    at.button(key="walk_example_convention").click().run()
+    assert not at.exception
+    assert at.session_state["settings"].gain == "exponential"
+    assert not [w.value for w in at.warning if "not this example's convention" in w.value]

@@ -90,6 +90,11 @@ def set_settings(settings: MetricSettings, *, reason: str | None = None) -> None
         _link().pending = settings
 
 
+def setting_changes(before: MetricSettings, after: MetricSettings) -> str:
+    """The settings that differ from ``before`` to ``after``, in the sidebar's words (see :func:`_changes`)."""
+    return _changes(before, after)
+
+
 def _changes(before: MetricSettings, after: MetricSettings) -> str:
     """'Gain: Linear → Exponential; Cutoff k: whole list → 5' in the sidebar's words."""
     words = []

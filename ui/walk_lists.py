@@ -16,7 +16,7 @@ import ndcg_core
 from ui import session, url_state
 from ui.messages import document_title
 from ui.ranking import Ranking
-from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings
+from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings, setting_changes
 from ui.state import playground_list, publish_list
 
 PLAYGROUND_SOURCE = "playground"
@@ -122,6 +122,25 @@ def choose_source() -> str:
     if source == PLAYGROUND_SOURCE:
         publish_list()  # the list walked is in the address: a reload or a shared link walks it again
     return source
+
+
+def convention_note(source: str, settings: MetricSettings) -> None:
+    """Say when the sidebar no longer has the walked example's convention, with a button that restores it.
+
+    Walking 000's "NDCG@5 with gain 2^G - 1" after switching the sidebar to linear gain read "Walking … with gain
+    2^G - 1 … · linear gain" and ended on an NDCG the document never printed (0.9494 for its 0.9508), with
+    nothing saying the walk had left the example's convention.
+    """
+    example = example_by_key(source)
+    if example is None:
+        return
+    wanted = example_settings(example, base=settings)
+    if wanted == settings:
+        return
+    st.warning("The sidebar's settings are not this example's convention, so the figures below are not the "
+               f"document's. Yours → the example's: {setting_changes(settings, wanted)}.", icon=":material/tune:")
+    st.button("Use the example's convention", key="walk_example_convention", icon=":material/restart_alt:",
+              on_click=set_settings, args=(wanted,), kwargs={"reason": f"Walking the worked example “{example.title}”"})
 
 
 def _source_from_url(options: list[str]) -> str:
