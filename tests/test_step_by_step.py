@@ -460,3 +460,22 @@ def test_walking_an_example_under_other_settings_says_so_and_restores_its_conven
     assert not at.exception
     assert at.session_state["settings"].gain == "exponential"
     assert not [w.value for w in at.warning if "not this example's convention" in w.value]
+
+
+def test_the_gain_lesson_and_the_sidebar_say_which_documents_code_uses_linear_gain():
+    """Lesson 5 and the sidebar's gain help listed 002 and 004 under exponential gain only, while the Worked examples
+    page shows their code computing linear gain (002's numpy snippet, 004's scikit-learn snippet: 0.9724, not the
+    formula's 0.9575): a student met "002 and 004 use 2^grade − 1" on one page and "their code uses the grade" on the
+    other. Both now say the formulas are exponential and the code linear, as the examples are."""
+    code_examples = {e.key: e.gain for e in ndcg_core.WORKED_EXAMPLES if e.key in ("002-numpy-snippet", "004-sklearn-snippet")}
+    assert code_examples == {"002-numpy-snippet": "linear", "004-sklearn-snippet": "linear"}
+    formula_examples = {e.key: e.gain for e in ndcg_core.WORKED_EXAMPLES if e.key in ("002-badc", "004-ndcg5")}
+    assert formula_examples == {"002-badc": "exponential", "004-ndcg5": "exponential"}
+    at = run_page("step_by_step")
+    assert not at.exception
+    lesson = next(m.value for m in at.markdown if m.value.startswith("**Linear** gain uses the grade itself"))
+    assert "(000, the formulas of 002 and 004, LightGBM, XGBoost)" in lesson
+    assert "the code of 002 and 004 divides the grades themselves, so it prints the linear figure" in lesson
+    gain_help = at.sidebar.radio(key="settings_gain").help
+    assert "documents 000, 002 and 004 (their formulas)" in gain_help
+    assert "documents 001 and 003, the code of 002 and 004, scikit-learn" in gain_help

@@ -22,8 +22,9 @@ from ui.widgets import plain
 def lesson_gain(settings: MetricSettings) -> None:
     st.markdown(
         "**Linear** gain uses the grade itself (001, 003, scikit-learn, trec_eval); **exponential** gain uses "
-        "2^grade − 1 (000, 002, 004, LightGBM, XGBoost), which makes a top grade worth far more than a middling one. "
-        "The same list gets different DCG, IDCG and NDCG."
+        "2^grade − 1 (000, the formulas of 002 and 004, LightGBM, XGBoost), which makes a top grade worth far more "
+        "than a middling one. The same list gets different DCG, IDCG and NDCG: the code of 002 and 004 divides the "
+        "grades themselves, so it prints the linear figure, not the one their formulas give (Worked examples)."
     )
     grades = grades_field("Grades in ranked order", (3.0, 2.0, 3.0, 0.0, 1.0), key="lesson_gain_grades",
                           help="Default: the list of Source document 004.")

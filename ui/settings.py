@@ -32,8 +32,8 @@ TABLE_KEY = "settings_gain_table"
 TABLE_BASE_KEY = "settings_gain_table_df"
 HELP = {  # each setting's help in the sidebar: what it does and which document or library uses it
     "gain": "How a grade becomes a gain. Exponential (2^grade − 1) rewards highly relevant documents much more: "
-    "documents 000, 002 and 004, LightGBM, XGBoost, ranx ndcg_burges. Linear (gain = grade): documents 001 and 003, "
-    "scikit-learn, trec_eval, ranx ndcg. A custom table sets any gain per grade (trec_eval gain levels, LightGBM "
+    "documents 000, 002 and 004 (their formulas), LightGBM, XGBoost, ranx ndcg_burges. Linear (gain = grade): "
+    "documents 001 and 003, the code of 002 and 004, scikit-learn, trec_eval, ranx ndcg. A custom table sets any gain per grade (trec_eval gain levels, LightGBM "
     "label_gain, the customGain list of document 000).",
     "log_base": "The gain at rank i is divided by log_b(i + 1). Base 2 is usual (all libraries); document 000's code "
     "uses the natural log (e). DCG and IDCG change with the base, NDCG never does: the base scales both by the same "
