@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 from hypothesis import example, given, settings
@@ -483,8 +484,31 @@ def test_rows_past_the_cutoff_are_marked_in_words_not_only_greyed():
     for frame, order in ((ranking_a, compare.order), (ranking_b, compare.other_order)):
         assert frame["Document"].tolist() == compare.ranked_names(order)
         assert frame["Counts (≤ k)"].tolist() == ["yes", "yes", "yes", "yes", "no"]
-    assert any("Greyed rows (“no” under Counts) are past the cutoff k = 4 and do not count." in md.value
+    assert any("Greyed rows (“no” under Counts) are past the cutoff k = 4: they add nothing to DCG@4, but their grades "
+               "still go into the ideal list, so they can raise IDCG@4." in md.value
                for md in at.markdown)
     for question in quiz_model.generate_quiz(9269):  # no rank past k: no column of "yes" alone
         frame = quiz_model.ranking_frame(question)
         assert ("Counts (≤ k)" in frame.columns) == (question.k < len(question.names))
+
+
+def test_the_cutoff_hint_does_not_say_a_greyed_row_is_left_out_of_the_ideal_list():
+    """Seed 46, question 2 (estimate NDCG@4, linear gain): grades 0, 2, 3, 3 | 1, the last row greyed past k = 4. The
+    question said greyed rows "do not count", but the answer's IDCG@4 = 3 + 3/log2 3 + 2/2 + 1/log2 5 = 6.323 takes
+    the greyed document's grade 1 into the ideal list: a student who left it out, as told, computed
+    IDCG@4 = 5.893 and NDCG@4 = 0.688 instead of 0.641. The hint now says what a greyed row does and does not do."""
+    estimate = quiz_model.generate_quiz(46)[1]
+    assert (estimate.kind, estimate.k, estimate.gain) == ("estimate", 4, "linear")
+    grades = [estimate.grades[estimate.names.index(name)] for name in estimate.ranked_names(estimate.order)]
+    assert grades == [0, 2, 3, 3, 1]
+    result = estimate.result(estimate.order)
+    log2 = math.log2
+    assert result.idcg == pytest.approx(3 + 3 / log2(3) + 2 / 2 + 1 / log2(5))  # the greyed grade 1 is in it
+    assert result.ndcg == pytest.approx((2 / log2(3) + 3 / 2 + 3 / log2(5)) / (3 + 3 / log2(3) + 1 + 1 / log2(5)))
+    assert round(result.ndcg, 3) == 0.641
+    at = run_page("quiz", query_params={"seed": "46"})
+    assert not at.exception
+    hints = [md.value for md in at.markdown if "Estimate NDCG@4" in md.value]
+    assert hints and "do not count" not in hints[0]
+    assert hints[0].endswith("Greyed rows (“no” under Counts) are past the cutoff k = 4: they add nothing to DCG@4, "
+                             "but their grades still go into the ideal list, so they can raise IDCG@4.")

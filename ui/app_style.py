@@ -75,7 +75,7 @@ _METRIC_CARDS = (
 _TOOLBARS = (
     "[data-testid='stElementToolbar']:focus-within { opacity: 1 !important; }"
     # On a touch screen the toolbar is always shown (there is no hover), over the last line of the text above a
-    # table (the Quiz's "… and do not count." lost its end): a table makes room for it there.
+    # table (the Quiz's "… can raise IDCG@k." lost its end): a table makes room for it there.
     "@media (hover: none) { [data-testid='stElementContainer']:has([data-testid='stDataFrame']"
     " > [data-testid='stElementToolbar']) { margin-top: 2rem; } }"
 )

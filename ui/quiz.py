@@ -38,7 +38,7 @@ def questions_for(seed: int) -> tuple[Question, ...]:
 
 
 def past_cutoff_greyed(frame: pd.DataFrame, k: int):
-    """Grey out the rows past the cutoff (they do not count towards NDCG@k)."""
+    """Grey out the rows past the cutoff (they add nothing to DCG@k; their grades still go into the ideal list)."""
     def shade(row: pd.Series) -> list[str]:
         return ["color: #9CA3AF; background-color: #F3F4F6"] * len(row) if row["Rank"] > k else [""] * len(row)
 
@@ -119,9 +119,16 @@ def show_question(question: Question, seed: int, checked: tuple[int, int] | None
 
 
 def _cutoff_hint(question: Question) -> str:
+    """What a greyed row does: nothing to DCG@k, but its grade is still in the ideal list.
+
+    It said "… and do not count": seed 46's estimate question has a grade 1 past k = 4 that IDCG@4 takes (6.323);
+    a student who left it out, as told, answered 0.688 for 0.641.
+    """
     if question.k >= len(question.names):
         return ""
-    return f" Greyed rows (“no” under Counts) are past the cutoff k = {question.k} and do not count."
+    k = question.k
+    return (f" Greyed rows (“no” under Counts) are past the cutoff k = {k}: they add nothing to DCG@{k}, but their "
+            f"grades still go into the ideal list, so they can raise IDCG@{k}.")
 
 
 def _compare(question: Question, seed: int, answer: Answer | None) -> None:

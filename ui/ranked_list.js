@@ -92,7 +92,8 @@ class RankedList {
     data.ids.forEach((id, i) => this.fill(this.rows.get(id) || this.makeRow(id), i));
     if (reordered) for (const row of this.rows.values()) row.classList.remove("moved", "flash");
     this.list.classList.toggle("scrolls", data.ids.length > 12);  // long lists scroll inside the widget
-    this.cut.textContent = `cutoff k = ${data.k}: rows below do not count`;
+    // Not "do not count": their grades still go into the ideal list (IDCG@k).
+    this.cut.textContent = `cutoff k = ${data.k}: rows below add nothing to DCG@${data.k}`;
     this.more.hidden = !(data.total > data.ids.length);
     this.more.textContent = `Showing the top ${data.ids.length} of ${data.total} documents; edit the rest in the table.`;
     this.reconcile();

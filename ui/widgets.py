@@ -162,7 +162,8 @@ def _readable_table(result: ndcg_core.ListResult, names: Sequence[str] | None, h
     styles = _row_styles(frame, highlight, colour)
     st.table(text.style.apply(lambda column: styles, axis=0), hide_index=True)
     if not bool(frame["in_cutoff"].all()):
-        st.caption(f"Grey rows lie below the cutoff k = {result.k}: they do not count.")
+        st.caption(f"Grey rows lie below the cutoff k = {result.k}: they add nothing to DCG@{result.k} (their grades "
+                   "still go into the ideal list).")
 
 
 def _row_styles(frame: pd.DataFrame, rank: int | None, colour: str) -> list[str]:
