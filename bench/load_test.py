@@ -332,14 +332,16 @@ class Session:
                 stats.sessions_connected += 1
                 await websocket.send(self._rerun_message())
                 stats.first_load.append(await self._run_until_finished(websocket, connect_started))
+                made = 0
                 while True:
                     pause = self.args.interval * self.random.uniform(0.5, 1.5)
                     if self.args.burst:
                         # "Everyone press Shuffle now": all students act within 0.2 s of the same clock tick.
                         now = time.perf_counter()
                         pause = self.args.interval - (now - self.epoch) % self.args.interval + self.random.uniform(0, 0.2)
-                    if time.perf_counter() + pause >= stop_at:
+                    if time.perf_counter() + pause >= stop_at and made >= self.args.min_actions:
                         break
+                    made += 1
                     await asyncio.sleep(pause)
                     description, widgets = self._next_change()
                     stats.actions[description.split(" ")[0]] = stats.actions.get(description.split(" ")[0], 0) + 1
@@ -439,7 +441,8 @@ async def drive(base_url: str, args: argparse.Namespace, server_pids: list[int],
         tasks.append(asyncio.create_task(session.run(stop_at)))
         await asyncio.sleep(args.ramp / max(args.sessions, 1))
     # Every session stops itself; the extra margin lets the last rerun finish or time out.
-    done, pending = await asyncio.wait(tasks, timeout=args.duration + args.rerun_timeout + 30)
+    longest = args.duration + args.min_actions * (1.5 * args.interval + args.rerun_timeout)
+    done, pending = await asyncio.wait(tasks, timeout=longest + args.rerun_timeout + 30)
     for task in pending:
         task.cancel()
         stats.errors.append("a session did not stop in time")
@@ -503,6 +506,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--sessions", type=int, default=40, help="concurrent simulated students (default 40)")
     parser.add_argument("--duration", type=float, default=60, help="seconds of load (default 60)")
     parser.add_argument("--interval", type=float, default=3, help="mean seconds between a student's edits (default 3)")
+    parser.add_argument("--min-actions", type=int, default=0,
+                        help="edits each student makes even after --duration has passed (default 0; tests use it to "
+                        "count edits instead of timing them)")
     parser.add_argument("--burst", action="store_true",
                         help="all sessions edit at the same moment every --interval seconds (a teacher's 'now!')")
     parser.add_argument("--ramp", type=float, default=5, help="seconds over which sessions connect (default 5)")
