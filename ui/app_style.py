@@ -105,12 +105,16 @@ _TABS = "[data-testid='stMain'] [role='tablist'] { flex-wrap: wrap; row-gap: .25
 _SIDE_BY_SIDE_TABLES = ("[class*='st-key-side-by-side-tables'] [data-testid='stTable'] :is(th, td) "
                         "{ padding: .25rem .2rem; }")
 
-# A worked example's figures (up to 18 digits, "0.5664478625498256") may break inside a number: unbroken, four columns
-# needed 392-432 px on a 390 px phone's 320 px card, so the Verdict column was out of view and figures were cut.
+# A worked example's figures (up to 18 digits, "0.5664478625498256") may break inside a number on a narrow screen:
+# unbroken, four columns needed 392-432 px on a 390 px phone's 320 px card, so the Verdict column was out of view and
+# figures were cut. Only there: at 1366x768 in Present mode the reproduced 0.5664478625498256 broke into
+# "0.56644786254982" over "56" beside the document's unbroken figure, the digits a student compares.
 _EXAMPLE_FIGURES = ("[class*='st-key-example_card_'] [data-testid='stTable'] :is(th, td)"
                     " { white-space: normal; padding: .25rem .3rem; }"
-                    "[class*='st-key-example_card_'] [data-testid='stTable'] td:is(:nth-child(2), :nth-child(3)) :is(div, p)"
-                    " { overflow-wrap: anywhere; }")  # the two figure columns: words elsewhere stay whole
+                    "@media (max-width: 1023px) { [class*='st-key-example_card_'] [data-testid='stTable'] "
+                    "td:is(:nth-child(2), :nth-child(3)) :is(div, p) { overflow-wrap: anywhere; } }"
+                    "@media (min-width: 1024px) { [class*='st-key-example_card_'] [data-testid='stTable'] "
+                    "td:is(:nth-child(2), :nth-child(3)) :is(div, p) { overflow-wrap: normal; } }")
 
 # The lessons' small tables (ui.lesson_inputs.lesson_table) wrap their words: as data grids lessons 2, 5, 6 and 7 held
 # 394-629 px of columns in a 390 px phone's 354 px and scrolled sideways, IDCG and NDCG out of view.

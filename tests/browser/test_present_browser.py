@@ -443,3 +443,28 @@ def test_the_ranked_lists_names_are_readable_in_present_mode_at_1280(page, app_u
     shown = page.evaluate(NAME_STARTS_SHOWN_JS)
     assert [name for name, _, _ in shown] == names
     assert [name for name, _, cut in shown if cut] == [], shown
+
+
+FIGURE_CELLS_JS = """(text) => [...document.querySelectorAll('[data-testid="stTable"] td')]
+  .filter((cell) => cell.innerText.trim() === text)
+  .map((cell) => {
+    const text = cell.querySelector('p') || cell;
+    return {lines: Math.round(text.getBoundingClientRect().height / parseFloat(getComputedStyle(text).lineHeight)),
+            overflow: cell.closest('table').scrollWidth > cell.closest('table').parentElement.clientWidth + 1};
+  })"""
+
+
+def test_a_worked_examples_figure_is_not_broken_across_lines_in_present_mode(page, app_url):
+    """At 1366x768 in Present mode (sidebar open) document 000's 'Worst NDCG@5' card showed the document's
+    0.5664478625498256 on one line and the reproduced 0.5664478625498256 as "0.56644786254982" over "56": the two
+    figures a student compares digit by digit. Each figure now stays on one line, and no table overflows its card."""
+    tab = page
+    tab.set_viewport_size({"width": 1366, "height": 768})
+    open_page(tab, f"{app_url}/worked_examples?present=1")
+    expect()(tab.locator("[data-testid='stTable'] td", has_text="0.5664478625498256")).to_have_count(2)
+    cells = tab.evaluate(FIGURE_CELLS_JS, "0.5664478625498256")
+    assert len(cells) == 2  # stated and reproduced
+    assert [cell["lines"] for cell in cells] == [1, 1], cells
+    assert not any(cell["overflow"] for cell in cells), cells
+    tab.locator("[data-testid='stTable'] td", has_text="0.5664478625498256").first.scroll_into_view_if_needed()
+    screenshot(tab, "present_worked_example_figures_1366", full_page=False)
