@@ -54,7 +54,11 @@ BUG_PATTERNS = {
 
 @dataclass(frozen=True)
 class Mismatch:
-    """One battery case where the outputs differ from the chosen preset."""
+    """One battery case where the outputs differ from the chosen preset.
+
+    ``case``: the battery case's key; ``yours``: the output given (NaN: no value); ``expected``: the preset's figure;
+    ``fits``: the explanations with the fewest changes, each a tuple of bug pattern names (empty: none fits).
+    """
 
     case: str
     yours: float
@@ -64,7 +68,12 @@ class Mismatch:
 
 @dataclass(frozen=True)
 class ImplementationCheck:
-    """Agreement with every preset and the diagnosis of each mismatch with the best one."""
+    """Agreement with every preset and the diagnosis of each mismatch with the best one.
+
+    ``preset``: the key (in :data:`CONVENTIONS`) of the preset the outputs are closest to (fewest changes, then most
+    cases agreeing); ``agreement``: preset -> (cases agreeing, cases compared; a case the library refuses is not
+    compared); ``mismatches``: the cases where the outputs differ from ``preset``; ``summary``: the verdict in words.
+    """
 
     preset: str
     agreement: dict[str, tuple[int, int]]  # preset -> (cases agreeing, cases compared)

@@ -19,12 +19,16 @@ _BLOCK_CELLS = 2_000_000
 class Comparison:
     """System B against system A, query by query (differences are B − A).
 
+    ``n_queries`` queries have a score from both systems (the others are left
+    out); ``mean_a`` and ``mean_b`` are each system's mean over them and
+    ``mean_difference`` = mean_b − mean_a, the observed effect.
     ``differences`` is a Series indexed by query (or position). ``wins`` counts
     queries where B is better by more than ``tie_tolerance``, ``losses`` where
     A is better, ``ties`` the rest. ``ci_low``/``ci_high`` is the percentile
     bootstrap interval of the mean difference at ``confidence``;
     ``share_not_better`` is the share of bootstrap means ≤ 0 (a one-sided
-    bootstrap p-value for "B is better").
+    bootstrap p-value for "B is better"). ``bootstrap_means`` holds the
+    ``n_boot`` resampled mean differences drawn with ``seed`` (for a histogram).
     """
 
     n_queries: int
@@ -214,6 +218,8 @@ class AggregateGap:
       of the per-query NDCG over the queries with IDCG > 0, so it leans towards queries with many
       highly relevant documents.
 
+    ``n_queries`` queries are in ``mean_ndcg``; ``n_positive`` of them have IDCG > 0 (``mean_positive`` is their
+    mean NDCG) and ``n_zero_idcg`` have IDCG = 0. ``median_idcg`` is the median IDCG of the queries with IDCG > 0;
     ``mean_high_idcg`` / ``mean_low_idcg`` are the mean NDCG of the queries with IDCG > 0 at or above /
     below the median IDCG (NaN when there are fewer than two such queries).
     """

@@ -32,7 +32,13 @@ from ._validation import InvalidInput, as_finite_numbers, as_grades, check_k
 
 @dataclass(frozen=True)
 class IncompleteJudgments:
-    """The figures of the module docstring for one ranked list with unjudged documents."""
+    """The figures of one ranked list with unjudged documents (the module docstring has their definitions).
+
+    ``standard``: NDCG with unjudged documents as grade 0; ``condensed``: NDCG of the list without them (Sakai
+    2007); ``judged_at_k``: the share of the first k documents that are judged; ``lower`` (= ``standard``) and
+    ``upper``: NDCG with every unjudged document at grade 0 or at ``highest``, the grade assumed for them;
+    ``n_unjudged``: unjudged documents in the ranking, ``n_unjudged_at_k`` of them within the cutoff.
+    """
 
     standard: float
     condensed: float

@@ -35,6 +35,9 @@ TABLE_COLUMNS = (
 class ListResult:
     """CG, DCG, IDCG and NDCG of one ranked list, with the per-position table.
 
+    ``cg``, ``dcg``, ``idcg`` and ``ndcg`` are the figures at the cutoff ``k``
+    (None: the whole list).
+
     ``table`` has one row per position of the ranking. Its running columns
     (``cumulative_*``, ``ndcg_at_rank``) continue past the cutoff so a chart
     can show what positions beyond k would add; ``in_cutoff`` marks the rows
@@ -55,7 +58,8 @@ class ListResult:
     ``ideal_table`` has one row per ideal place IDCG counts (``ideal_depth``
     rows; more than the ranking's when judged documents outside it make the
     ideal list longer), so a chart or a walk can show the places the ranking
-    does not reach: their contributions sum to ``idcg``.
+    does not reach: their contributions sum to ``idcg``; ``ideal_columns``
+    holds its columns as arrays, as ``table_columns`` does the table's.
     """
 
     cg: float

@@ -87,7 +87,14 @@ class RunResult:
         \\text{ratio\\_of\\_sums} = \\frac{\\sum_q DCG_q}{\\sum_q IDCG_q}
 
     over the evaluated queries (queries whose NDCG is NaN under
-    ``zero_idcg="skip"`` are left out of the mean).
+    ``zero_idcg="skip"`` are left out of the mean), as ``mean_ndcg`` and
+    ``ratio_of_sums``.
+
+    ``unjudged_queries``: queries the run retrieved for that have no judgment
+    (left out, as trec_eval does); ``missing_queries``: judged queries the run
+    lacks (left out, or NDCG 0 with ``missing="zero"``);
+    ``zero_idcg_queries``: evaluated queries with IDCG = 0, which the
+    ``zero_idcg`` rule decided. Each is a tuple of query ids as text.
 
     ``per_query`` is indexed by query id (sorted) with columns ``dcg``,
     ``idcg``, ``ndcg``, ``n_retrieved`` (documents the run retrieved),
@@ -98,8 +105,8 @@ class RunResult:
     ``unjudged_share`` is the share of retrieved documents within the cutoff,
     over the evaluated queries, that have no judgment: a high share means the
     NDCG figures rest on guesses (unjudged counts as not relevant).
-    The settings used (``k``, ``gain``, ``log_base``, ``discount``, ...) are
-    kept as given to :func:`evaluate_run`.
+    The settings used (``k``, ``gain``, ``log_base``, ``discount``, ``ties``,
+    ...) are kept as given to :func:`evaluate_run`.
     """
 
     value: float

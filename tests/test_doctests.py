@@ -8,6 +8,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import pkgutil
+import re
 
 import pytest
 
@@ -28,3 +29,18 @@ def test_the_required_examples_exist():
     for function in (ndcg_core.evaluate_scores, ndcg_core.evaluate_run, ndcg_core.compare_runs,
                      ndcg_core.ranked_query, ndcg_core.check_grades, ndcg_core.encode_run):
         assert ">>> " in (function.__doc__ or ""), function.__name__
+
+
+def test_every_field_of_the_results_a_library_user_gets_is_named_in_its_docstring():
+    """help(ndcg_core.Comparison) named neither n_queries, mean_a, mean_b, mean_difference nor bootstrap_means;
+    help(IncompleteJudgments) only pointed to its module; ImplementationCheck and Mismatch named none of their
+    fields: a user reading help() on a result could not tell what a field holds."""
+    import dataclasses
+
+    results = (ndcg_core.ListResult, ndcg_core.RunResult, ndcg_core.Comparison, ndcg_core.RankedQuery,
+               ndcg_core.TieBand, ndcg_core.IncompleteJudgments, ndcg_core.ScoreOrder, ndcg_core.AggregateGap,
+               ndcg_core.ImplementationCheck, ndcg_core.Mismatch)
+    unnamed = {result.__name__: [f.name for f in dataclasses.fields(result)
+                                 if not re.search(rf"(?<![\w.]){f.name}(?!\w)", result.__doc__)]
+               for result in results}
+    assert {name: fields for name, fields in unnamed.items() if fields} == {}
