@@ -239,8 +239,8 @@ def battery_csv() -> str:
 def read_outputs(data: str | bytes) -> dict[str, float]:
     """A user's battery outputs: CSV ``case,ndcg`` (header optional) or JSON ``{case: ndcg}``.
 
-    Every case must be a battery case and every value a number (empty, ``nan`` or
-    JSON ``null``: no value). Raises :class:`InvalidInput` naming the line or case.
+    Every case must be a battery case and every value a number (empty, ``nan``,
+    JSON ``null`` or ``NaN``, as Python's ``json.dumps`` writes it: no value). Raises :class:`InvalidInput` naming the line or case.
     """
     if isinstance(data, bytes):
         try:
@@ -279,6 +279,8 @@ def read_outputs(data: str | bytes) -> dict[str, float]:
 
 def _number(value, where: str) -> float:
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "nan", "null", "none")):
+        return math.nan
+    if isinstance(value, float) and math.isnan(value):  # JSON's NaN, as Python's json.dumps writes a NaN output
         return math.nan
     if isinstance(value, bool):
         raise InvalidInput(f"{where}: {value!r} is not a number.")

@@ -352,3 +352,16 @@ def test_check_implementation_reads_none_as_no_value_and_names_what_is_not_a_num
         check_implementation({"plain": "0.9608"})
     with pytest.raises(InvalidInput, match="one NDCG per battery case"):
         check_implementation([0.9608, 0.6979])
+
+
+def test_json_written_by_python_with_a_nan_output_is_read_as_no_value():
+    """json.dumps({"plain": 0.9608, "idcg_zero": float("nan")}) writes NaN (Python's json reads and writes it); the
+    page refused that upload with "case 'idcg_zero': nan is not a finite number", while the same output as CSV
+    ("idcg_zero,nan") or as JSON null is read as no value, as the docstring says. Infinity is still refused."""
+    written = json.dumps({"plain": 0.9608, "idcg_zero": float("nan")})
+    assert "NaN" in written
+    outputs = read_outputs(written)
+    assert outputs["plain"] == 0.9608 and math.isnan(outputs["idcg_zero"])
+    assert read_outputs(written).keys() == read_outputs("plain,0.9608\nidcg_zero,nan").keys()
+    with pytest.raises(InvalidInput, match="not a finite number"):
+        read_outputs(json.dumps({"plain": float("inf")}))
