@@ -42,12 +42,16 @@ def encode_ids(columns: RunColumns) -> EncodedIds:
 
     Raises :class:`InvalidInput` naming the first row with an empty id (None or NaN in an object column).
     """
-    for series, column in ((columns.run_queries, "query"), (columns.run_docs, "doc")):
-        _refuse_empty_objects(series, column, "The run", columns.run_row_numbers)
-    for series, column in ((columns.judged_queries, "query"), (columns.judged_docs, "doc")):
-        _refuse_empty_objects(series, column, columns.judgment_source, columns.judged_row_numbers)
-    run_queries, judged_queries = _comparable(columns.run_queries, columns.judged_queries)
-    run_docs, judged_docs = _comparable(columns.run_docs, columns.judged_docs)
+    run_ids = (columns.run_queries, columns.run_docs)
+    judged_ids = (columns.judged_queries, columns.judged_docs)
+    run_contents = [_object_contents(ids) for ids in run_ids]  # one pass over an object column, used twice
+    judged_contents = [_object_contents(ids) for ids in judged_ids]
+    for series, column, contents in zip(run_ids, ("query", "doc"), run_contents, strict=True):
+        _refuse_empty_objects(series, column, "The run", columns.run_row_numbers, contents)
+    for series, column, contents in zip(judged_ids, ("query", "doc"), judged_contents, strict=True):
+        _refuse_empty_objects(series, column, columns.judgment_source, columns.judged_row_numbers, contents)
+    run_queries, judged_queries = _comparable(run_ids[0], judged_ids[0], run_contents[0], judged_contents[0])
+    run_docs, judged_docs = _comparable(run_ids[1], judged_ids[1], run_contents[1], judged_contents[1])
     query = query_codes(run_queries, judged_queries)
     if query.names.size and not isinstance(query.names[0], str):  # integer ids: the names are their text
         query = replace(query, names=np.asarray(query.names.astype(str), dtype=object))
@@ -63,34 +67,39 @@ def encode_ids(columns: RunColumns) -> EncodedIds:
     return EncodedIds(query=query, doc=doc)
 
 
-def _refuse_empty_objects(ids: pd.Series, column: str, name: str, row_numbers: np.ndarray | None) -> None:
-    """Empty cells (None, NaN, pd.NA) of an object column, named by row before anything compares them: one that is
-    not all text is about to become text, where None reads "None", and pd.NA cannot be compared at all.
+_TEXT = ("string", "bytes", "empty")  # pandas' infer_dtype of an object column of text only (no empty cell)
+_NUMBERS = ("integer", "floating", "mixed-integer-float")
 
-    (``is_string_dtype`` of the object dtype itself is True, so asking it skipped every object column.)"""
-    if ids.dtype == object:
+
+def _object_contents(ids: pd.Series) -> str | None:
+    """What an object column holds (pandas' ``infer_dtype``, empty cells counted: one pass over the values), else
+    None. Text only (``_TEXT``) is compared as it is; integers or a mix (``pd.concat`` of frames whose ids differ in
+    type, ``df.T.T``) must become numbers or text first: the int 10 never equals the text "10" of the other frame's
+    ids, and every document would count as unjudged. (``is_string_dtype`` of the object dtype itself is True, so
+    asking it had taken every object column for text.)"""
+    return pd.api.types.infer_dtype(ids, skipna=False) if ids.dtype == object else None
+
+
+def _refuse_empty_objects(ids: pd.Series, column: str, name: str, row_numbers: np.ndarray | None,
+                          contents: str | None) -> None:
+    """Empty cells (None, NaN, pd.NA) of an object column, named by row before anything compares them: one that is
+    not all text is about to become text, where None reads "None", and pd.NA cannot be compared at all. A column of
+    text only has none, and is not looked at again (a pass over a million ids costs ~50 ms)."""
+    if contents is not None and contents not in _TEXT:
         _refuse_negative(np.where(ids.isna().to_numpy(), -1, 0), column, name, row_numbers)
 
 
-def _object_numbers(ids: pd.Series) -> pd.Series:
+def _object_numbers(ids: pd.Series, contents: str | None) -> pd.Series:
     """An object column of numbers as a numeric column (int64 when every id is an int that int64 holds, else
     float64), so that it is matched as the same ids in a numeric column are: 10.0 held as an object matched no
     integer 10 (its text is "10.0"), and every document counted as unjudged. Anything else is returned as it is."""
-    inferred = pd.api.types.infer_dtype(ids, skipna=False) if ids.dtype == object else ""
-    if inferred not in ("integer", "floating", "mixed-integer-float"):
+    if contents not in _NUMBERS:
         return ids
     try:
-        values = np.asarray(ids.to_numpy(), dtype=np.int64 if inferred == "integer" else np.float64)
+        values = np.asarray(ids.to_numpy(), dtype=np.int64 if contents == "integer" else np.float64)
     except OverflowError:  # integers beyond int64: compared as text
         return ids
     return pd.Series(values, index=ids.index, name=ids.name)
-
-
-def _object_text(ids: pd.Series) -> bool:
-    """Whether an object column holds text (str or bytes) only, so it can be compared as it is. Integers or a mix
-    in an object column (``pd.concat`` of frames whose ids differ in type, ``df.T.T``) must become text first: the
-    int 10 never equals the text "10" of the other frame's ids, and every document would count as unjudged."""
-    return pd.api.types.infer_dtype(ids, skipna=True) in ("string", "bytes", "empty")
 
 
 def _refuse_negative(codes: np.ndarray, column: str, name: str, row_numbers: np.ndarray | None) -> None:
@@ -101,14 +110,16 @@ def _refuse_negative(codes: np.ndarray, column: str, name: str, row_numbers: np.
         raise InvalidInput(f"{name} row {shown}: the {column} id is empty. Every row needs a {column} id.")
 
 
-def _comparable(run_ids: pd.Series, judged_ids: pd.Series) -> tuple[pd.Series, pd.Series]:
+def _comparable(run_ids: pd.Series, judged_ids: pd.Series, run_contents: str | None,
+                judged_contents: str | None) -> tuple[pd.Series, pd.Series]:
     """The two id columns in forms whose equality is the equality of their text.
 
     Text and categorical columns are kept; integer columns are kept when the
     other column is integer too (equal integers, equal text; hashing integers
-    is far cheaper than making text); anything else becomes text.
+    is far cheaper than making text); anything else becomes text. ``*_contents``: what an object column holds
+    (:func:`_object_contents`; None for other dtypes).
     """
-    def kind(ids: pd.Series) -> str:
+    def kind(ids: pd.Series, contents: str | None) -> str:
         if text_categories(ids) is not None:
             return "category"
         if isinstance(ids.dtype, pd.CategoricalDtype):
@@ -116,13 +127,14 @@ def _comparable(run_ids: pd.Series, judged_ids: pd.Series) -> tuple[pd.Series, p
         if pd.api.types.is_integer_dtype(ids.dtype) and not pd.api.types.is_bool_dtype(ids.dtype):
             return "integer"
         if ids.dtype == object:
-            return "text" if _object_text(ids) else "other"
+            return "text" if contents in _TEXT else "other"
         if pd.api.types.is_string_dtype(ids.dtype):
             return "text"
         return "other"
 
-    run_ids, judged_ids = _whole_floats_as_integers(_object_numbers(run_ids), _object_numbers(judged_ids))
-    kinds = kind(run_ids), kind(judged_ids)
+    run_ids, judged_ids = _whole_floats_as_integers(_object_numbers(run_ids, run_contents),
+                                                    _object_numbers(judged_ids, judged_contents))
+    kinds = kind(run_ids, run_contents), kind(judged_ids, judged_contents)
     integers = kinds == ("integer", "integer") or judged_ids.empty and kinds[0] == "integer"
     return tuple(ids if k in ("category", "text") or k == "integer" and integers else ids.astype(str)
                  for ids, k in zip((run_ids, judged_ids), kinds, strict=True))
