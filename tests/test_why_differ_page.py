@@ -410,3 +410,21 @@ def test_a_document_id_typed_twice_is_named():
     assert "Document ids: 'A12' is typed twice" in texts(at)
     # nothing is explained from an order the ids cannot give
     assert "What each number is" not in [header.value for header in at.header]
+
+
+def test_lists_pasted_as_python_prints_them_are_read():
+    """A script's print(grades) is "[3, 2, 0, 1, 2]", numpy's "[0.9 0.8 0.7 0.6 0.5]" and print(ids)
+    "['A12', 'B07', 'C33', 'D01']"; the page said "Grades: item 1 ('[3') is not a number". The brackets around a
+    whole list (and the quotes around each id of a printed list) are now read as the list's; the figures are the
+    default example's, so its explanation comes back."""
+    at = run_page(PAGE)
+    at.text_area(key="why_grades").input("[3, 2, 0, 1, 2]").run()
+    at.text_area(key="why_scores").input("[0.9 0.8 0.7 0.6 0.5]").run()
+    at.text_input(key="why_ids").input("['A12', 'B07', 'C33', 'D01', 'E55']").run()
+    assert not at.exception
+    assert not at.error, [str(e.value) for e in at.error]
+    assert "LightGBM's number" in at.info[0].value
+    frames = [df.value for df in at.dataframe if "Document" in df.value.columns]
+    assert frames and frames[0]["Document"].tolist() == ["A12", "B07", "C33", "D01", "E55"]
+    at.text_area(key="why_grades").input("[3, 2, 0, 1, 2").run()  # half a list is still refused, named
+    assert "item 1 ('[3') is not a number" in texts(at)

@@ -87,11 +87,22 @@ def _preset_value(source: str, question: Question) -> str:
     return f"{result.ndcg:.4f}"
 
 
+def _unbracketed(text: str) -> str:
+    """A whole list as Python or numpy prints it ("[3, 2, 0]", "[0.9 0.8]", "(3, 2)"): its items, without the
+    brackets. A script's print(grades) pasted as it is had its first and last items refused ('[3')."""
+    stripped = text.strip()
+    if len(stripped) >= 2 and (stripped[0], stripped[-1]) in (("[", "]"), ("(", ")")):
+        return stripped[1:-1]
+    return text
+
+
 def numbers(text: str, *, what: str) -> tuple[float, ...]:
-    """Numbers separated by commas, spaces or semicolons; refuse anything else, naming the item."""
+    """Numbers separated by commas, spaces or semicolons (a printed list's brackets allowed around them); refuse
+    anything else, naming the item."""
     text = str(text)
     if len(text) > MAX_TEXT:
         raise ndcg_core.InvalidInput(f"{what}: the text is too long (more than {MAX_TEXT:,} characters).")
+    text = _unbracketed(text)
     _refuse_decimal_commas(text, what=what)
     items = [item for item in _SPLIT.split(text.strip()) if item]
     if len(items) > MAX_DOCUMENTS:
@@ -130,7 +141,11 @@ def _refuse_decimal_commas(text: str, *, what: str) -> None:
 def _ids(text: str) -> tuple[str, ...] | None:
     if len(str(text)) > MAX_TEXT:
         raise ndcg_core.InvalidInput(f"Document ids: the text is too long (more than {MAX_TEXT:,} characters).")
-    items = [item.strip() for item in re.split(r"[,;\s]+", str(text).strip()) if item.strip()]
+    printed = _unbracketed(str(text))
+    items = [item.strip() for item in re.split(r"[,;\s]+", printed.strip()) if item.strip()]
+    if printed != str(text):  # print(ids) quotes each id: "['A12', 'B07']"
+        items = [item[1:-1] if len(item) >= 2 and item[0] == item[-1] and item[0] in "'\"" else item
+                 for item in items]
     repeated = next((item for index, item in enumerate(items) if item in items[:index]), None)
     if repeated is not None:  # trec_eval orders tied scores by id: two documents with one id have no order
         raise ndcg_core.InvalidInput(f"Document ids: {repeated[:20]!r} is typed twice. A ranking holds each document "
