@@ -218,8 +218,9 @@ class AggregateGap:
       of the per-query NDCG over the queries with IDCG > 0, so it leans towards queries with many
       highly relevant documents.
 
-    ``n_queries`` queries are in ``mean_ndcg``; ``n_positive`` of them have IDCG > 0 (``mean_positive`` is their
-    mean NDCG) and ``n_zero_idcg`` have IDCG = 0. ``median_idcg`` is the median IDCG of the queries with IDCG > 0;
+    ``n_queries`` queries were evaluated (the rows of ``per_query``; those the zero-IDCG rule skipped are left out
+    of ``mean_ndcg``); ``n_positive`` of them have IDCG > 0 (``mean_positive`` is their mean NDCG) and
+    ``n_zero_idcg`` have IDCG = 0. ``median_idcg`` is the median IDCG of the queries with IDCG > 0;
     ``mean_high_idcg`` / ``mean_low_idcg`` are the mean NDCG of the queries with IDCG > 0 at or above /
     below the median IDCG (NaN when there are fewer than two such queries).
     """
