@@ -234,8 +234,11 @@ def ndcg_curve(
     """NDCG@k of a run for several cutoffs, sorting the run only once.
 
     Returns a DataFrame with one row per k in ``ks`` (ascending) and columns
-    ``k``, ``mean_ndcg``, ``ratio_of_sums`` and ``n_queries``; each row equals
-    ``evaluate_run(..., k=k)``. Per-query DCG@k for every k comes from one
+    ``k``, ``mean_ndcg``, ``ratio_of_sums`` and ``n_queries``; each row's
+    figures equal ``evaluate_run(..., k=k)``'s. ``n_queries`` counts the
+    queries in the mean: under ``zero_idcg="skip"`` the queries with IDCG = 0
+    are not counted, where ``RunResult.n_queries`` counts every evaluated
+    query. Per-query DCG@k for every k comes from one
     cumulative sum over the ranked positions. ``run`` may be an
     :class:`EncodedRun`, as in :func:`evaluate_run`.
     """

@@ -387,6 +387,17 @@ def test_curve_handles_average_ties_and_skip():
     assert curve["mean_ndcg"].iloc[0] == pytest.approx(1 / 2, abs=1e-12)  # mean gain 1 over ideal 2
 
 
+def test_the_curves_query_count_is_said_to_leave_out_skipped_queries():
+    """ndcg_curve's docstring said each row "equals evaluate_run(..., k=k)", but under zero_idcg="skip" its
+    n_queries counts the queries in the mean (58 on the bundled neural run) where RunResult.n_queries counts every
+    evaluated query (60). The figures are equal; the docstring now says what n_queries counts."""
+    curve = ndcg_curve(MULTI_RUN, MULTI_QRELS, ks=[1, 3], gain="linear", zero_idcg="skip")
+    single = evaluate_run(MULTI_RUN, MULTI_QRELS, k=3, gain="linear", zero_idcg="skip")
+    assert single.n_queries == 2 and single.zero_idcg_queries == ("q5",)
+    assert curve["n_queries"].tolist() == [1, 1] == [int(single.per_query["ndcg"].notna().sum())] * 2
+    assert "RunResult.n_queries" in ndcg_curve.__doc__ and "skip" in ndcg_curve.__doc__
+
+
 @pytest.mark.parametrize("ks", [[], [0, 3], "abc", None])
 def test_curve_refuses_bad_cutoffs(ks):
     with pytest.raises(InvalidInput):
