@@ -8,6 +8,7 @@ upload handling (UploadedFile, file_id, getvalue), not through session state.
 from __future__ import annotations
 
 import inspect
+import io
 import json
 import re
 from pathlib import Path
@@ -621,3 +622,23 @@ def test_an_address_of_uploaded_files_says_so_when_opened_without_them():
     opened.selectbox(key="dataset_run").set_value("Neural").run()
     assert not opened.warning and "data_unlinked" not in opened.query_params  # the user's own choice ends it
     assert "data_unlinked" not in run_page("dataset").query_params
+
+
+def test_right_to_left_query_ids_in_a_refusal_keep_the_list_order():
+    """Under the rule "Refuse" (z=error) ndcg_core's refusal lists the queries with IDCG = 0 ("IDCG is 0 for queries
+    'سؤال-120', 'سؤال-3977', 'שאלה-4845': …"), and the page showed it as written: the three ids and the commas between
+    them made one right-to-left run, drawn "',3977-سؤال' ,'120-سؤال 4845-שאלה''". Each quoted id is now set apart
+    (a first-strong isolate) inside its quotes, in the list's order; the message's other words are as ndcg_core wrote
+    them."""
+    ids = ["سؤال-120", "سؤال-3977", "שאלה-4845"]
+    qrels = "".join(f"{q} 0 d{i} 0\n" for i, q in enumerate(ids)) + "q-ok 0 good 2\n"
+    run = "".join(f"{q} Q0 d{i} 1 1.0 t\n" for i, q in enumerate(ids)) + "q-ok Q0 good 1 1.0 t\n"
+    at = upload_trec(run_page("dataset", query_params={"z": "error"}), qrels.encode(), ("rtl.txt", run.encode()))
+    (error,) = [e.value for e in at.error if "IDCG is 0" in e.value]
+    with pytest.raises(ndcg_core.InvalidInput) as refused:  # what ndcg_core says of the same data: plain text
+        ndcg_core.evaluate_run(ndcg_core.read_run(io.StringIO(run)), ndcg_core.read_qrels(io.StringIO(qrels)),
+                               zero_idcg="error")
+    core, in_order = str(refused.value), sorted(ids)  # the queries in ndcg_core's order (its encoding's: sorted)
+    assert "\u2068" not in core and ", ".join(f"'{q}'" for q in in_order) in core
+    listed = ", ".join(f"'\u2068{q}\u2069'" for q in in_order)
+    assert f"IDCG is 0 for queries {listed}: no judged document has a positive gain" in unescaped(error)

@@ -24,6 +24,7 @@ import streamlit as st
 import ndcg_core
 from ui import dataset_state, focus
 from ui.formatting import megabytes
+from ui.text_direction import isolate_quoted
 from ui.widgets import plain
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -272,5 +273,6 @@ def show_load_error() -> None:
     failed = dataset_state.state().load_error
     if failed:
         # The message quotes the file (names, cells): escaped so it shows as typed, never as markdown.
-        message = f"{failed[1]}\n\nNothing was replaced: the page still shows {current_dataset().label}."
+        # The ids it quotes set apart (ui.text_direction.isolate_quoted), as every ndcg_core refusal on screen.
+        message = f"{isolate_quoted(failed[1])}\n\nNothing was replaced: the page still shows {current_dataset().label}."
         st.error(plain(message), icon=":material/warning:")

@@ -2,13 +2,16 @@
 
 ``ndcg_core.InvalidInput`` messages name arguments (``zero_idcg rule ('zero', 'one' or 'skip')``, "linear
 gain"); the app's readers only know the sidebar. :func:`user_message` rewrites those phrases;
-tests/test_messages.py fails if the core's wording drifts away from what is mapped here.
+tests/test_messages.py fails if the core's wording drifts away from what is mapped here. It also sets apart the ids a
+message quotes (Arabic or Hebrew query ids in a list came out reversed): here, where a message reaches the screen,
+not in ndcg_core, whose messages stay plain text for terminals, logs and tests.
 """
 
 from __future__ import annotations
 
 import ndcg_core
 from ui.settings_model import GAIN_LABELS, GAIN_SETTING, ZERO_IDCG_LABELS, ZERO_IDCG_SETTING, MetricSettings
+from ui.text_direction import isolate_quoted
 
 _OTHER_RULES = ", ".join(f"“{ZERO_IDCG_LABELS[rule]}”" for rule in ("zero", "one", "skip"))
 REWRITES = (
@@ -37,11 +40,12 @@ def reason_only(error: Exception | str) -> str:
 
 
 def user_message(error: Exception | str) -> str:
-    """The error's first line with ndcg_core's argument names replaced by the sidebar's words."""
+    """The error's first line with ndcg_core's argument names replaced by the sidebar's words, and the ids it quotes
+    set apart (``isolate_quoted``: right-to-left ids in a list kept their order only so)."""
     text = str(error)
     for core, words in REWRITES:
         text = text.replace(core, words)
-    return text
+    return isolate_quoted(text)
 
 
 def zero_idcg_refused(grades, ideal, settings: MetricSettings) -> bool:

@@ -197,3 +197,48 @@ def test_open_a_query_in_the_playground(page, app_url):
     expect()(page.get_by_role("heading", name="Playground")).to_be_visible(timeout=20_000)
     expect()(metric(page, "NDCG@10")).to_have_text(f"{expected:.4f}", timeout=20_000)
     tall_screenshot(page, "playground_from_dataset", 1800)
+
+
+# Where each of ``ids`` is drawn in the element ``box``: [left, top] of its last character (a right-to-left id's
+# left end), found in the element's text nodes.
+ID_STARTS_JS = """(box, ids) => {
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  while (walker.nextNode()) nodes.push(walker.currentNode);
+  return ids.map((id) => {
+    for (const node of nodes) {
+      const at = node.data.indexOf(id);
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at + id.length - 1);  // the id's last digit: its left end in a right-to-left id
+      range.setEnd(node, at + id.length);
+      const rect = range.getBoundingClientRect();
+      return [Math.round(rect.left), Math.round(rect.top)];
+    }
+    return null;
+  });
+}"""
+
+
+def test_right_to_left_query_ids_in_a_refusal_are_drawn_in_the_lists_order(page, app_url, tmp_path):
+    """Under the rule "Refuse", ndcg_core's refusal names the queries with IDCG = 0; three Arabic ids were drawn as one
+    right-to-left run: "',3977-سؤال' ,'120-سؤال 4845-سؤال''", the list reversed and its quotes and commas moved. Each
+    id is now drawn in its own direction, the list in its order, left to right: 120, then 3977, then 4845."""
+    ids = ["سؤال-120", "سؤال-3977", "سؤال-4845"]
+    (tmp_path / "rtl.qrels").write_text("".join(f"{q} 0 d{i} 0\n" for i, q in enumerate(ids)) + "q1 0 d1 2\n")
+    (tmp_path / "rtl.run").write_text("".join(f"{q} Q0 d{i} 1 1.0 r\n" for i, q in enumerate(ids)) + "q1 Q0 d1 1 3 r\n")
+    page.set_viewport_size({"width": 1600, "height": 900})  # the ids on one line
+    open_page(page, app_url, "dataset?z=error")
+    with rerun(page):
+        page.get_by_text("TREC qrels + run").click()
+    inputs = page.locator("[data-testid='stFileUploader'] input[type='file']")
+    with rerun(page):
+        inputs.nth(0).set_input_files(str(tmp_path / "rtl.qrels"))
+    inputs.nth(1).set_input_files(str(tmp_path / "rtl.run"))
+    alert = page.locator("[data-testid='stAlertContentError']").filter(has_text="IDCG is 0 for queries")
+    alert.wait_for(timeout=30_000)
+    alert.scroll_into_view_if_needed()
+    screenshot(page, "dataset_refusal_rtl_ids", full_page=False)
+    starts = alert.evaluate(ID_STARTS_JS, ids)
+    assert None not in starts and len({top for _, top in starts}) == 1, starts  # one line
+    assert [left for left, _ in starts] == sorted(left for left, _ in starts), starts
