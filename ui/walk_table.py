@@ -20,7 +20,7 @@ from ui.ranking import Ranking
 
 PROGRESS_WINDOW = 25  # rows shown either side of position i in long lists
 WIDE_KEY, NARROW_KEY = "step_table_wide", "step_table_narrow"
-NARROW_PAGE_PX = 700  # below this page width (the wide grid's ~730 px no longer fit) the phone's layout is shown
+NARROW_PAGE_PX = 730  # below this page width the phone's layout is shown: the wide grid's columns need 724 px
 
 # The one table is drawn in the layout that fits: the other one is not displayed (nor read by a screen reader).
 TABLE_LAYOUT_STYLE = (
