@@ -18,7 +18,10 @@ import ndcg_core
 from ui.formatting import num
 from ui.ranking import Ranking
 
-PROGRESS_WINDOW = 25  # rows shown either side of position i in long lists
+# Rows shown either side of position i, every one of them in view (the grids' height fits their rows): with 25 either
+# side in a box of 10 rows, position 20 of 30 was out of view below ("the highlighted row is position i", unseen).
+# The rows further off are a Next or a slide away (and all of them in the Playground's table and its CSV).
+PROGRESS_WINDOW = 5
 WIDE_KEY, NARROW_KEY = "step_table_wide", "step_table_narrow"
 NARROW_PAGE_PX = 730  # below this page width the phone's layout is shown: the wide grid's columns need 724 px
 
@@ -42,17 +45,17 @@ def progress_table(walk: Ranking, result: ndcg_core.ListResult, position: int, *
     frame = progress_frame(walk, result, position, ahead=ahead)
     # An undefined NDCG@i (IDCG@i = 0 under the rule "skip") reads "–", not the grid's grey "None".
     with st.container(key=WIDE_KEY):
-        st.dataframe(_shaded(frame, position), hide_index=True, width="stretch", column_config=PROGRESS_COLUMNS,
-                     placeholder="–")
+        st.dataframe(_shaded(frame, position), hide_index=True, width="stretch", height="content",
+                     column_config=PROGRESS_COLUMNS, placeholder="–")
     with st.container(key=NARROW_KEY):
         for title, columns in NARROW_PARTS:
             st.markdown(f"**{title}**")
-            st.dataframe(_shaded(frame[list(columns)], position), hide_index=True, width="stretch",
+            st.dataframe(_shaded(frame[list(columns)], position), hide_index=True, width="stretch", height="content",
                          column_config=NARROW_COLUMNS, placeholder="–")
 
 
 def progress_frame(walk: Ranking, result: ndcg_core.ListResult, position: int, *, ahead: bool = True) -> pd.DataFrame:
-    """The rows around ``position`` (a 10,000-row styled table would be slow to send), from ``result.table``."""
+    """The rows around ``position`` (``PROGRESS_WINDOW`` either side), from ``result.table``."""
     table = result.table
     start = max(0, position - 1 - PROGRESS_WINDOW)
     stop = min(len(table), position + PROGRESS_WINDOW) if ahead else position  # predict mode: nothing ahead

@@ -254,3 +254,21 @@ def test_every_worked_example_shows_its_figures_and_verdicts_on_a_phone(phone, a
     card.get_by_text("Verdict", exact=True).scroll_into_view_if_needed()
     expect()(card.get_by_text("Verdict", exact=True)).to_be_in_viewport()
     screenshot(phone, "phone_worked_example_figures", full_page=False)
+
+
+def test_the_walks_table_shows_position_i_without_scrolling_the_table(page, app_url):
+    """With 30 documents at position 20, "The whole table so far (the highlighted row is position i)" was a grid of
+    30 rows in a box of 10: the highlighted row was out of view, below, with nothing to say so. The table now holds
+    the rows around position i, all of them in view, position i's among them."""
+    grades = [i % 4 for i in range(1, 31)]
+    docs = ",".join(f"d{i}:{grade}" for i, grade in enumerate(grades, 1))
+    open_page(page, f"{app_url}/step_by_step?docs={docs}&pos=20")
+    grid = page.locator("[data-testid='stDataFrame']").filter(visible=True).first
+    grid.scroll_into_view_if_needed()
+    grid.locator(".dvn-scroller").wait_for()
+    screenshot(page, "walk_table_position_20", full_page=False)
+    rows, box = grid.locator(".dvn-scroller").evaluate("(box) => [box.scrollHeight, box.clientHeight]")
+    assert rows <= box + 1, (rows, box)  # every row of the table in view: no row hidden below
+    row = ndcg_core.evaluate(grades).table.iloc[19]
+    shown = grid.locator("tr").filter(has_text=re.compile(r"^20d20")).first  # the accessible table's row i = 20
+    expect()(shown).to_contain_text(f"{row['ndcg_at_rank']}")
