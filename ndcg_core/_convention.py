@@ -136,6 +136,16 @@ class Convention:
         """
         return self.whole_list_label if whole_list and self.whole_list_label else self.label
 
+    def cutoff(self, k: int | None) -> int | None:
+        """The cutoff this library applies when asked for ``k``: ``k`` itself, or when ``k`` is None its own
+        default (``default_k``: XGBoost's 'ndcg' counts the top 32), else None (no cutoff).
+
+        >>> from ndcg_core import CONVENTIONS
+        >>> CONVENTIONS["xgboost"].cutoff(None), CONVENTIONS["xgboost"].cutoff(5), CONVENTIONS["sklearn"].cutoff(None)
+        (32, 5, None)
+        """
+        return self.default_k if k is None else k
+
     def evaluate(self, relevances, scores=None, *, k=None, ideal_relevances=None, doc_ids=None) -> ListResult:
         """NDCG of one list as this library computes it.
 
@@ -163,7 +173,7 @@ class Convention:
             ids, the later input position ranks first.
         """
         settings = {"gain": self.gain, "zero_idcg": self.zero_idcg, "log_base": self.log_base,
-                    "discount": self.discount, "k": self.default_k if k is None else k}
+                    "discount": self.discount, "k": self.cutoff(k)}
         grades = as_grades(relevances, what="relevances")
         refused = self.refusal(grades, ideal_relevances=ideal_relevances)
         if refused:

@@ -31,8 +31,10 @@ def _own_cutoff(convention: ndcg_core.Convention, k: int | None, grades, judged)
 
     Its figure then lies in the band of that cutoff, not in the uncut one (drawn there, a dot could sit outside the
     range of every tie order)."""
+    if k is not None:
+        return None
     seen = len(grades) if convention.ideal == "ranking" or judged is None else max(len(grades), len(judged))
-    cut = convention.default_k if k is None else None
+    cut = convention.cutoff(k)
     return cut if cut is not None and cut < seen else None
 
 
