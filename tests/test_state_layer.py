@@ -369,3 +369,16 @@ def test_opening_a_worked_example_whose_convention_the_sidebar_has_says_so():
         assert "the settings already matched it, so none changed" in notices[0]
         settings = at.session_state["settings"]
         assert (settings.gain, settings.log_base, settings.k) == ("exponential", "2", None)
+
+
+def test_a_link_whose_tie_group_is_split_by_another_document_is_refused_not_described_as_averaged():
+    """A hand-edited ``tg=1,2,1`` opened a, b, c with the note "Tied scores in the run: a, c. … each tied document
+    gets the mean gain of its group", while the figures did not average them (ndcg_core averages neighbouring
+    positions with one label only): NDCG 1.0000 and DCG 9.3928 (gains 7, 3, 1), not the 7.8928 of averaged gains
+    (4, 3, 4). A run's tied documents are always neighbours, so such a link is refused, and said so."""
+    at = open_playground({"docs": "a:3,b:2,c:1", "tg": "1,2,1"})
+    assert not [info.value for info in at.info if "Tied scores in the run" in info.value]
+    assert "tie groups" in texts(at) and ranking(at) == state.DEFAULT_RANKING
+    neighbours = open_playground({"docs": "a:3,b:2,c:1", "tg": "1,1,2"})  # a and b tied, next to each other
+    expected = ndcg_core.evaluate([3, 2, 1], tie_groups=[1, 1, 2])
+    assert next(m.value for m in neighbours.metric if m.label == "DCG") == f"{expected.dcg:.4f}" == "8.6546"

@@ -93,6 +93,18 @@ def ranking_link(ranking: Ranking, *, scores: Sequence[float] | None = None, tie
     return RankingLink.checked(params, count=count, unlinked_key="unlinked", whose="its")
 
 
+def groups_are_neighbours(labels: Sequence[int]) -> bool:
+    """Whether each label's positions are next to each other, as tied scores of a run always are. ndcg_core averages
+    the gains of neighbouring positions with one label only, so a link's ``tg=1,2,1`` gave unaveraged figures under
+    a note saying the first and last documents' gains were averaged."""
+    seen: set[int] = set()
+    for index, label in enumerate(labels):
+        if label in seen and labels[index - 1] != label:
+            return False
+        seen.add(label)
+    return True
+
+
 def ranking_from_params(params: Mapping[str, str]) -> tuple[Ranking | None, str | None]:
     """(the link's ranking or None for the default, a warning or None)."""
     if "unlinked" in params:
@@ -110,6 +122,8 @@ def ranking_from_params(params: Mapping[str, str]) -> tuple[Ranking | None, str 
             tie_groups = tuple(parse_int(group, low=0, high=MAX_LINK_DOCUMENTS) for group in str(params["tg"]).split(","))
             if len(tie_groups) != len(names) or None in tie_groups:
                 raise LinkError("its tie groups are not one whole number per ranked document")
+            if not groups_are_neighbours(tie_groups):
+                raise LinkError("the documents of one of its tie groups are not next to each other")
     except LinkError as error:
         return None, f"The link's document list could not be used ({error}), so the example list is shown."
     return Ranking(names, grades, extra_names, extra_grades, tie_groups), None
