@@ -428,3 +428,14 @@ def test_lists_pasted_as_python_prints_them_are_read():
     assert frames and frames[0]["Document"].tolist() == ["A12", "B07", "C33", "D01", "E55"]
     at.text_area(key="why_grades").input("[3, 2, 0, 1, 2").run()  # half a list is still refused, named
     assert "item 1 ('[3') is not a number" in texts(at)
+
+
+def test_a_link_refused_for_an_unjudged_mark_says_the_whole_reason():
+    """A link with ``g=3,2,x`` warned "… A document nobody judged counts as grade 0 in every library searched here
+    (trec_eval, scikit-learn, ranx, …): type 0 for i), so an example is shown instead.": the reason was cut at 160
+    characters, mid-word. Every reason the page gives is of bounded length (it quotes at most 20 characters of the
+    link), so the warning now holds it whole."""
+    at = run_page(PAGE, query_params={"g": "3,2,x", "a": "scikit-learn", "ra": "0.9"})
+    warning = " ".join(str(w.value) for w in at.warning).replace("\\", "")
+    assert "type 0 for it. The Step by step page's lesson 9 shows what leaving such documents out" in warning
+    assert "(the condensed list) does to NDCG.), so an example is shown instead." in warning

@@ -234,7 +234,7 @@ def restore_from_link() -> None:
         try:
             read_question(texts, need_numbers=False)
         except ndcg_core.InvalidInput as error:
-            problem = str(error)[:160]
+            problem = str(error)  # bounded: a reason quotes at most 20 characters of the link
     if problem is not None:
         url_state.warn(SCOPE, plain(f"The link's input could not be used ({problem}), so an example is shown "
                                     "instead."))
