@@ -438,3 +438,17 @@ def test_the_highlighted_cells_are_said_in_words_under_the_table():
         flagged = frame.loc[view.differing(frame[column]), "Library"].tolist()
         line = next(line for line in text.split("\n") if line.startswith(f"- {column}:"))
         assert [label for label in frame["Library"] if f" {label} (" in line] == flagged, column
+
+
+def test_a_document_named_twice_is_refused_not_given_a_trec_eval_figure():
+    """A link (or an edit) with two ranked rows named "a", grades 1 and 2, tied at score 0.5, showed trec_eval
+    0.8597 (the worse order) without a word: trec_eval orders tied scores by document id, so two documents with
+    one id have no order there (and a run holds each document once); with ids "a" and "b" it gives 1.0000. The
+    page now refuses the input and names the repeated document, as the Playground and the Why page do."""
+    at = run_page("conventions", query_params={"case": "custom", "rows": "a:1:0.5::1,a:2:0.5::1"})
+    assert not at.exception
+    warning = " ".join(str(w.value) for w in at.warning).replace("\\", "")
+    assert "could not be used" in warning and "'a' is in the table twice" in warning, warning
+    distinct = run_page("conventions", query_params={"case": "custom", "rows": "a:1:0.5::1,b:2:0.5::1"})
+    shown = next(df.value for df in distinct.dataframe if "Library" in df.value.columns).set_index("Library")
+    assert not distinct.warning and shown.loc["trec_eval ndcg_cut", "NDCG"] == 1.0

@@ -63,6 +63,7 @@ def checked_input(frame: pd.DataFrame, *, gain) -> CheckedInput:
     if ranked.empty:
         raise ndcg_core.InvalidInput("At least one document must be ranked (tick 'ranked').")
     names = [str(name) if isinstance(name, str) and name.strip() else f"#{i}" for i, name in enumerate(ranked["document"], 1)]
+    _refuse_repeated_names(names)
     ndcg_core.check_grades(rows["grade"].tolist(), gain=gain)  # negative, NaN, non-numeric, too large for gain
     scores = _scores(ranked["score"], "score")
     scores_2 = _scores(ranked["score_2"], "second ranker's score")
@@ -73,6 +74,19 @@ def checked_input(frame: pd.DataFrame, *, gain) -> CheckedInput:
         tuple(names), tuple(ranked["grade"].astype(float)), tuple(str(name) for name in extra["document"]),
         tuple(extra["grade"].astype(float)), scores=scores, scores_2=scores_2,
     )
+
+
+def _refuse_repeated_names(names: list[str]) -> None:
+    """Refuse two ranked documents with one name: trec_eval, pytrec_eval and ir_measures order tied scores by
+    document id, so such a pair has no order there (a run holds each document once), yet the table gave them a
+    figure (0.8597 for grades 1 and 2 tied, where distinct ids give 1.0000)."""
+    seen: dict[str, int] = {}
+    for row, name in enumerate(names, 1):
+        if name in seen:
+            raise ndcg_core.InvalidInput(
+                f"document {name[:20]!r} is in the table twice (ranked rows {seen[name]} and {row}). A ranking holds "
+                "each document once, and trec_eval orders tied scores by document id: give each its own name.")
+        seen[name] = row
 
 
 def _scores(column: pd.Series, what: str) -> tuple[float, ...] | None:
