@@ -512,3 +512,20 @@ def test_the_cutoff_hint_does_not_say_a_greyed_row_is_left_out_of_the_ideal_list
     assert hints and "do not count" not in hints[0]
     assert hints[0].endswith("Greyed rows (“no” under Counts) are past the cutoff k = 4: they add nothing to DCG@4, "
                              "but their grades still go into the ideal list, so they can raise IDCG@4.")
+
+
+def test_an_address_claiming_fewer_moves_than_its_order_takes_is_refused():
+    """A hand-edited ``answers=3:2,5,1,0,4,3/0`` (seed 0) scored "Perfect! Your order: NDCG@6 = 1.000 in 0 moves;
+    the best is 1.000, reachable in 2 moves." and 1 / 1: an order two moves from the starting list reached in none.
+    The address's count of moves can no longer be below what its order takes (ui.moves.moves_needed)."""
+    question = QUESTIONS_42[3]
+    fix, fewest = ",".join(map(str, question.shortest_fix())), question.fewest_moves()
+    assert fewest == 2
+    for claimed in (0, fewest - 1):
+        at = run_page("quiz", query_params={"seed": "42", "answers": f"3:{fix}/{claimed}"})
+        assert [w.value for w in at.warning] == [
+            f"The address's answers could not be read (question 3's order takes at least {fewest} moves from the "
+            f"starting list, not {claimed}), so the questions start unanswered."]
+        assert _score(at) == "0 / 0" and "answers" not in at.query_params
+    honest = run_page("quiz", query_params={"seed": "42", "answers": f"3:{fix}/{fewest}"})
+    assert _score(honest) == "1 / 1" and any(f"in {fewest} moves" in s.value for s in honest.success)

@@ -10,6 +10,7 @@ reached, as rows of the question's list, and the moves it took), beside the valu
 from __future__ import annotations
 
 from ui.formatting import fixed
+from ui.moves import moves_needed
 from ui.quiz_model import Answer, Question, estimate_points, is_best, reorder_points
 from ui.url_codecs import decode_order, encode_order
 from ui.url_rules import LinkError, format_number, parse_int, parse_number
@@ -52,4 +53,10 @@ def answer_from_link(question: Question, text: str) -> Answer:
     moves = parse_int(moves_text, low=0, high=MAX_MOVES)
     if moves is None:
         raise LinkError(f"question {question.number}'s number of moves is not a whole number")
+    # No way of moving documents reaches an order in fewer moves than it takes (a hand-edited "/0" scored
+    # "Perfect! … in 0 moves; the best is 1.000, reachable in 2 moves").
+    needed = moves_needed(tuple(question.order.index(row) for row in order))
+    if moves < needed:
+        raise LinkError(f"question {question.number}'s order takes at least {needed} moves from the starting list, "
+                        f"not {moves}")
     return reorder_answer(question, order, moves)
