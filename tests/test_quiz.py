@@ -529,3 +529,20 @@ def test_an_address_claiming_fewer_moves_than_its_order_takes_is_refused():
         assert _score(at) == "0 / 0" and "answers" not in at.query_params
     honest = run_page("quiz", query_params={"seed": "42", "answers": f"3:{fix}/{fewest}"})
     assert _score(honest) == "1 / 1" and any(f"in {fewest} moves" in s.value for s in honest.success)
+
+
+def test_an_address_estimate_between_the_sliders_steps_is_refused():
+    """A hand-edited ``answers=2:0.9015`` (seed 42, NDCG@3 = 0.9514) scored "Spot on! NDCG@3 = 0.951; you said 0.90
+    (off by 0.051)": the point was given for the exact 0.9015 (off by 0.0499 ≤ 0.05) while the words showed the
+    slider's 0.90, off by more than 0.05, which the slider itself scores as Close. The slider moves in steps of
+    0.01, so an address's estimate must be one of them."""
+    truth = QUESTIONS_42[2].result().ndcg
+    assert QUESTIONS_42[2].kind == "estimate" and f"{truth:.4f}" == "0.9514"
+    at = run_page("quiz", query_params={"seed": "42", "answers": "2:0.9015"})
+    assert [w.value for w in at.warning] == [
+        "The address's answers could not be read (question 2's estimate is not one of the slider's steps of 0.01), "
+        "so the questions start unanswered."]
+    assert _score(at) == "0 / 0"
+    on_step = run_page("quiz", query_params={"seed": "42", "answers": "2:0.9"})
+    assert [w.value for w in on_step.warning] == ["Close. NDCG@3 = 0.951; you said 0.90 (off by 0.051)."]
+    assert _score(on_step) == "0.5 / 1"

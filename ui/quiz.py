@@ -17,6 +17,7 @@ from ui.quiz_answers import compare_answer, estimate_answer, reorder_answer
 from ui.quiz_model import (
     ESTIMATE_FULL,
     ESTIMATE_HALF,
+    ESTIMATE_STEP,
     MAX_SEED,
     Answer,
     Question,
@@ -178,7 +179,7 @@ def _estimate(question: Question, seed: int, answer: Answer | None) -> None:
                 f"half within {ESTIMATE_HALF:g})." + _cutoff_hint(question))
     _show_ranking(question)
     if answer is None:
-        st.slider("Your estimate", 0.0, 1.0, 0.5, 0.01, key=quiz_state.widget_key(seed, question, "guess"), persist_state="session")
+        st.slider("Your estimate", 0.0, 1.0, 0.5, ESTIMATE_STEP, key=quiz_state.widget_key(seed, question, "guess"), persist_state="session")
         st.button("Check", key=quiz_state.widget_key(seed, question, "check"), on_click=_answer_estimate, args=(question, seed))
         return
     # Answered: the verdict below states the estimate. (A disabled slider drew it in grey text that fails the

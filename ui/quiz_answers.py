@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ui.formatting import fixed
 from ui.moves import moves_needed
-from ui.quiz_model import Answer, Question, estimate_points, is_best, reorder_points
+from ui.quiz_model import ESTIMATE_STEP, Answer, Question, estimate_points, is_best, reorder_points
 from ui.url_codecs import decode_order, encode_order
 from ui.url_rules import LinkError, format_number, parse_int, parse_number
 
@@ -47,6 +47,9 @@ def answer_from_link(question: Question, text: str) -> Answer:
         guess = parse_number(text, f"question {question.number}'s estimate")
         if guess > 1:
             raise LinkError(f"question {question.number}'s estimate is above 1")
+        steps = guess / ESTIMATE_STEP
+        if abs(steps - round(steps)) > 1e-6:  # 0.9015 scored as itself but was shown and explained as 0.90
+            raise LinkError(f"question {question.number}'s estimate is not one of the slider's steps of {ESTIMATE_STEP:g}")
         return estimate_answer(question, guess)
     order_text, _, moves_text = text.partition("/")
     order = decode_order(order_text, len(question.names))

@@ -35,6 +35,7 @@ QUESTIONS_PER_KIND = 2
 MAX_SEED = 9_999  # four digits: easy to read out to a class
 # Estimate questions: full marks within 0.05 of the true NDCG, half within 0.15.
 ESTIMATE_FULL, ESTIMATE_HALF = 0.05, 0.15
+ESTIMATE_STEP = 0.01  # the estimate slider's step: an estimate is a whole number of these
 SMALLEST_COMPARE_GAP = 0.02  # the two orderings of a compare question differ by at least this much
 LOG_BASE = "2"  # every question uses the log₂ discount
 
