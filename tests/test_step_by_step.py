@@ -9,7 +9,7 @@ import pytest
 import ndcg_core
 from tests.conftest import run_page
 from ui import lessons, walkthrough
-from ui.formatting import num
+from ui.formatting import num, signed_change
 from ui.state import playground_list
 
 
@@ -479,3 +479,21 @@ def test_the_gain_lesson_and_the_sidebar_say_which_documents_code_uses_linear_ga
     gain_help = at.sidebar.radio(key="settings_gain").help
     assert "documents 000, 002 and 004 (their formulas)" in gain_help
     assert "documents 001 and 003, the code of 002 and 004, scikit-learn" in gain_help
+
+
+def test_lesson_two_averages_shows_their_difference_neutrally():
+    """Lesson 8 showed ΣDCG / ΣIDCG with a green "↑ 0.142" under it, as if the ratio of sums were *better* than the
+    mean of per-query NDCG; it is only the difference between two ways of averaging the same run (helper-75).
+    The delta is now grey, with no arrow, and says what it is: the ratio minus the mean."""
+    at = run_page("step_by_step")
+    assert not at.exception
+    ratio_card = next(m for m in at.metric if m.label == "ΣDCG / ΣIDCG")
+    lists = [[3, 1, 2, 0, 2], [0, 0, 1], [3, 3, 2, 3]]
+    results = [ndcg_core.evaluate(grades) for grades in lists]
+    mean = sum(r.ndcg for r in results) / 3
+    ratio = sum(r.dcg for r in results) / sum(r.idcg for r in results)
+    assert ratio_card.value == num(ratio)
+    proto = ratio_card.proto
+    assert proto.delta == f"{signed_change(ratio - mean)} vs the mean" == "+0.142 vs the mean"
+    assert proto.color == 2  # MetricProto.MetricColor.GRAY: neither "better" green nor "worse" red
+    assert proto.direction == 2  # MetricProto.MetricDirection.NONE: no ↑ or ↓

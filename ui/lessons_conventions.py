@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui.formatting import num
+from ui.formatting import num, signed_change
 from ui.lesson_inputs import DOCUMENT_003_EXTRA, DOCUMENT_003_GRADES, grades_field, lesson_kwargs, lesson_table
 from ui.messages import reason_only
 from ui.settings import MetricSettings
@@ -158,8 +158,10 @@ def lesson_dataset(settings: MetricSettings) -> None:
     left.metric("Mean of per-query NDCG", num(mean),
                 help=f"({' + '.join(counted)}) / {len(counted)}" if counted
                 else "No query has an NDCG to average.")
-    right.metric("ΣDCG / ΣIDCG", num(ratio), delta=None if math.isnan(mean - ratio) else num(ratio - mean),
-                 help="(DCG₁ + DCG₂ + DCG₃) / (IDCG₁ + IDCG₂ + IDCG₃)")
+    # The gap between two ways of averaging, not a gain: grey, with no arrow (a green "↑ 0.142" read as "better").
+    right.metric("ΣDCG / ΣIDCG", num(ratio),
+                 delta=None if math.isnan(mean - ratio) else f"{signed_change(ratio - mean)} vs the mean",
+                 delta_color="off", delta_arrow="off", help="(DCG₁ + DCG₂ + DCG₃) / (IDCG₁ + IDCG₂ + IDCG₃)")
     # Two formulas, not one with a gap: on a phone the line broke after the first "=", and its value sat beside the
     # second formula ("0.811   ΣDCG / ΣIDCG = 0.953").
     st.latex(r"\frac{1}{n}\sum_q NDCG_q = " + num(mean, missing=r"\text{undefined}"))
