@@ -475,7 +475,7 @@ def test_the_answer_to_fix_the_ranking_lists_the_moves_that_reach_the_best_order
 
 def test_rows_past_the_cutoff_are_marked_in_words_not_only_greyed():
     """Seed 9269's first question ranks 5 documents at k = 4: the fifth row of each ranking was only greyed, which a
-    screen reader does not read ("Greyed rows are past the cutoff"). A "Counts (≤ k)" column says it in words
+    screen reader does not read ("Greyed rows are past the cutoff"). An "In DCG@k" column says it in words
     whenever a rank lies past k, and the sentence names it."""
     at = run_page("quiz", query_params={"seed": "9269"})
     compare = quiz_model.generate_quiz(9269)[0]
@@ -483,13 +483,13 @@ def test_rows_past_the_cutoff_are_marked_in_words_not_only_greyed():
     ranking_a, ranking_b = [df.value.data if hasattr(df.value, "data") else df.value for df in at.dataframe[:2]]
     for frame, order in ((ranking_a, compare.order), (ranking_b, compare.other_order)):
         assert frame["Document"].tolist() == compare.ranked_names(order)
-        assert frame["Counts (≤ k)"].tolist() == ["yes", "yes", "yes", "yes", "no"]
-    assert any("Greyed rows (“no” under Counts) are past the cutoff k = 4: they add nothing to DCG@4, but their grades "
+        assert frame["In DCG@4"].tolist() == ["yes", "yes", "yes", "yes", "no"]
+    assert any("Greyed rows (“no” under In DCG@4) are past the cutoff k = 4: they add nothing to DCG@4, but their grades "
                "still go into the ideal list, so they can raise IDCG@4." in md.value
                for md in at.markdown)
     for question in quiz_model.generate_quiz(9269):  # no rank past k: no column of "yes" alone
         frame = quiz_model.ranking_frame(question)
-        assert ("Counts (≤ k)" in frame.columns) == (question.k < len(question.names))
+        assert (f"In DCG@{question.k}" in frame.columns) == (question.k < len(question.names))
 
 
 def test_the_cutoff_hint_does_not_say_a_greyed_row_is_left_out_of_the_ideal_list():
@@ -510,7 +510,7 @@ def test_the_cutoff_hint_does_not_say_a_greyed_row_is_left_out_of_the_ideal_list
     assert not at.exception
     hints = [md.value for md in at.markdown if "Estimate NDCG@4" in md.value]
     assert hints and "do not count" not in hints[0]
-    assert hints[0].endswith("Greyed rows (“no” under Counts) are past the cutoff k = 4: they add nothing to DCG@4, "
+    assert hints[0].endswith("Greyed rows (“no” under In DCG@4) are past the cutoff k = 4: they add nothing to DCG@4, "
                              "but their grades still go into the ideal list, so they can raise IDCG@4.")
 
 
@@ -546,3 +546,25 @@ def test_an_address_estimate_between_the_sliders_steps_is_refused():
     on_step = run_page("quiz", query_params={"seed": "42", "answers": "2:0.9"})
     assert [w.value for w in on_step.warning] == ["Close. NDCG@3 = 0.951; you said 0.90 (off by 0.051)."]
     assert _score(on_step) == "0.5 / 1"
+
+
+def test_the_column_for_rows_past_k_says_they_are_out_of_dcg_not_that_they_do_not_count():
+    """Seed 9269's first question (k = 4, 5 documents): the fifth row's column read "Counts (≤ k): no", yet its grade
+    goes into the ideal list and so into IDCG@4: ranking A's fifth document, D3, has grade 3, and IDCG@4 =
+    3 + 3/log2 3 + 2/2 + 2/log2 5 = 6.754 takes it (without it: 3 + 2/log2 3 + 2/2 + 0 = 5.262). The column now says what is true of both: the row is not in DCG@4 ("In DCG@4":
+    no), and the sentence above says its grade still goes into IDCG@4 (helper-75)."""
+    compare = quiz_model.generate_quiz(9269)[0]
+    at = run_page("quiz", query_params={"seed": "9269"})
+    assert not at.exception
+    ranking_a = at.dataframe[0].value
+    ranking_a = ranking_a.data if hasattr(ranking_a, "data") else ranking_a
+    assert "Counts (≤ k)" not in ranking_a.columns
+    assert ranking_a["In DCG@4"].tolist() == ["yes", "yes", "yes", "yes", "no"]
+    result = compare.result(compare.order)
+    assert ranking_a["Document"].tolist()[4] == "D3" and ranking_a["Grade"].tolist()[4] == 3
+    assert [bool(flag) for flag in result.table["in_cutoff"]] == [True, True, True, True, False]
+    # The row marked "no" is left out of DCG@4 but not out of IDCG@4: its grade 3 is in the ideal list.
+    assert result.idcg == pytest.approx(3 + 3 / math.log2(3) + 2 / 2 + 2 / math.log2(5))
+    assert round(result.idcg, 3) == 6.754
+    assert any("Greyed rows (“no” under In DCG@4) are past the cutoff k = 4: they add nothing to DCG@4, but their "
+               "grades still go into the ideal list, so they can raise IDCG@4." in md.value for md in at.markdown)

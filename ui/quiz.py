@@ -23,6 +23,7 @@ from ui.quiz_model import (
     Question,
     answer_summary,
     generate_quiz,
+    in_dcg_column,
     ranking_frame,
     why_text,
 )
@@ -128,7 +129,7 @@ def _cutoff_hint(question: Question) -> str:
     if question.k >= len(question.names):
         return ""
     k = question.k
-    return (f" Greyed rows (“no” under Counts) are past the cutoff k = {k}: they add nothing to DCG@{k}, but their "
+    return (f" Greyed rows (“no” under {in_dcg_column(k)}) are past the cutoff k = {k}: they add nothing to DCG@{k}, but their "
             f"grades still go into the ideal list, so they can raise IDCG@{k}.")
 
 

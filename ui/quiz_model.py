@@ -217,11 +217,19 @@ def is_best(question: Question, order: tuple[int, ...]) -> bool:
     return question.result(order).ndcg >= question.best_ndcg() - 1e-12
 
 
+def in_dcg_column(k: int) -> str:
+    """The header of the column that marks the rows past k: "In DCG@4". Only DCG@k leaves them out (the ideal list
+    still takes their grades), so the header names DCG@k, not "counts"."""
+    return f"In DCG@{k}"
+
+
 def ranking_frame(question: Question, order: tuple[int, ...] | None = None, *, with_numbers: bool = False) -> pd.DataFrame:
     """The ranking as a small table; ``with_numbers`` adds ndcg_core's per-position figures.
 
-    "Counts (≤ k)" (yes / no) is there with the figures, and whenever a rank lies past k: the rows past k are also
-    greyed, but a colour is not read out, and a screen reader heard them as rows like the others."""
+    "In DCG@k" (yes / no, with k's value) is there with the figures, and whenever a rank lies past k: the rows past
+    k are also greyed, but a colour is not read out, and a screen reader heard them as rows like the others. It was
+    "Counts (≤ k)", whose "no" was false for IDCG@k: a row past k adds nothing to DCG@k, but its grade still goes
+    into the ideal list (seed 9269: D3's grade 3, past k = 4, is in IDCG@4 = 6.754)."""
     result = question.result(order)
     table = result.table
     frame = pd.DataFrame(
@@ -236,7 +244,7 @@ def ranking_frame(question: Question, order: tuple[int, ...] | None = None, *, w
         frame["Discount log₂(i+1)"] = table["discount"].round(3)
         frame["Contribution"] = table["contribution"].round(3)
     if with_numbers or not table["in_cutoff"].all():
-        frame["Counts (≤ k)"] = table["in_cutoff"].map({True: "yes", False: "no"})
+        frame[in_dcg_column(question.k)] = table["in_cutoff"].map({True: "yes", False: "no"})
     return frame
 
 
