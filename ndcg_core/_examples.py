@@ -18,6 +18,11 @@ the same inputs (at import; it is cheap). ``status`` compares the two:
 * ``"not stated"``: the document asks for a figure but gives none (and its
   text and code are right): the figure is computed here, nothing to compare.
 
+``code_erratum`` is an error in the document's code that does not touch the
+example's printed figure (000's 'Worst' and 'Best': the figures are right, the
+code would print another): it leaves ``status`` to the figures, since a badge
+of "erratum" on a figure that matches reads as "this figure is wrong".
+
 Sources: 000_0bdd5abdb117b00b.txt (NDCG intro with C# and Python code),
 001_7b77f9f41f0adfb3.txt (CG/DCG/NDCG with D1..D5), 002_f0069fcf9a1a890a.txt
 (B, A, D, C and a numpy snippet), 003_f44d929bf8cc7fa4.txt (pandas notebook,
@@ -78,6 +83,7 @@ class WorkedExample:
     stated_text: dict[str, str] = field(default_factory=dict)
     stated_terms: dict[str, tuple[float, ...]] = field(default_factory=dict)
     figure_status: dict[str, str] = field(default_factory=dict)
+    code_erratum: str | None = None
 
     def kwargs(self) -> dict:
         """Keyword arguments for :func:`ndcg_core.evaluate` that reproduce this example."""
@@ -148,6 +154,7 @@ def _example(
     erratum: str | None = None,
     note: str | None = None,
     zero_idcg: str = "zero",
+    code_erratum: str | None = None,
 ) -> WorkedExample:
     """Build an example: compute its figures with ndcg_core and derive the status."""
     draft = WorkedExample(
@@ -176,7 +183,7 @@ def _example(
         extra_documents=extra_documents, extra_grades=extra_grades, scores=scores, gain=gain,
         log_base=log_base, k=k, stated={metric: float(text) for metric, text in stated.items()},
         computed=computed, status=status, erratum=erratum, note=note, zero_idcg=zero_idcg,
-        stated_text=dict(stated), stated_terms=dict(terms), figure_status=figure_status,
+        stated_text=dict(stated), stated_terms=dict(terms), figure_status=figure_status, code_erratum=code_erratum,
     )
 
 
@@ -234,7 +241,7 @@ WORKED_EXAMPLES: tuple[WorkedExample, ...] = (
         log_base=math.e,
         k=5,
         stated={"ndcg": "0.5664478625498256"},
-        erratum=_SORTED_BUG_000,
+        code_erratum=_SORTED_BUG_000,
     ),
     _example(
         key="000-best",
@@ -246,7 +253,7 @@ WORKED_EXAMPLES: tuple[WorkedExample, ...] = (
         log_base=math.e,
         k=5,
         stated={"ndcg": "1.0"},
-        erratum=_SORTED_BUG_000,
+        code_erratum=_SORTED_BUG_000,
     ),
     # ---------------------------------------------------------------- 001
     _example(

@@ -132,7 +132,7 @@ def test_a_card_whose_document_states_no_figure_is_not_counted_as_a_match():
     page's '✓ matches 8' while its table said 'not stated' and its note 'The document gives no figure here'."""
     at = run_page("worked_examples")
     counts = {m.label: m.value for m in at.metric}
-    assert counts == {"Examples": "16", "✓ matches": "7", "≈ matches after rounding": "2", "✗ erratum": "6",
+    assert counts == {"Examples": "16", "✓ matches": "9", "≈ matches after rounding": "2", "✗ erratum": "4",
                       "○ no figure stated": "1"}
     heading = next(md.value for md in at.markdown if md.value.startswith("### Swapped"))
     assert heading.endswith(":gray-badge[○ no figure stated]")
@@ -164,3 +164,27 @@ def test_a_figure_the_document_prints_in_full_is_reproduced_to_the_same_digits(p
             decimals = len(text.split(".")[1]) if "." in text else 0
             reproduced = shown.loc[cards.metric_label(key), "Reproduced here"]
             assert len(reproduced.split(".")[1]) == max(decimals, 4), (example.key, key, reproduced)
+
+
+def test_000_worst_and_best_cards_badge_their_figure_and_keep_the_codes_erratum_in_words(page):
+    """Document 000's 'Worst order' and 'Best order' cards wore a red "✗ erratum" badge, and a "✗ erratum" row in
+    their figures table, though their printed figures are right: NDCG@5 = 0.5664478625498256 for [0, 1, 2, 2, 3]
+    and 1.0 for [3, 2, 2, 1, 0] (natural log, 2^grade − 1), both reproduced exactly. The erratum is about the
+    document's code (``sorted(dataset)`` sorts the one-list dataset, not its grades, so the code prints 0.9508 for
+    both). The badge now describes the card's figure ("✓ matches"), and the code's erratum is still said on the
+    card, in a box headed as the code's, not the figure's (helper-75)."""
+    tables = dict(zip((e.key for e in EXAMPLES), _figure_tables(page), strict=True))
+    headings = [md.value for md in page.markdown if md.value.startswith("### ")]
+    warnings = [w.value for w in page.warning]
+    for key, title, printed in (("000-worst", "### Worst order", "0.5664478625498256"),
+                                ("000-best", "### Best order", "1.0")):
+        table = tables[key]
+        assert table["Verdict"].tolist() == ["✓ matches"]
+        assert table.set_index("Figure").loc["NDCG", "Stated in the document"] == printed
+        heading = next(text for text in headings if text.startswith(title))
+        assert heading.endswith(":green-badge[✓ matches]"), heading
+        assert "✗ erratum" not in heading
+    code_notes = [text for text in warnings if text.startswith("**In the document's code, not in this figure.**")]
+    assert len(code_notes) == 2 and all("sorted(dataset)" in text and "0.9508" in text for text in code_notes)
+    counts = {m.label: m.value for m in page.metric}
+    assert (counts["✓ matches"], counts["✗ erratum"]) == ("9", "4")

@@ -204,6 +204,6 @@ def _answer(item: kit.Exercise) -> None:
         if wrong:
             stated = ", ".join(f"{kit.FIGURE_NAMES[name]} = {text}" for name, text in wrong.items())
             st.markdown(f"The source document prints {stated}: an erratum (see Worked examples).")
-        elif example.status == "erratum" and example.erratum:
+        elif example.code_erratum:
             st.markdown("The source document's figure is right, but its code would not print it "
                         "(see Worked examples).")

@@ -163,6 +163,9 @@ def example_card(example, index: int) -> None:
                         icon=":material/info:")
             else:
                 st.success("The document's figures are reproduced exactly.", icon=":material/check_circle:")
+            if example.code_erratum:  # the code's error, said on the card but apart from its figure's verdict
+                st.warning(f"**In the document's code, not in this figure.** {example.code_erratum}",
+                           icon=":material/code:")
             if example.note:
                 st.caption(example.note)
         open_col, walk_col, _ = st.columns([1, 1.3, 1.7])
