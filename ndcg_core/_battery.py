@@ -27,13 +27,14 @@ import csv
 import io
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._conventions import CONVENTIONS
 from ._list import ListResult
-from ._validation import InvalidInput, as_grades
+from ._validation import InvalidInput, as_finite_numbers, as_grades, check_sequence
 
 BATTERY_VERSION = 1
 
@@ -112,6 +113,8 @@ def evaluate_as_read(key: str, relevances, scores=None, *, k=None, ideal_relevan
     >>> round(result.ndcg, 4), read
     (0.7602, ((1.5, 1.0), (2.5, 2.0)))
     """
+    if not isinstance(key, str) or key not in CONVENTIONS:  # CONVENTIONS[key] raised a bare KeyError
+        raise InvalidInput(f"Unknown preset {key!r}. Choose one of: {', '.join(CONVENTIONS)}.")
     convention = CONVENTIONS[key]
     typed = as_grades(relevances, what="relevances")
     judged = None if ideal_relevances is None else as_grades(ideal_relevances, what="ideal_relevances")
@@ -125,7 +128,16 @@ def evaluate_as_read(key: str, relevances, scores=None, *, k=None, ideal_relevan
 
 
 def read_words(read: tuple[tuple[float, float], ...]) -> str:
-    """The grades a library changed, as it read them: "1.5 as 1, 2.5 as 2" (the first three, then how many more)."""
+    """The grades a library changed, as it read them: "1.5 as 1, 2.5 as 2" (the first three, then how many more).
+
+    ``read`` is the second item :func:`evaluate_as_read` returns: (typed, read) pairs of numbers.
+    """
+    pairs = check_sequence(read, what="read", of="(typed, read) pairs of grades, as evaluate_as_read returns")
+    for pair in pairs:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+            raise InvalidInput(f"read must hold (typed, read) pairs of grades, got {pair!r:.40}.")
+        as_finite_numbers(pair, what="read")
+    read = tuple(pairs)
     shown = [f"{typed:g} as {whole:g}" for typed, whole in read[:3]]
     more = len(read) - len(shown)
     return ", ".join(shown) + (f" and {more} more" if more else "")
@@ -242,6 +254,11 @@ def read_outputs(data: str | bytes) -> dict[str, float]:
     Every case must be a battery case and every value a number (empty, ``nan``,
     JSON ``null`` or ``NaN``, as Python's ``json.dumps`` writes it: no value). Raises :class:`InvalidInput` naming the line or case.
     """
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    if not isinstance(data, (str, bytes)):  # len(5) raised a bare TypeError
+        raise InvalidInput(f"Give the outputs as CSV or JSON text (or its bytes), got {type(data).__name__}; "
+                           "for a mapping case -> NDCG call check_implementation directly.")
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
@@ -288,6 +305,8 @@ def _number(value, where: str) -> float:
         number = float(value)
     except (TypeError, ValueError):
         raise InvalidInput(f"{where}: {str(value)[:20]!r} is not a number.") from None
+    except OverflowError:  # a JSON integer beyond float's range
+        raise InvalidInput(f"{where}: the number is too large to be an NDCG (they lie between 0 and 1).") from None
     if not math.isfinite(number):
         raise InvalidInput(f"{where}: {value!r} is not a finite number.")
     return number

@@ -21,7 +21,7 @@ import numpy as np
 from ._battery import BATTERY, TRUNCATING, expected_ndcg, library_grades
 from ._conventions import CONVENTIONS
 from ._diagnose import diagnose
-from ._validation import InvalidInput
+from ._validation import InvalidInput, check_tolerance
 
 _UNEXPLAINED = 9  # more changes than the search space has dimensions
 _NOT_TRUNCATED = "fractional grades kept (trec_eval and ranx read 1.5 as 1)"
@@ -93,6 +93,7 @@ def check_implementation(outputs: Mapping[str, float], *, tolerance: float = 5e-
     fits."""
     cases = {vector.key: vector for vector in BATTERY}
     outputs = _numbers_by_case(outputs)
+    tolerance = check_tolerance(tolerance)
     if not outputs:
         raise InvalidInput("Give your output for at least one battery case (one line 'case,ndcg' per case).")
     unknown = sorted(set(outputs) - set(cases))
@@ -157,15 +158,25 @@ def _numbers_by_case(outputs: object) -> dict[str, float]:
                            "{'plain': 0.9608}; read_outputs reads them from CSV or JSON text.")
     numbers = {}
     for case, value in outputs.items():
+        if not isinstance(case, str):  # a case is named by text ('plain'); an int key failed later with TypeError
+            raise InvalidInput(f"The case {case!r} is not a case name: name each case by its text, e.g. 'plain'.")
         if value is None:
             numbers[case] = math.nan
         elif isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
-            numbers[case] = float(value)
+            numbers[case] = _as_float(value)
         else:
             shown = f"{value!r}, text" if isinstance(value, str) else repr(value)[:40]
             raise InvalidInput(f"The output for {str(case)[:40]!r} ({shown}) is not a number: give each case's NDCG "
                                "as a number, or None / NaN for no value.")
     return numbers
+
+
+def _as_float(value: float) -> float:
+    """``float(value)``; an int beyond float's range (10**400) is infinite, as the finiteness check reads it."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _finding(vector, value: float, tolerance: float, *, reading: str, baseline: str | None):

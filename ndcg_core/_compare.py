@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from ._validation import InvalidInput
+from ._validation import InvalidInput, check_tolerance
 
 # Bootstrap resamples are drawn in blocks so memory stays bounded (n_boot x n_queries indices at once would be
 # 800 MB for 10 000 resamples of 10 000 queries). Drawing in blocks yields the same numbers as one big draw.
@@ -140,6 +141,8 @@ def bootstrap_means(values: np.ndarray, *, n_boot: int, seed: int) -> np.ndarray
     return means
 
 
+MOST_RESAMPLES = 10**8  # 800 MB of means: far more than any interval needs, and an array numpy can allocate
+
 # --- validation ----------------------------------------------------------------------------------------------
 
 def _paired(per_query_a, per_query_b) -> tuple[pd.Series, pd.Series]:
@@ -190,20 +193,30 @@ def _as_series(values, name: str) -> pd.Series:
         raise InvalidInput(f"System {name}'s per-query scores must be a list of numbers, not text.")
     try:
         return pd.Series(np.asarray(values, dtype=float).reshape(-1))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int beyond float's range (10**400)
         raise InvalidInput(f"System {name}'s per-query scores must be a list of numbers.") from None
 
 
 def _check_options(n_boot, seed, confidence, tie_tolerance) -> tuple[int, int, float, float]:
     if isinstance(n_boot, bool) or not isinstance(n_boot, (numbers.Integral, np.integer)) or n_boot < 1:
         raise InvalidInput(f"n_boot (the number of bootstrap resamples) must be a whole number ≥ 1, got {n_boot!r}.")
+    if n_boot > MOST_RESAMPLES:  # numpy refused the array with its own ValueError ("Maximum allowed dimension")
+        raise InvalidInput(f"n_boot is {len(str(int(n_boot)))} digits long: use at most {MOST_RESAMPLES:,} (10,000 is plenty "
+                           "for a 95% interval).")
     if isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, np.integer)) or seed < 0:
         raise InvalidInput(f"seed must be a whole number ≥ 0, got {seed!r}.")
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < float(confidence) < 1:
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) \
+            or not 0 < _as_float(confidence) < 1:
         raise InvalidInput(f"confidence must be a number between 0 and 1 (e.g. 0.95), got {confidence!r}.")
-    if isinstance(tie_tolerance, bool) or not isinstance(tie_tolerance, numbers.Real) or not float(tie_tolerance) >= 0:
-        raise InvalidInput(f"tie_tolerance must be a number ≥ 0, got {tie_tolerance!r}.")
-    return int(n_boot), int(seed), float(confidence), float(tie_tolerance)
+    return int(n_boot), int(seed), float(confidence), check_tolerance(tie_tolerance, name="tie_tolerance")
+
+
+def _as_float(value: numbers.Real) -> float:
+    """``float(value)``, with an int beyond float's range (10**400) read as ±inf instead of raising OverflowError."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 @dataclass(frozen=True)
@@ -254,6 +267,9 @@ def aggregate_gap(per_query: pd.DataFrame) -> AggregateGap:
         One row per evaluated query (``RunResult.per_query``); ``ndcg`` may be NaN for queries the
         zero-IDCG rule skipped.
     """
+    if not isinstance(per_query, pd.DataFrame):
+        raise InvalidInput("per_query must be a DataFrame with columns dcg, idcg and ndcg (RunResult.per_query), "
+                           f"got {type(per_query).__name__}.")
     missing = {"dcg", "idcg", "ndcg"} - set(per_query.columns)
     if missing:
         raise InvalidInput(f"per_query needs the columns dcg, idcg and ndcg; missing: {', '.join(sorted(missing))}.")

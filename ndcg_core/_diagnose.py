@@ -24,7 +24,6 @@ How it stays fast (a 100-document list takes a few milliseconds, see
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -45,7 +44,7 @@ from ._reported import (
     stated_cutoff,
 )
 from ._search_space import DIMENSIONS, SearchSpace, build_space, calculation_table, is_close, preset_settings
-from ._validation import InvalidInput, check_k
+from ._validation import InvalidInput, check_flag, check_k, check_tolerance
 
 
 @dataclass(frozen=True)
@@ -178,10 +177,13 @@ def diagnose(relevances, scores=None, *, reported, ideal_relevances=None, k=None
     """
     numbers = reported_numbers(reported)
     k = check_k(k)  # as evaluate reads it (2.0 is 2): the search indexes arrays with it
-    if baseline is not None and baseline not in CONVENTIONS:
+    if baseline is not None and (not isinstance(baseline, str) or baseline not in CONVENTIONS):
         raise InvalidInput(f"Unknown baseline preset {baseline!r}. Choose one of: {', '.join(CONVENTIONS)}.")
-    if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance) and tolerance >= 0):
-        raise InvalidInput(f"tolerance must be a number 0 or more, got {tolerance!r}.")
+    tolerance = check_tolerance(tolerance)
+    library_refusals = check_flag(library_refusals, name="library_refusals")
+    if gain_tables is not None and not isinstance(gain_tables, Mapping):
+        raise InvalidInput(f"gain_tables must map a name to a grade -> gain mapping, e.g. {{'mine': {{0: 0, 1: 3}}}}, "
+                           f"got {type(gain_tables).__name__} {gain_tables!r:.40}.")
     space = build_space(relevances, scores, ideal_relevances=ideal_relevances, k=k, doc_ids=doc_ids,
                         gain_tables=gain_tables)
     grid = evaluate_grid(space)

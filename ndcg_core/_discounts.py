@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from ._validation import InvalidInput, check_discount, check_log_base
+from ._validation import LARGEST_K, InvalidInput, check_discount, check_log_base
 
 # Exact numpy logarithms for the usual bases, so figures agree to the last bit
 # with code that calls np.log2 (scikit-learn, the documents' notebooks), np.log or np.log10.
@@ -44,6 +44,8 @@ def discounts(n: int, log_base: float = 2.0, *, discount: str = "log") -> np.nda
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise InvalidInput(f"n (the number of positions) must be a whole number 0 or more, got {n!r}.")
+    if n > LARGEST_K:  # numpy refused it with its own ValueError ("Maximum allowed size exceeded")
+        raise InvalidInput(f"n (the number of positions) is {len(str(int(n)))} digits long: no list is that long.")
     log_base = check_log_base(log_base)
     discount = check_discount(discount)
     ranks = np.arange(1, n + 1, dtype=float)

@@ -19,6 +19,7 @@ import pandas as pd
 from ._encode import EncodedIds, encode_ids
 from ._frames import RunColumns, read_frames
 from ._judge import Judgments, judge
+from ._validation import InvalidInput
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,3 +146,14 @@ def query_blocks(query: np.ndarray, n_listed: int) -> tuple[bool, np.ndarray]:
     each query is one block (then it changes exactly one time less than there are queries)."""
     boundary = np.flatnonzero(query[1:] != query[:-1])
     return query.size < 2 or boundary.size + 1 == n_listed, boundary
+
+
+def check_encoded(run: object, *, what: str) -> EncodedRun:
+    """Return ``run`` if it is an :class:`EncodedRun`; a DataFrame or anything else is refused with what to call.
+
+    (Functions that take only an encoded run read its attributes: anything else raised a bare AttributeError.)
+    """
+    if not isinstance(run, EncodedRun):
+        raise InvalidInput(f"{what} must be an EncodedRun: build it with ndcg_core.encode_run(run, qrels), "
+                           f"got {type(run).__name__}.")
+    return run

@@ -11,20 +11,21 @@ Every figure is :func:`evaluate` on one query's ranked grades.
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from ._list import evaluate
-from ._validation import InvalidInput, check_k
+from ._validation import InvalidInput, as_grades, check_choice, check_k, check_list_of_lists, check_tolerance
 
 CHOICES = {"gain": ("linear", "exponential"), "ideal": ("ranking", "all_judged"), "zero_idcg": ("zero", "one")}
 
 
-def winner_grid(rankings_a: Sequence, rankings_b: Sequence, *, judged: Sequence | None = None, k: int | None = None,
-                gain: str = "exponential", ideal: str = "all_judged", zero_idcg: str = "zero",
-                tolerance: float = 1e-12) -> pd.DataFrame:
+def winner_grid(rankings_a: Sequence, rankings_b: Sequence, *, ideal_relevances: Sequence | None = None,
+                k: int | None = None, gain: str = "exponential", ideal: str = "all_judged", zero_idcg: str = "zero",
+                tolerance: float = 1e-12, judged: Sequence | None = None) -> pd.DataFrame:
     """Mean NDCG of rankers A and B under every combination of the choices, and who wins.
 
     Parameters
@@ -32,10 +33,16 @@ def winner_grid(rankings_a: Sequence, rankings_b: Sequence, *, judged: Sequence 
     rankings_a, rankings_b : sequences of grade lists
         Per query, the grades of ranker A's (B's) documents in ranked order
         (unjudged = 0).
-    judged : sequence of grade lists, optional
+    ideal_relevances : sequence of grade lists, optional
         Per query, every judged grade (ranked by either ranker or not), for the
         "ideal from every judgment" choice; defaults to each ranking's own grades.
+        The same keyword as :func:`evaluate`'s, one list per query.
     k, gain, ideal, zero_idcg : the baseline choices (the first row of the result).
+    tolerance : float
+        Mean (or per-query) NDCGs closer than this are a tie.
+    judged : sequence of grade lists, optional
+        The former name of ``ideal_relevances`` (every other function says
+        ``ideal_relevances``); still read, with a DeprecationWarning.
 
     Returns
     -------
@@ -46,20 +53,34 @@ def winner_grid(rankings_a: Sequence, rankings_b: Sequence, *, judged: Sequence 
         (queries each wins), ``flips`` (winner differs from the baseline's) and
         ``changed`` (the choices that differ from the baseline).
     """
+    if judged is not None:
+        if ideal_relevances is not None:
+            raise InvalidInput("Give ideal_relevances only (judged is its former name), not both.")
+        warnings.warn("winner_grid(judged=...) is renamed ideal_relevances=..., as in evaluate and every other "
+                      "function; judged will be removed.", DeprecationWarning, stacklevel=2)
+        ideal_relevances = judged
+    rankings_a = [as_grades(grades, what=f"rankings_a, query {query}")
+                  for query, grades in enumerate(check_list_of_lists(rankings_a, what="rankings_a"), start=1)]
+    rankings_b = [as_grades(grades, what=f"rankings_b, query {query}")
+                  for query, grades in enumerate(check_list_of_lists(rankings_b, what="rankings_b"), start=1)]
     if len(rankings_a) != len(rankings_b) or not rankings_a:
         raise InvalidInput("Give both rankers' lists for the same queries (at least one).")
-    judged = judged if judged is not None else [None] * len(rankings_a)
-    if len(judged) != len(rankings_a):
-        raise InvalidInput("judged must have one list per query.")
-    baseline = {"gain": gain, "k": check_k(k), "ideal": ideal, "zero_idcg": zero_idcg}
+    pools = ([None] * len(rankings_a) if ideal_relevances is None
+             else check_list_of_lists(ideal_relevances, what="ideal_relevances"))
+    if len(pools) != len(rankings_a):
+        raise InvalidInput("ideal_relevances must have one list per query.")
+    baseline = {"gain": check_choice(gain, CHOICES["gain"], name="gain"), "k": check_k(k),
+                "ideal": check_choice(ideal, CHOICES["ideal"], name="ideal list"),
+                "zero_idcg": check_choice(zero_idcg, CHOICES["zero_idcg"], name="zero_idcg rule")}
+    tolerance = check_tolerance(tolerance)
     cutoffs = list(dict.fromkeys([baseline["k"], 5, 10, None]))
     combos = [dict(zip(("gain", "k", "ideal", "zero_idcg"), values, strict=True))
               for values in itertools.product(CHOICES["gain"], cutoffs, CHOICES["ideal"], CHOICES["zero_idcg"])]
     combos.sort(key=lambda combo: combo != baseline)  # the baseline first
     rows = []
     for combo in combos:
-        a = _scores(rankings_a, rankings_b, judged, combo, side=0)
-        b = _scores(rankings_a, rankings_b, judged, combo, side=1)
+        a = _scores(rankings_a, rankings_b, pools, combo, side=0)
+        b = _scores(rankings_a, rankings_b, pools, combo, side=1)
         mean_a, mean_b = float(np.nanmean(a)), float(np.nanmean(b))
         rows.append({**combo, "mean_a": mean_a, "mean_b": mean_b, "winner": _winner(mean_a, mean_b, tolerance),
                      "queries_a": int((a > b + tolerance).sum()), "queries_b": int((b > a + tolerance).sum()),

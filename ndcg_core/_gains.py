@@ -67,14 +67,29 @@ def check_grades(grades, *, gain: GainSpec) -> np.ndarray:
     ndcg_core._validation.InvalidInput: Grade 1100 is too large for exponential gain: ...
     """
     values = as_grades(grades)
-    gains_of(values, check_gain(gain))
+    gain_values(values, check_gain(gain))
     return values
 
 
-def gains_of(grades: np.ndarray, gain: GainSpec) -> np.ndarray:
+def gains_of(grades, gain: GainSpec) -> np.ndarray:
     """Map grades to gains: ``grades`` itself, ``2**grades - 1`` or a table lookup.
 
-    ``grades`` should come from validation (finite, non-negative floats) and
+    The public form: ``grades`` (any list of finite, non-negative numbers) and
+    ``gain`` are checked first, so a wrong type raises :class:`InvalidInput`
+    naming it (``gains_of(None, "linear")`` raised a bare AttributeError).
+    Also raises it when an exponential gain overflows or a grade is missing
+    from a gain table.
+
+    >>> gains_of([0, 1, 3], "exponential").tolist()
+    [0.0, 1.0, 7.0]
+    """
+    return gain_values(as_grades(grades), check_gain(gain))
+
+
+def gain_values(grades: np.ndarray, gain: GainSpec) -> np.ndarray:
+    """The kernel of :func:`gains_of`, without its checks (the engine's hot paths call it on checked arrays).
+
+    ``grades`` must come from validation (finite, non-negative floats) and
     ``gain`` from :func:`check_gain`. Raises :class:`InvalidInput` when an
     exponential gain overflows or a grade is missing from a gain table.
     """

@@ -24,14 +24,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._validation import as_finite_numbers
+
 
 def ideal_order(grades) -> np.ndarray:
     """Indices that put ``grades`` in the ideal order: grade descending, ties in input order.
 
+    ``grades`` are checked as numbers (text, None, NaN or a list inside the list raise :class:`InvalidInput`,
+    where ``ideal_order(['x'])`` raised numpy's ValueError).
+
     >>> ideal_order([1, 3, 0, 3]).tolist()
     [1, 3, 0, 2]
     """
-    values = np.asarray(grades, dtype=float).reshape(-1)
+    values = as_finite_numbers(grades, what="grades")
     return np.argsort(-values, kind="stable")
 
 
@@ -44,7 +49,7 @@ def worst_order(grades) -> np.ndarray:
     >>> worst_order([1, 3, 0, 3]).tolist()
     [2, 0, 1, 3]
     """
-    values = np.asarray(grades, dtype=float).reshape(-1)
+    values = as_finite_numbers(grades, what="grades")
     return np.argsort(values, kind="stable")
 
 

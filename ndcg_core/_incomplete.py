@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._list import evaluate, evaluate_scores
-from ._validation import InvalidInput, as_finite_numbers, as_grades, check_k
+from ._validation import InvalidInput, as_finite_numbers, as_grades, check_k, check_sequence
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,14 @@ def incomplete_judgments(
         None); ``None`` or NaN marks a document without a judgment.
     scores : sequence of numbers, optional
         Model scores, ranked descending with the tie rule ``ties``.
+    ties : str
+        The tie rule for equal scores (:data:`TIE_RULES`). Its default,
+        ``"stable"`` (tied documents keep the order given), differs on purpose
+        from :func:`evaluate_scores`' ``"average"``: the condensed list is the
+        ranked list with its unjudged documents struck out (Sakai 2007), and
+        only a tie rule that places each document on its own keeps the judged
+        documents of a tie in the same places relative to each other in both
+        lists. Pass ``ties="average"`` for scikit-learn's tie handling.
     k, gain, zero_idcg
         As in :func:`evaluate`.
     ideal_relevances : sequence of non-negative numbers, optional
@@ -83,7 +91,8 @@ def incomplete_judgments(
     >>> round(result.standard, 4), round(result.condensed, 4), round(result.judged_at_k, 4)
     (0.3975, 0.7625, 0.3333)
     """
-    marks = list(relevances) if not isinstance(relevances, np.ndarray) else relevances.tolist()
+    marks = (relevances.tolist() if isinstance(relevances, np.ndarray) and relevances.ndim == 1
+             else check_sequence(relevances, what="relevances", of="one grade (or None when unjudged) per document"))
     unjudged = np.array([value is None or (isinstance(value, float) and math.isnan(value)) for value in marks])
     if unjudged.size == 0:
         raise InvalidInput("The ranking is empty: add at least one document.")

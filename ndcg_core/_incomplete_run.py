@@ -28,6 +28,7 @@ import pandas as pd
 
 from ._encoded_run import EncodedRun, query_blocks
 from ._runs import RunResult, _encoded, evaluate_run
+from ._validation import InvalidInput
 
 
 def incomplete_run(run: pd.DataFrame | EncodedRun, qrels: pd.DataFrame | None = None, *,
@@ -114,10 +115,16 @@ def _unjudged_at_highest(encoded: EncodedRun, unjudged: np.ndarray) -> EncodedRu
     )
 
 
+SUMMARY_COLUMNS = frozenset({"standard", "condensed", "upper", "judged_at_k", "n_unjudged_in_cutoff"})
+
+
 def incomplete_summary(per_query: pd.DataFrame) -> dict[str, float]:
     """The run's figures from :func:`incomplete_run`'s table: the mean of each NDCG over the queries that have
     one (NaN left out) and ``judged_at_k``, the mean share of judged documents in each query's cutoff;
     ``queries_with_unjudged``, how many queries have an unjudged document in their cutoff."""
+    if not isinstance(per_query, pd.DataFrame) or not SUMMARY_COLUMNS.issubset(per_query.columns):
+        raise InvalidInput("per_query must be the table incomplete_run returns (columns "
+                           f"{', '.join(sorted(SUMMARY_COLUMNS))}), got {type(per_query).__name__}.")
     figures = {name: float(np.nanmean(per_query[name])) if per_query[name].notna().any() else float("nan")
                for name in ("standard", "condensed", "upper", "judged_at_k")}
     figures["queries_with_unjudged"] = int((per_query["n_unjudged_in_cutoff"] > 0).sum())

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ._discounts import discounts
-from ._gains import GainSpec, check_gain, gains_of
+from ._gains import GainSpec, check_gain, gain_values
 from ._ideal import ideal_depth, ideal_order, ranking_depth
 from ._score_order import ranked_by_score
 from ._ties import tie_averaged_gains
@@ -21,7 +21,9 @@ from ._validation import (
     as_grades,
     check_choice,
     check_discount,
+    check_flag,
     check_k,
+    check_labels,
     check_log_base,
 )
 
@@ -206,14 +208,12 @@ def evaluate(
         raise InvalidInput("The ranking is empty: add at least one document with a grade.")
     settings = _check_settings(k=k, gain=gain, log_base=log_base, zero_idcg=zero_idcg, discount=discount)
     ideal, order = _ideal_grades(grades, ideal_relevances)
-    gains = gains_of(grades, settings["gain"])
+    gains = gain_values(grades, settings["gain"])
     if tie_groups is not None:
-        labels = np.asarray(list(tie_groups) if not isinstance(tie_groups, np.ndarray) else tie_groups)
-        if labels.shape != grades.shape:
-            raise InvalidInput(f"Got {grades.size} grades but {labels.size} tie-group labels: give one per position.")
+        labels = np.asarray(check_labels(tie_groups, grades.size, what="tie_groups", noun="tie-group label"))
         gains = tie_averaged_gains(np.zeros(grades.size, dtype=np.int8), labels, gains)
     return build_result(grades, gains, ideal, **settings, item=np.arange(grades.size), ideal_order=order,
-                        cut_ideal_at_ranking=bool(cut_ideal_at_ranking))
+                        cut_ideal_at_ranking=check_flag(cut_ideal_at_ranking, name="cut_ideal_at_ranking"))
 
 
 def evaluate_scores(
@@ -280,11 +280,11 @@ def evaluate_scores(
 
     single_query = np.zeros(grades.size, dtype=np.int8)
     ranked = grades[order]
-    gains = gains_of(ranked, settings["gain"])
+    gains = gain_values(ranked, settings["gain"])
     if ties == "average":
         gains = tie_averaged_gains(single_query, score_values[order], gains)
     return build_result(ranked, gains, ideal, **settings, item=order, ideal_order=ideal_positions,
-                        cut_ideal_at_ranking=bool(cut_ideal_at_ranking))
+                        cut_ideal_at_ranking=check_flag(cut_ideal_at_ranking, name="cut_ideal_at_ranking"))
 
 
 def _check_settings(*, k, gain, log_base, zero_idcg, discount) -> dict:
@@ -335,7 +335,7 @@ def build_result(
     depth = int(ranking_depth(k, n))
     counted_ideal = int(ideal_depth(k, ideal.size, n_ranked=n, cut_ideal_at_ranking=cut_ideal_at_ranking))
     ideal_cut = ideal[:counted_ideal]
-    ideal_gains = gains_of(ideal_cut, gain)
+    ideal_gains = gain_values(ideal_cut, gain)
 
     disc = discounts(max(n, ideal_cut.size), log_base, discount=discount)
     contributions = gains / disc[:n]
@@ -378,7 +378,7 @@ def _columns(grades, gains, contributions, disc, ideal, gain, zero_idcg, depth, 
     ideal_at = np.zeros(n)
     shared = min(n, ideal.size)
     ideal_at[:shared] = ideal[:shared]
-    ideal_gain = gains_of(ideal_at, gain)
+    ideal_gain = gain_values(ideal_at, gain)
     ideal_contribution = ideal_gain / disc
     cumulative_dcg = np.cumsum(contributions)
     cumulative_idcg = np.cumsum(ideal_contribution)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._encoded_run import EncodedRun
-from ._gains import GainSpec, gains_of
+from ._gains import GainSpec, gain_values
 from ._ideal import ranking_depth
 from ._ties import order_rows, tie_averaged_gains
 
@@ -54,7 +54,7 @@ def rank(encoded: EncodedRun, *, ties: str, gain: GainSpec, depth: int | None) -
     slots = np.repeat(starts, kept) + position  # places in the ranked order
     row = slots if order is None else order[slots]
     kept_judgment = judgment[row]
-    judged_gain = gains_of(encoded.grades, gain) if encoded.grades.size else np.zeros(0)
+    judged_gain = gain_values(encoded.grades, gain) if encoded.grades.size else np.zeros(0)
     if ties == "average":  # a tie group may straddle the cutoff: average over the whole group first
         sorted_judgment = judgment if order is None else judgment[order]
         sorted_value = value if order is None else value[order]

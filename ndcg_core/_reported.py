@@ -121,12 +121,16 @@ def _number(position: int, value) -> tuple[float, str]:
             number = Decimal(text)
         except InvalidOperation:
             raise InvalidInput(f"Reported number {position} is {value[:20]!r}, not a number.") from None
-        if not number.is_finite():
+        if not number.is_finite() or not math.isfinite(float(number)):
             raise InvalidInput(f"Reported number {position} is {value[:20]!r}, not a finite number.")
         return float(number), text
     if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
         raise InvalidInput(f"Reported number {position} is {value!r}, not a number.")
-    return float(value), ""
+    try:
+        return float(value), ""
+    except OverflowError:  # an int beyond float's range (10**400): an NDCG lies between 0 and 1
+        raise InvalidInput(f"Reported number {position} is too large to be an NDCG (they lie between 0 and 1).") \
+            from None
 
 
 def reported_numbers(reported) -> list[Reported]:

@@ -29,15 +29,15 @@ import numpy as np
 import pandas as pd
 
 from ._discounts import discounts
-from ._encoded_run import EncodedRun
+from ._encoded_run import EncodedRun, check_encoded
 from ._flips import CHOICES, _winner
-from ._gains import gains_of
+from ._gains import gain_values
 from ._ideal import ideal_lists
 from ._list import normalise
 from ._rank import rank
 from ._runs import _kept_queries
 from ._ties import TIE_RULES
-from ._validation import InvalidInput, check_choice, check_k
+from ._validation import InvalidInput, check_choice, check_k, check_sequence, check_tolerance
 
 CHOICE_NAMES = ("gain", "k", "ideal", "zero_idcg", "ties")
 
@@ -61,6 +61,7 @@ def _cutoffs(k: int | None) -> list:
 
 def run_ratios(run: EncodedRun, *, k: int | None = None, log_base: float = 2.0) -> RunRatios:
     """The DCG and IDCG figures :func:`run_winner_grid` needs for the baseline cutoff ``k``, computed once."""
+    check_encoded(run, what="run")
     cutoffs = _cutoffs(k)
     index, columns = _ratios(run, cutoffs, log_base)
     return RunRatios(index=index, columns=columns, cutoffs=tuple(cutoffs))
@@ -96,6 +97,10 @@ def run_winner_grid(run_a: EncodedRun | RunRatios, run_b: EncodedRun | RunRatios
                 "ideal": check_choice(ideal, CHOICES["ideal"], name="ideal list"),
                 "zero_idcg": check_choice(zero_idcg, CHOICES["zero_idcg"], name="zero_idcg rule"),
                 "ties": check_choice(ties, TIE_RULES, name="tie rule")}
+    tolerance = check_tolerance(tolerance)
+    for name, run in (("run_a", run_a), ("run_b", run_b)):
+        if not isinstance(run, RunRatios):
+            check_encoded(run, what=name)
     cutoffs = _cutoffs(k)
     ratios = [run if isinstance(run, RunRatios) else run_ratios(run, k=k, log_base=log_base) for run in (run_a, run_b)]
     if any(list(r.cutoffs) != cutoffs for r in ratios):
@@ -103,7 +108,8 @@ def run_winner_grid(run_a: EncodedRun | RunRatios, run_b: EncodedRun | RunRatios
     (index_a, a), (index_b, b) = ((r.index, r.columns) for r in ratios)
     shared = index_a.intersection(index_b)
     if queries is not None:
-        shared = shared.intersection(pd.Index([str(query) for query in queries]))
+        wanted = check_sequence(queries, what="queries", of="one query id per query")
+        shared = shared.intersection(pd.Index([str(query) for query in wanted]))
     if shared.empty:
         raise InvalidInput("The two runs share no judged query, so there is nothing to compare.")
     rows_a, rows_b = index_a.get_indexer(shared), index_b.get_indexer(shared)
@@ -140,7 +146,7 @@ def _ratios(run: EncodedRun, cutoffs: list, log_base: float) -> tuple[pd.Index, 
     n = run.n_queries
     columns: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
     for gain in CHOICES["gain"]:
-        judged_gains = gains_of(run.grades, gain) if run.grades.size else np.zeros(0)
+        judged_gains = gain_values(run.grades, gain) if run.grades.size else np.zeros(0)
         every = ideal_lists(run.judged_query, run.grades, judged_gains, n, None)
         retrieved = _retrieved_ideal(run, gain)
         ideals = {"all_judged": {depth: _discounted(every, depth, n, log_base)[codes] for depth in cutoffs},
@@ -166,5 +172,5 @@ def _retrieved_ideal(run: EncodedRun, gain: str):
     """The ideal lists of the grades of the documents the run retrieved (the ranked list's own ideal)."""
     hit = np.flatnonzero(run.judgment > 0)
     grades = run.grades[run.judgment[hit] - 1]
-    return ideal_lists(run.query[hit], grades, gains_of(grades, gain) if grades.size else np.zeros(0),
+    return ideal_lists(run.query[hit], grades, gain_values(grades, gain) if grades.size else np.zeros(0),
                        run.n_queries, None)

@@ -49,7 +49,7 @@ import pandas as pd
 
 from ._discounts import discounts
 from ._encoded_run import EncodedRun, encode_run
-from ._gains import GainSpec, check_gain, gains_of
+from ._gains import GainSpec, check_gain, gain_values
 from ._ideal import ideal_lists, ranking_depth
 from ._judge import first_repeated_pair
 from ._list import normalise
@@ -233,7 +233,8 @@ def ndcg_curve(
 ) -> pd.DataFrame:
     """NDCG@k of a run for several cutoffs, sorting the run only once.
 
-    Returns a DataFrame with one row per k in ``ks`` (ascending) and columns
+    ``ks`` may hold None, read as ``k=None`` is everywhere: the whole list
+    (its row comes last). Returns a DataFrame with one row per k in ``ks`` (ascending) and columns
     ``k``, ``mean_ndcg``, ``ratio_of_sums`` and ``n_queries``; each row's
     figures equal ``evaluate_run(..., k=k)``'s. ``n_queries`` counts the
     queries in the mean: under ``zero_idcg="skip"`` the queries with IDCG = 0
@@ -242,20 +243,24 @@ def ndcg_curve(
     cumulative sum over the ranked positions. ``run`` may be an
     :class:`EncodedRun`, as in :func:`evaluate_run`.
     """
-    cutoffs = _check_ks(ks)
+    cutoffs, whole = _check_ks(ks)
     settings = _check_run_settings(
         k=None, gain=gain, log_base=log_base, aggregate="mean", zero_idcg=zero_idcg, missing=missing, ties=ties,
         discount=discount,
     )
-    deepest = int(cutoffs.max())
+    deepest = int(cutoffs.max()) if cutoffs.size else 1
     encoded = _encoded(run, qrels)
-    ranked = rank(encoded, ties=settings["ties"], gain=settings["gain"], depth=deepest)
-    ideal = _ideal(encoded, settings["gain"], deepest)
+    depth = None if whole else deepest  # k=None: every ranked document and every judged grade
+    ranked = rank(encoded, ties=settings["ties"], gain=settings["gain"], depth=depth)
+    ideal = _ideal(encoded, settings["gain"], depth)
     rule, n = (settings["log_base"], settings["discount"]), encoded.n_queries
-    dcg = _cumulative_by_position(ranked.query, ranked.position, ranked.gain, n, deepest, rule)
-    idcg = _cumulative_by_position(ideal.query, ideal.position, ideal.gain, n, deepest, rule)
+    dcg = _cumulative_by_position(ranked.query, ranked.position, ranked.gain, n, deepest, rule)[:, cutoffs - 1]
+    idcg = _cumulative_by_position(ideal.query, ideal.position, ideal.gain, n, deepest, rule)[:, cutoffs - 1]
+    if whole:
+        dcg = np.column_stack([dcg, _whole_list(ranked.query, ranked.position, ranked.gain, n, rule)])
+        idcg = np.column_stack([idcg, _whole_list(ideal.query, ideal.position, ideal.gain, n, rule)])
     keep = _kept_queries(encoded, settings["missing"])
-    dcg, idcg = dcg[keep][:, cutoffs - 1], idcg[keep][:, cutoffs - 1]
+    dcg, idcg = dcg[keep], idcg[keep]
     if settings["zero_idcg"] == "error" and (idcg == 0).any():
         raise InvalidInput(_zero_idcg_message(encoded.query_names[keep][(idcg == 0).any(axis=1)]))
     ndcg = normalise(dcg, idcg, settings["zero_idcg"])
@@ -264,7 +269,7 @@ def ndcg_curve(
         mean = np.where(counted.any(axis=0), np.nansum(ndcg, axis=0) / counted.sum(axis=0), np.nan)
     return pd.DataFrame(
         {
-            "k": cutoffs,
+            "k": pd.Series([*cutoffs.tolist(), None], dtype=object) if whole else cutoffs,
             "mean_ndcg": mean,
             "ratio_of_sums": normalise(dcg.sum(axis=0), idcg.sum(axis=0), settings["zero_idcg"]),
             "n_queries": counted.sum(axis=0),
@@ -288,7 +293,13 @@ def _check_run_settings(*, k, gain, log_base, aggregate, zero_idcg, missing, tie
     }
 
 
-def _check_ks(ks) -> np.ndarray:
+def _check_ks(ks) -> tuple[np.ndarray, bool]:
+    """The distinct whole-number cutoffs of ``ks`` ascending, and whether ``ks`` holds None (the whole list).
+
+    None is read as everywhere else (``k=None``: no cutoff); it was refused here alone.
+    """
+    if isinstance(ks, (str, bytes)):
+        raise InvalidInput(f"ks must be a list of cutoffs such as range(1, 21), got the text {ks[:20]!r}.")
     try:
         values = list(ks)
     except TypeError:
@@ -296,9 +307,15 @@ def _check_ks(ks) -> np.ndarray:
     if not values:
         raise InvalidInput("ks is empty: give at least one cutoff k.")
     checked = [check_k(value) for value in values]
-    if any(value is None for value in checked):
-        raise InvalidInput("ks must contain positive whole numbers only (None is not a cutoff here).")
-    return np.unique(np.asarray(checked, dtype=np.int64))
+    whole = any(value is None for value in checked)
+    return np.unique(np.asarray([value for value in checked if value is not None], dtype=np.int64)), whole
+
+
+def _whole_list(query, position, gain, n_queries: int, rule: tuple[float, str]) -> np.ndarray:
+    """Per query, the DCG of every row given (no cutoff): the k=None column of :func:`ndcg_curve`."""
+    base, discount = rule
+    disc = discounts(int(position.max()) + 1 if position.size else 0, base, discount=discount)
+    return np.bincount(query.astype(np.int64), weights=gain / disc[position], minlength=n_queries)
 
 
 def _encoded(run, qrels) -> EncodedRun:
@@ -312,7 +329,7 @@ def _encoded(run, qrels) -> EncodedRun:
 def _ideal(encoded: EncodedRun, gain: GainSpec, depth: int | None):
     """The ideal lists of every query, cut at ``depth``, under ``gain``."""
     grades = encoded.grades
-    gains = gains_of(grades, gain) if grades.size else np.zeros(0)
+    gains = gain_values(grades, gain) if grades.size else np.zeros(0)
     return ideal_lists(encoded.judged_query, grades, gains, encoded.n_queries, depth)
 
 

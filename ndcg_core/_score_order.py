@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._ties import TIE_RULES, order_rows, tie_group_labels
-from ._validation import InvalidInput, as_finite_numbers, as_grades, check_choice
+from ._validation import InvalidInput, as_finite_numbers, as_grades, check_choice, check_doc_ids
 
 
 @dataclass(frozen=True)
@@ -87,11 +87,8 @@ def ranked_by_score(grades: np.ndarray, scores: np.ndarray, *, ties: str, doc_id
     ``doc_ids`` are checked here (one id per document, compared as text).
     """
     check_choice(ties, TIE_RULES, name="tie rule")
-    ids = None
-    if doc_ids is not None:
-        ids = np.asarray([str(name) for name in doc_ids], dtype=object)
-        if ids.size != grades.size:
-            raise InvalidInput(f"Got {grades.size} grades but {ids.size} document ids: give one id per document.")
+    names = check_doc_ids(doc_ids, grades.size)
+    ids = None if names is None else np.asarray(names, dtype=object)
     order = order_rows(np.zeros(grades.size, dtype=np.int8), scores, ties=ties, grade=grades,
                        doc_ids=None if ids is None else ids.__getitem__)
     return np.arange(grades.size) if order is None else order

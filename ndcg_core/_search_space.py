@@ -44,7 +44,7 @@ import pandas as pd
 
 from ._conventions import CONVENTIONS
 from ._discounts import discounts
-from ._gains import check_gain, gains_of
+from ._gains import check_gain, gain_values
 from ._list import evaluate_scores
 from ._score_order import SCORE_PRECISIONS, score_order, stored_scores
 from ._validation import InvalidInput, as_finite_numbers, as_grades
@@ -197,7 +197,7 @@ def _gains_or_nan(grades: np.ndarray, spec) -> np.ndarray:
     if spec == "pow2":
         return _gains_or_nan(grades, "exponential") + 1.0
     try:
-        return gains_of(grades, spec)
+        return gain_values(grades, spec)
     except InvalidInput:
         return np.full(grades.size, np.nan)
 

@@ -17,6 +17,7 @@ What is refused, and why:
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Iterable, Mapping
 
@@ -29,6 +30,7 @@ DISCOUNT_RULES = ("log", "jk")
 AGGREGATES = ("mean", "ratio_of_sums")
 MISSING_RULES = ("ignore", "zero")
 
+LARGEST_K = 2**62  # beyond any list's length, and within numpy's int64 with room for k + 1
 _GRADE_HINT = "Grades must be numbers such as 0, 1, 2 or 3."
 
 
@@ -145,6 +147,10 @@ def check_k(k: object) -> int | None:
         raise InvalidInput(f"{rule}, got {k!r}: the cutoff counts documents, so it cannot be a fraction.")
     if value < 1:
         raise InvalidInput(f"{rule}, got {value}: a cutoff of {value} would count no document at all.")
+    if value > LARGEST_K:
+        # numpy's integers stop at 2**63 - 1: a larger cutoff (10**400) overflowed inside the maths
+        raise InvalidInput(f"{rule}, got a cutoff of {len(str(value))} digits: no list is that long; "
+                           "use k=None for the whole list.")
     return value
 
 
@@ -152,7 +158,10 @@ def check_log_base(log_base: object) -> float:
     """Return a validated logarithm base (a finite number greater than 1)."""
     if isinstance(log_base, (bool, np.bool_)) or not isinstance(log_base, (numbers.Real, np.number)):
         raise InvalidInput(f"log_base must be a number greater than 1 (2, e or 10 are usual), got {log_base!r}.")
-    base = float(log_base)
+    try:
+        base = float(log_base)
+    except OverflowError:  # an int beyond float's range (10**400)
+        base = math.inf if log_base > 0 else -math.inf
     if not np.isfinite(base) or base <= 1:
         raise InvalidInput(
             f"log_base must be a finite number greater than 1 (2, e or 10 are usual), got {base:g}: "
@@ -178,3 +187,79 @@ def check_discount(discount: object) -> str:
             "NDCG) or 'jk' (Järvelin and Kekäläinen 2002: no discount before rank b, then log_b(i))."
         )
     return discount
+
+
+def check_flag(value: object, *, name: str) -> bool:
+    """Return a validated True/False option.
+
+    Only ``True``/``False`` (or numpy's) are read: ``bool(np.array([1, 2]))`` raised numpy's own ValueError,
+    and ``bool("no")`` is True, so text or a list would have silently switched the option on.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise InvalidInput(f"{name} must be True or False, got {_shown(value)}.")
+
+
+def check_tolerance(value: object, *, name: str = "tolerance") -> float:
+    """Return a validated tolerance: a finite number, 0 or more (how far apart two figures may be and still tie)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)) \
+            or isinstance(value, np.complexfloating):
+        raise InvalidInput(f"{name} must be a number, 0 or more (e.g. 1e-9), got {_shown(value)}.")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or number < 0:
+        raise InvalidInput(f"{name} must be a finite number, 0 or more (e.g. 1e-9), got {_shown(value)}.")
+    return number
+
+
+def check_labels(values: object, n: int, *, what: str, noun: str) -> list | None:
+    """Return ``values`` as a list of ``n`` labels (ids, tie groups), or None when none are given.
+
+    A number, text or set in place of the list raised a bare TypeError (``'int' object is not iterable``), or
+    was read letter by letter; a list inside the list could not be compared.
+    """
+    if values is None:
+        return None
+    if isinstance(values, (str, bytes, Mapping, set, frozenset)) or not isinstance(values, Iterable) \
+            or (isinstance(values, np.ndarray) and values.ndim != 1):
+        raise InvalidInput(f"{what} must be a list of {noun}s, one per document, got {_shown(values)}.")
+    labels = list(values)
+    if len(labels) != n:
+        raise InvalidInput(f"Got {n} grades but {len(labels)} {noun}s: give one {noun} per document.")
+    bad = next((value for value in labels if value is None or not isinstance(value, (str, numbers.Number))), _NOTHING)
+    if bad is not _NOTHING:
+        raise InvalidInput(f"{what}: every {noun} must be a text or a number, got {_shown(bad)}.")
+    return labels
+
+
+def check_doc_ids(doc_ids: object, n: int) -> list[str] | None:
+    """Return ``doc_ids`` as ``n`` texts (ids are compared as text, as trec_eval does), or None."""
+    labels = check_labels(doc_ids, n, what="doc_ids", noun="document id")
+    return None if labels is None else [str(value) for value in labels]
+
+
+def check_list_of_lists(values: object, *, what: str) -> list:
+    """Return ``values`` (one list per query) as a list; refuse a number, text, mapping or set in its place."""
+    return check_sequence(values, what=what, of="one list of grades per query")
+
+
+def check_sequence(values: object, *, what: str, of: str) -> list:
+    """Return ``values`` as a list; refuse a number, text, mapping or set in its place (``of`` says what it holds).
+
+    ``list(5)`` raised a bare TypeError and ``list("401")`` read a query id letter by letter.
+    """
+    if isinstance(values, (str, bytes, Mapping, set, frozenset)) or not isinstance(values, Iterable) \
+            or (isinstance(values, np.ndarray) and values.ndim != 1):
+        raise InvalidInput(f"{what} must be a list with {of}, got {_shown(values)}.")
+    return list(values)
+
+
+_NOTHING = object()
+
+
+def _shown(value: object) -> str:
+    """``value`` as a short text for a message: its type and at most 40 characters of its repr."""
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"

@@ -103,7 +103,7 @@ def test_stable_rows_equal_winner_grid_on_the_ranked_lists(seed):
     grid = ndcg_core.run_winner_grid(*encoded, k=3, ties="stable")
     lists = [[ndcg_core.ranked_query(e, query=f"q{q}", ties="stable") for q in range(12)] for e in encoded]
     by_list = ndcg_core.winner_grid([r.grades.tolist() for r in lists[0]], [r.grades.tolist() for r in lists[1]],
-                                    judged=[r.ideal_relevances.tolist() for r in lists[0]], k=3)
+                                    ideal_relevances=[r.ideal_relevances.tolist() for r in lists[0]], k=3)
     stable = grid[grid["ties"] == "stable"].drop(columns=["ties", "changed", "flips"])
     merged = stable.merge(by_list.drop(columns=["changed", "flips"]), on=["gain", "k", "ideal", "zero_idcg"],
                           suffixes=("", "_lists"), how="outer")

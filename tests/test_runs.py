@@ -936,3 +936,32 @@ def test_repeated_pair_named_with_a_shared_catalogue(dtype, order):
     # Without the repeats: the values of the same ids as text.
     expected = evaluate_run(*[f.astype({"query": str, "doc": str}) for f in (typed(run), typed(qrels))], k=5)
     pd.testing.assert_frame_equal(evaluate_run(typed(run), typed(qrels), k=5).per_query, expected.per_query)
+
+
+def test_ndcg_curve_reads_none_as_the_whole_list():
+    """ndcg_curve(ks=[None]) was refused ("None is not a cutoff here") although k=None means the whole list in
+    every other function; its row now equals evaluate_run(k=None) and pytrec_eval's whole-list ndcg (0.766363 on
+    the bundled BM25 run, linear gain), and comes after the whole-number cutoffs."""
+    import pytrec_eval
+
+    from ndcg_core import read_qrels, read_run
+
+    run, qrels = read_run("data/run_bm25.txt"), read_qrels("data/sample.qrels")
+    curve = ndcg_curve(run, qrels, ks=[None, 5], gain="linear")
+    assert curve["k"].tolist() == [5, None]
+    judged = {}
+    for query, doc, grade in zip(qrels["query"], qrels["doc"], qrels["relevance"], strict=True):
+        judged.setdefault(str(query), {})[str(doc)] = int(grade)
+    scored = {}
+    for query, doc, score in zip(run["query"], run["doc"], run["score"], strict=True):
+        scored.setdefault(str(query), {})[str(doc)] = float(score)
+    per_query = pytrec_eval.RelevanceEvaluator(judged, {"ndcg", "ndcg_cut.5"}).evaluate(scored)
+    assert curve["mean_ndcg"].iloc[1] == pytest.approx(np.mean([v["ndcg"] for v in per_query.values()]), abs=1e-12)
+    assert curve["mean_ndcg"].iloc[0] == pytest.approx(np.mean([v["ndcg_cut_5"] for v in per_query.values()]),
+                                                       abs=1e-12)
+    for settings_ in ({"gain": "exponential", "zero_idcg": "skip"}, {"ties": "average", "discount": "jk"}):
+        row = ndcg_curve(run, qrels, ks=[None], **settings_).iloc[0]
+        whole = evaluate_run(run, qrels, k=None, **settings_)
+        assert row["mean_ndcg"] == pytest.approx(whole.value, abs=1e-12)
+        assert row["ratio_of_sums"] == pytest.approx(
+            evaluate_run(run, qrels, k=None, aggregate="ratio_of_sums", **settings_).value, abs=1e-12)

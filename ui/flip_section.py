@@ -56,7 +56,7 @@ def for_lists(orders: Mapping[str, Sequence[str]], grade_of: Mapping[str, float]
     _intro(note)
     try:
         grid = ndcg_core.winner_grid([[grade_of[n] for n in orders["A"]]], [[grade_of[n] for n in orders["B"]]],
-                                     judged=[list(all_grades)], **choices)
+                                     ideal_relevances=[list(all_grades)], **choices)
     except ndcg_core.InvalidInput as error:
         st.info(f"Not available: {plain(user_message(error))}", icon=":material/info:")
         return
