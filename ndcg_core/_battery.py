@@ -41,7 +41,15 @@ BATTERY_VERSION = 1
 
 @dataclass(frozen=True)
 class TestVector:
-    """One query of the battery (see the module docstring)."""
+    """One query of the battery (see the module docstring).
+
+    ``key`` names the case ("plain", "ties", ...: the keys of an outputs file)
+    and ``title`` says what it tests. ``grades`` are the retrieved documents'
+    grades in input order (None: retrieved, not judged), ``scores`` their
+    model scores and ``doc_ids`` their ids (trec_eval breaks ties on them).
+    ``unretrieved`` are the grades of judged documents no system retrieved
+    (they enter the ideal list only); ``k`` is the cutoff (None: whole list).
+    """
 
     key: str
     title: str

@@ -51,6 +51,11 @@ from ._validation import InvalidInput, check_flag, check_k, check_tolerance
 class Match:
     """One calculation that reproduces a reported number.
 
+    ``ndcg``, ``dcg`` and ``idcg`` are this calculation's figures (``ndcg``
+    within the finding's ``tolerance`` of the reported number); ``sentence``
+    names the calculation in words: the presets it equals ("scikit-learn
+    ndcg_score = trec_eval ndcg = ..."), or the nearest preset and the
+    choices that differ from it.
     ``setting`` maps each dimension to its value (the member of the
     calculation nearest to a preset); ``alternatives`` lists, per dimension,
     every value that gives the same figures when changed alone (all values:
@@ -75,7 +80,21 @@ class Match:
 
 @dataclass(frozen=True)
 class Finding:
-    """Every calculation reproducing one reported number, presets first, then fewest departures."""
+    """Every calculation reproducing one reported number, presets first, then fewest departures.
+
+    ``label`` is the name the number was given with ("LightGBM", "" when it had
+    none) and ``reported`` the number; ``matches`` holds one :class:`Match` per
+    distinct calculation within ``tolerance`` of it (empty: nothing reproduces
+    it), library presets first. ``named_presets`` are the presets the label
+    names ("ranx" names ranx_ndcg and ranx_ndcg_burges). ``summary`` says in
+    words what reproduces the number (or why nothing does). ``preset_values``
+    gives every preset's NDCG on this input. ``tolerance`` is how close a
+    calculation had to come (wider than the ``tolerance`` argument for a
+    number given as rounded text); ``printed`` is the number as typed
+    ("0.659"; "" when given as a float). ``whole_reading`` is, for a label
+    naming trec_eval or ranx on fractional grades, that library's figure on
+    the whole grades it reads (a :class:`WholeReading`), else None.
+    """
 
     label: str
     reported: float
@@ -95,6 +114,8 @@ class WholeReading:
     Such a library gives no error for 1.5: it computes on 1. So a number labelled with it is its figure on
     the grades it read, not a number from "different settings": ``ndcg`` is that figure, ``read`` the
     (typed, read) pairs of the grades it changed and ``gives_number`` whether it is the reported number.
+    ``preset`` is the library's preset key (e.g. "trec_eval") and ``setting`` its choices, as a
+    :class:`Match`'s ``setting`` (the comparison sentence reads them).
     """
 
     preset: str
@@ -106,7 +127,14 @@ class WholeReading:
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """The findings for each reported number and, for two or more, why they differ."""
+    """The findings for each reported number and, for two or more, why they differ.
+
+    ``findings`` holds one :class:`Finding` per reported number, in the order
+    given; ``comparison`` is the sentence on why two numbers differ (or that
+    they are the same calculation; "" for a single number). ``space`` is the
+    search space the findings index (every convention's figures on this
+    input), read by :meth:`table` for a match's position-by-position table.
+    """
 
     findings: tuple[Finding, ...]
     comparison: str

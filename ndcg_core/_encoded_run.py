@@ -31,6 +31,11 @@ class EncodedRun:
     (or call :meth:`evaluate`). Query code q names ``query_names[q]``; the
     run's queries have the first codes.
 
+    ``columns`` holds the checked columns of the run and its judgments (ids
+    as given, the ordering value, the grades); ``ids`` the integer codes of
+    the query and document ids; ``judgments`` which judgment each run row has. Per query code: ``in_run`` says whether the run retrieved anything,
+    ``judged`` whether it has a judgment, ``n_retrieved`` how many documents
+    the run retrieved and ``n_judged_retrieved`` how many of those are judged.
     ``rows`` are the run rows of judged queries (None: every row), with
     their query code, ordering value (higher first) and 1 + the index of
     their judgment (0: unjudged) in ``query``, ``value`` and ``judgment``.

@@ -52,6 +52,16 @@ SOURCE_004 = "004_d08dec0f5f88387e.txt"
 class WorkedExample:
     """One worked example of a source document, with stated and computed figures.
 
+    ``key`` identifies it (the document's number and the example, e.g.
+    "000-ndcg5"), ``source`` is the document's file and ``title`` the
+    example's heading. ``gain``, ``log_base``, ``k``, ``ties`` and
+    ``zero_idcg`` are the settings the document uses (:meth:`kwargs` passes
+    them to :func:`ndcg_core.evaluate`). ``status`` is the overall badge
+    ("matches", "matches after rounding", "erratum" or "not stated");
+    ``erratum`` explains a wrong printed figure (None when there is none) and
+    ``note`` anything else worth knowing about the example (or None).
+    ``stated_terms`` maps a metric to the per-position terms the document
+    prints for it (its DCG sum's terms), when it prints them.
     ``grades`` are in ranked order (position 1 first) and ``documents`` names
     them; ``extra_documents``/``extra_grades`` are judged documents that are not
     in the ranking (they only enter the ideal list). ``scores`` are the model

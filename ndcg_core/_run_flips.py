@@ -48,6 +48,12 @@ class RunRatios:
 
     The expensive part of :func:`run_winner_grid` (one ranking per tie rule and gain):
     build it once with :func:`run_ratios` and pass it for each grid (all queries, then one query).
+
+    ``index`` holds the evaluated queries' ids (text); ``columns`` maps each
+    (tie rule, gain, cutoff, ideal list) to a pair of arrays (DCG, IDCG) with
+    one value per query of ``index``; ``cutoffs`` are the cutoffs computed (the
+    baseline k, 5, 10 and None for the whole list): a grid asked for another
+    baseline k is refused.
     """
 
     index: pd.Index
