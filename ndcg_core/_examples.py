@@ -58,7 +58,10 @@ class WorkedExample:
     ``zero_idcg`` are the settings the document uses (:meth:`kwargs` passes
     them to :func:`ndcg_core.evaluate`). ``status`` is the overall badge
     ("matches", "matches after rounding", "erratum" or "not stated");
-    ``erratum`` explains a wrong printed figure (None when there is none) and
+    ``erratum`` explains a wrong printed figure (None when there is none),
+    ``code_erratum`` an error in the document's code beside figures that are
+    right (000's ``sorted(dataset)``, which leaves the grades unsorted; None when
+    there is none: it does not make the example's badge "erratum"), and
     ``note`` anything else worth knowing about the example (or None).
     ``stated_terms`` maps a metric to the per-position terms the document
     prints for it (its DCG sum's terms), when it prints them.
