@@ -128,7 +128,10 @@ CLOSE_ON_PHONE_SCRIPT = """
     // "/playground" is the root's page under its own name (app_pages' hidden alias).
     const here = location.pathname.split("/").pop().replace(/^playground$/, "");
     for (const link of document.querySelectorAll(".st-key-app_nav a")) {
-      // The attribute, not link.href: the default page's link is href="" (the root), which resolves to any page.
+      // The default page's link is href="" (Streamlit's), which a browser resolves to the page it is on: "Copy
+      // link address" or a middle click on "Playground" gave the current page. "./" is the app's root under any
+      // base path (the other links are relative too); a plain click is still Streamlit's in-app page change.
+      if (link.getAttribute("href") === "") link.setAttribute("href", "./");
       const current = (link.getAttribute("href") || "").split("?")[0].split("/").pop() === here;
       if (current && link.getAttribute("aria-current") !== "page") link.setAttribute("aria-current", "page");
       if (!current && link.hasAttribute("aria-current")) link.removeAttribute("aria-current");

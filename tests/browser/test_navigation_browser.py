@@ -240,3 +240,26 @@ def test_the_lesson_open_before_a_visit_to_another_page_is_open_again(page, app_
     page.get_by_role("tab", name="8 · Datasets").click()
     wait_for_app(page)
     expect()(page.get_by_role("tab", name="8 · Datasets")).to_have_attribute("aria-selected", "true")
+
+
+def test_the_playground_link_in_the_sidebar_points_to_the_playground_on_every_page(page, app_url):
+    """On Step by step, the sidebar's "Playground" link had href="" (Streamlit's link to the default page), which a
+    browser resolves to the page it is on: "Copy link address" gave
+    /step_by_step?docs=a:3,b:2,c:0,d:1&pos=2, and a middle click or "Open in new tab" opened Step by step again.
+    The link now points to the app's root; a plain click still changes the page in place (no new page load)."""
+    open_page(page, f"{app_url}/step_by_step?docs=a:3,b:2,c:0,d:1&pos=2")
+    link = page.locator(".st-key-app_nav").get_by_role("link", name="Playground")
+    page.wait_for_function("(link) => link.href === new URL('./', location.href).href", arg=link.element_handle(),
+                           timeout=10_000)
+    assert link.evaluate("(a) => a.href") == f"{app_url}/"
+    loads_before = page.evaluate("() => performance.getEntriesByType('navigation').length")
+    page.evaluate("() => { window.__same_document = true; }")
+    link.click()
+    page.wait_for_url(lambda url: "step_by_step" not in url, timeout=30_000)
+    page.wait_for_selector(".rl-row", timeout=30_000)
+    wait_for_app(page)
+    assert page.evaluate("() => window.__same_document === true")  # an in-app page change, not a page load
+    assert page.evaluate("() => performance.getEntriesByType('navigation').length") == loads_before
+    # On the Playground itself the link is the current page's, and said so.
+    expect()(page.locator(".st-key-app_nav").get_by_role("link", name="Playground")).to_have_attribute(
+        "aria-current", "page")
