@@ -20,6 +20,7 @@ source = walk_lists.choose_source()
 walk = walk_lists.walk_list_for(source)
 st.caption(f"Walking {walk.label} · {settings.describe()} (change them in the sidebar)")
 walk_lists.convention_note(source, settings)
+walk_lists.averaged_ties_note(source, settings, reveal=not walkthrough.figures_hidden(walk, settings))
 walkthrough.walkthrough(walk, settings)
 
 st.divider()

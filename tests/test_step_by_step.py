@@ -497,3 +497,25 @@ def test_lesson_two_averages_shows_their_difference_neutrally():
     assert proto.delta == f"{signed_change(ratio - mean)} vs the mean" == "+0.142 vs the mean"
     assert proto.color == 2  # MetricProto.MetricColor.GRAY: neither "better" green nor "worse" red
     assert proto.direction == 2  # MetricProto.MetricDirection.NONE: no ↑ or ↓
+
+
+def test_walking_a_list_with_averaged_ties_says_the_playground_averages_them():
+    """A list opened from a run with tied scores (``docs=a:3,b:2,c:1&tg=1,1,2``: a and b tied) shows NDCG 0.9214 on
+    the Playground (a's and b's gains averaged, 5 and 5) but 1.0000 on Step by step, which walks the documents one by
+    one as listed (gains 7, 3, 1), without a word about the difference. The page now says both figures."""
+    params = {"docs": "a:3,b:2,c:1", "tg": "1,1,2"}
+    averaged = ndcg_core.evaluate([3, 2, 1], tie_groups=[1, 1, 2])
+    walked = ndcg_core.evaluate([3, 2, 1])
+    assert (f"{averaged.ndcg:.4f}", f"{walked.ndcg:.4f}") == ("0.9214", "1.0000")
+    playground = run_page(None, query_params=params)
+    assert next(m.value for m in playground.metric if m.label == "NDCG") == "0.9214"
+    at = run_page("step_by_step", query_params=params)
+    assert not at.exception
+    assert next(m.value for m in at.metric if m.label == "NDCG") == "1.0000"
+    notes = [str(info.value) for info in at.info if "tied scores" in str(info.value)]
+    assert len(notes) == 1 and "NDCG 0.9214 there" in notes[0] and "NDCG 1.0000" in notes[0], notes
+    at.toggle(key="step_predict_toggle").set_value(True).run()  # Predict first hides the figures: the note too
+    notes = [str(info.value) for info in at.info if "tied scores" in str(info.value)]
+    assert len(notes) == 1 and "0.9214" not in notes[0] and "1.0000" not in notes[0], notes
+    plain = run_page("step_by_step", query_params={"docs": "a:3,b:2,c:1"})  # no ties: no note
+    assert not [info for info in plain.info if "tied scores" in str(info.value)]

@@ -14,10 +14,11 @@ import streamlit as st
 
 import ndcg_core
 from ui import session, url_state
+from ui.formatting import fixed
 from ui.messages import document_title
-from ui.ranking import Ranking
+from ui.ranking import Ranking, evaluate
 from ui.settings import LOG_BASES, MetricSettings, current_settings, set_settings, setting_changes
-from ui.state import playground_list, publish_list
+from ui.state import current_ranking, playground_list, publish_list
 
 PLAYGROUND_SOURCE = "playground"
 SOURCE_KEY = "step_source"
@@ -148,3 +149,27 @@ def _source_from_url(options: list[str]) -> str:
     if wanted is not None and wanted not in options:
         url_state.warn(SCOPE, "The link's list (a worked example) was not found, so the Playground's list is walked.")
     return wanted if wanted in options else PLAYGROUND_SOURCE
+
+
+def averaged_ties_note(source: str, settings: MetricSettings, *, reveal: bool = True) -> None:
+    """Say so when the walked Playground list came from a run with tied scores: the Playground averages each tie's
+    gains (the Dataset page's "average" rule) while the walk takes the documents one by one as listed, so the two
+    pages gave NDCG 0.9214 and 1.0000 for one list without a word. ``reveal`` False (Predict first still waits for
+    a guess) leaves the figures out, as the page hides the whole list's."""
+    ranking = current_ranking() if source == PLAYGROUND_SOURCE else None
+    if ranking is None or ranking.tie_groups is None or len(set(ranking.tie_groups)) == len(ranking.tie_groups):
+        return
+    try:
+        averaged = evaluate(ranking, **settings.kwargs())
+        walked = evaluate(replace(ranking, tie_groups=None), **settings.kwargs())
+    except ndcg_core.InvalidInput:
+        return  # the walk itself says why the list cannot be evaluated
+    if fixed(averaged.ndcg) == fixed(walked.ndcg):
+        return
+    cutoff = "" if settings.k is None else f"@{settings.k}"
+    there, here = ((f": NDCG{cutoff} {fixed(averaged.ndcg)} there", f": NDCG{cutoff} {fixed(walked.ndcg)}") if reveal
+                   else ("", ", so its NDCG differs from the Playground's"))
+    st.info(f"This list came from a run with tied scores, and the Playground averages the gains of each tie (the "
+            f"Dataset page's “average” rule){there}. This walk takes the documents one at a time in the order listed, "
+            f"one order of each tie{here}. Moving a document on the Playground ends the averaging.",
+            icon=":material/balance:")

@@ -98,6 +98,11 @@ def walkthrough(walk: WalkList, settings: MetricSettings) -> None:
         formula(result, settings)
 
 
+def figures_hidden(walk: WalkList, settings: MetricSettings) -> bool:
+    """Whether Predict first hides the whole list's figures (for notes drawn above the walk)."""
+    return _figures_hidden(walk, settings, len(walk.names))
+
+
 def _figures_hidden(walk: WalkList, settings: MetricSettings, size: int) -> bool:
     """Whether Predict first still waits for a guess at some position (the whole list's figures stay hidden)."""
     return any(predict.step_waiting(predict.step_key(walk.names, walk.grades, settings, position))
