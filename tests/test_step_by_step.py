@@ -517,5 +517,7 @@ def test_walking_a_list_with_averaged_ties_says_the_playground_averages_them():
     at.toggle(key="step_predict_toggle").set_value(True).run()  # Predict first hides the figures: the note too
     notes = [str(info.value) for info in at.info if "tied scores" in str(info.value)]
     assert len(notes) == 1 and "0.9214" not in notes[0] and "1.0000" not in notes[0], notes
+    typed = run_page("step_by_step", query_params={"docs": "a:3,b:2,c:1", "sc": "1,1,0", "tie": "average"})
+    assert [str(info.value) for info in typed.info if "tied scores" in str(info.value) and "0.9214" in str(info.value)]
     plain = run_page("step_by_step", query_params={"docs": "a:3,b:2,c:1"})  # no ties: no note
     assert not [info for info in plain.info if "tied scores" in str(info.value)]

@@ -169,7 +169,7 @@ def averaged_ties_note(source: str, settings: MetricSettings, *, reveal: bool = 
     cutoff = "" if settings.k is None else f"@{settings.k}"
     there, here = ((f": NDCG{cutoff} {fixed(averaged.ndcg)} there", f": NDCG{cutoff} {fixed(walked.ndcg)}") if reveal
                    else ("", ", so its NDCG differs from the Playground's"))
-    st.info(f"This list came from a run with tied scores, and the Playground averages the gains of each tie (the "
-            f"Dataset page's “average” rule){there}. This walk takes the documents one at a time in the order listed, "
+    st.info(f"This list has tied scores (from a run, or typed in score mode), and the Playground averages the gains "
+            f"of each tie (the “average” tie rule){there}. This walk takes the documents one at a time in the order listed, "
             f"one order of each tie{here}. Moving a document on the Playground ends the averaging.",
             icon=":material/balance:")
