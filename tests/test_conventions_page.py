@@ -7,6 +7,7 @@ import math
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 import pytrec_eval
 from sklearn.metrics import ndcg_score
@@ -25,9 +26,23 @@ def open_case(case: str):
     return at
 
 
+def libraries_table(at):
+    """The results: the static table whose first column is Library (the input editor is the page's data grid)."""
+    (table,) = [table for table in at.table if "Library" in table.value.columns]
+    return table
+
+
+def shown_cells(table) -> pd.DataFrame:
+    """The table's cells as the page shows them (and a screen reader reads them): the styler's display text."""
+    from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+
+    return convert_arrow_bytes_to_pandas_df(table.proto.arrow_data.styler.display_values).set_axis(
+        table.value.columns, axis=1)
+
+
 def results(at) -> dict[str, dict]:
-    """The results table (the second dataframe; the first is the input editor), by library label."""
-    frame = at.dataframe[1].value
+    """The results table, by library label."""
+    frame = libraries_table(at).value
     return {row["Library"]: row for row in frame.to_dict("records")}
 
 
@@ -45,7 +60,7 @@ def test_every_case_runs_and_every_convention_has_a_row():
     for case in [*view.CASES, view.CUSTOM]:
         at.selectbox(key="conventions_case").set_value(case).run()
         assert not at.exception, (case, at.exception)
-        assert len(at.dataframe[1].value) == len(ndcg_core.CONVENTIONS)
+        assert len(libraries_table(at).value) == len(ndcg_core.CONVENTIONS)
 
 
 def test_all_grades_equal_gives_one_everywhere():
@@ -106,7 +121,7 @@ def test_linear_vs_exponential_gain_reorders_two_rankers():
     texts = [t.value for t in at.text]
     assert any(t.startswith("Ranker 1 wins under:") and LABELS["lightgbm"] in t for t in texts)
     # A sentence for each ranker's column (ranker 2's values, up to sklearn's, went unsaid).
-    frame = at.dataframe[1].value
+    frame = libraries_table(at).value
     for column, prefix in (("NDCG, ranker 1", "Ranker 1: "), ("NDCG, ranker 2", "Ranker 2: ")):
         values = frame[column].dropna().round(4)
         assert f"{prefix}The conventions give {values.nunique()} different values, from {values.min():.4f} to " \
@@ -147,7 +162,7 @@ def test_custom_input_and_bad_edit_keeps_previous():
     assert not at.exception
     assert any("every ranked document" in e.value for e in at.error)
     assert results(at)[LABELS["sklearn"]]["NDCG"] == before  # previous valid input still shown
-    np.testing.assert_equal(len(at.dataframe[1].value), len(ndcg_core.CONVENTIONS))
+    np.testing.assert_equal(len(libraries_table(at).value), len(ndcg_core.CONVENTIONS))
 
 
 def test_case_is_mirrored_to_the_url_and_restored_from_it():
@@ -326,25 +341,15 @@ def test_an_edited_case_keeps_its_lesson_out_of_the_way():
     assert len({round(row["NDCG"], 4) for row in values.values() if row["NDCG"] == row["NDCG"]}) > 1  # no longer all 1
 
 
-def test_every_library_row_is_in_view_and_the_page_says_which_setting_applies(monkeypatch):
+def test_every_library_row_is_in_view_and_the_page_says_which_setting_applies():
     """The table showed 10 of its 15 rows (the 11th cut in half) in a box that scrolled with no hint, and only a
     caption at the very end said the sidebar's gain and zero-IDCG rule do not apply (its log base was unmentioned,
-    and changes nothing here either)."""
-    import streamlit
-
-    drawn = []
-    original = streamlit.dataframe
-
-    def dataframe(data, *args, **kwargs):
-        if kwargs.get("key") == "conventions_table":
-            drawn.append(kwargs.get("height", "auto"))
-        return original(data, *args, **kwargs)
-
-    monkeypatch.setattr(streamlit, "dataframe", dataframe)
+    and changes nothing here either). The results are a static table now: every row is drawn, none in a scrolling
+    box (a data grid of "auto" height shows at most ten)."""
     at = run_page("conventions")
-    (table,) = [df.value for df in at.dataframe if "Library" in df.value.columns]
+    assert not [df for df in at.dataframe if "Library" in df.value.columns]
+    table = libraries_table(at).value
     assert len(table) == len(ndcg_core.CONVENTIONS) >= 15
-    assert drawn == ["content"]  # as tall as its rows ("auto" shows at most ten)
     assert ("Of the sidebar's settings only the cutoff k applies here: each library brings its own gain, discount "
             "(log base) and zero-IDCG rule.") in [c.value for c in at.caption]
 
@@ -395,27 +400,25 @@ def test_ranx_rows_say_its_tie_order_is_an_unstable_sort():
 
 def test_the_table_fits_1440_px_and_its_note_is_readable():
     """At 1440 px the grid was 3 px too wide (its "IDCG = 0 gives" column cut); the Note of a library that gives no
-    value sat beside NDCG, cut to "IDCG =". Now the header is "If IDCG = 0" and the Note comes last, wide enough to
-    read."""
-    import json
-
+    value sat beside NDCG, cut to "IDCG =". Now the header is "If IDCG = 0" and the Note comes last; the table's
+    cells wrap, so a long Note is read whole (tests/browser/test_evaluate_browser.py checks 1280 px)."""
     at = open_case("all_zero")
-    grid = at.dataframe[1].proto
-    assert list(grid.column_order) == ["Library", "NDCG", "Gain", "Tied scores", "Ideal from", "If IDCG = 0",
-                                       "Discount", "Note"]
-    config = json.loads(grid.columns)
-    assert config["Note"]["width"] == "large"
+    table = libraries_table(at).value
+    assert list(table.columns) == ["Library", "NDCG", "Gain", "Tied scores", "Ideal from", "If IDCG = 0", "Discount",
+                                   "Note"]
     assert results(at)[LABELS["trec_gdeval"]]["Note"]  # gdeval skips the topic, and says why
 
 
 def test_a_library_with_no_value_shows_a_dash_not_none():
     """Fractional grades: the libraries that refuse them have no NDCG, and the table drew a grey "None" in their
-    cells (the data grid's word for a missing value; the table's own formatter writes "–", which the grid ignores
-    for a missing value)."""
+    cells (the data grid's word for a missing value; the table's own formatter writes "–", which the grid ignored
+    for a missing value). The static table shows the formatter's text: "–"."""
     at = run_page("conventions", query_params={"case": "custom", "rows": "a:1.5:3::1,b:2:2::1,c:0.5:1::1"})
-    table = at.dataframe[1]  # the results (the first is the input editor)
+    table = libraries_table(at)
     assert table.value["NDCG"].isna().sum() == 8
-    assert table.proto.HasField("placeholder") and table.proto.placeholder == "–"
+    shown = shown_cells(table)
+    assert (shown.loc[table.value["NDCG"].isna().to_numpy(), "NDCG"] == "–").all()
+    assert "None" not in shown["NDCG"].tolist() and "nan" not in shown["NDCG"].tolist()
 
 
 def test_the_highlighted_cells_are_said_in_words_under_the_table():
@@ -433,7 +436,7 @@ def test_the_highlighted_cells_are_said_in_words_under_the_table():
             f"{LABELS['xgboost']} (1.0000); {LABELS['trec_gdeval']} (–).") in text
     assert f"If IDCG = 0: 0 for 12 of 15 (the most common); highlighted: {LABELS['lightgbm']} (1); " in text
     # every highlighted cell of every column is named, and no other
-    frame = at.dataframe[1].value
+    frame = libraries_table(at).value
     for column in ("Gain", "Tied scores", "Ideal from", "Discount"):
         flagged = frame.loc[view.differing(frame[column]), "Library"].tolist()
         line = next(line for line in text.split("\n") if line.startswith(f"- {column}:"))
@@ -452,3 +455,30 @@ def test_a_document_named_twice_is_refused_not_given_a_trec_eval_figure():
     distinct = run_page("conventions", query_params={"case": "custom", "rows": "a:1:0.5::1,b:2:0.5::1"})
     shown = next(df.value for df in distinct.dataframe if "Library" in df.value.columns).set_index("Library")
     assert not distinct.warning and shown.loc["trec_eval ndcg_cut", "NDCG"] == 1.0
+
+
+def test_the_results_read_as_shown_and_can_still_be_ordered_by_ndcg():
+    """The results grid gave screen readers its raw data: scikit-learn's NDCG was read "1" under a shown "1.0000"
+    (and "0.6757..." in full for a shown "0.6758"). The static table's cells are the shown text. Sorting by a click on
+    the grid's header went with the grid: "Rows in order of" orders the rows by NDCG, on ndcg_core's values
+    (helper-75)."""
+    at = open_case("equal")
+    shown = shown_cells(libraries_table(at))
+    assert shown["NDCG"].tolist() == ["1.0000"] * len(ndcg_core.CONVENTIONS)
+    at = open_case("ties")
+    values = libraries_table(at).value
+    assert values["Library"].tolist() == [c.label for c in ndcg_core.CONVENTIONS.values()]  # the presets' order
+    assert shown_cells(libraries_table(at))["NDCG"].tolist() == [f"{value:.4f}" for value in values["NDCG"]]
+    at.segmented_control(key="conventions_row_order").set_value("ndcg").run()
+    assert not at.exception
+    ordered = libraries_table(at).value
+    assert ordered["NDCG"].tolist() == sorted(values["NDCG"], reverse=True)
+    assert ordered["NDCG"].iloc[0] == pytest.approx(0.9360, abs=5e-5) and ordered["NDCG"].iloc[-1] == pytest.approx(
+        0.6758, abs=5e-5)
+    at.segmented_control(key="conventions_row_order").set_value("ndcg_low").run()
+    assert libraries_table(at).value["NDCG"].tolist() == sorted(values["NDCG"])
+    # Libraries that give no value come last either way.
+    at = run_page("conventions", query_params={"case": "custom", "rows": "a:1.5:3::1,b:2:2::1,c:0.5:1::1"})
+    at.segmented_control(key="conventions_row_order").set_value("ndcg").run()
+    ndcg = libraries_table(at).value["NDCG"]
+    assert ndcg.iloc[:-8].notna().all() and ndcg.iloc[-8:].isna().all()

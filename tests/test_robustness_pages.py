@@ -16,6 +16,7 @@ from streamlit.runtime.state.query_params import CLIENT_STATE_QUERY_STRING_MAX_L
 
 import ndcg_core
 from tests.conftest import app_link_params, app_page_paths, run_page
+from tests.test_conventions_page import libraries_table
 from ui import state, url_rules, url_state
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -421,7 +422,7 @@ def test_conventions_input_refuses_bad_rows(delta, needle):
     valid_edit = {"1": {"grade": 0}}  # d2 (scored second) judged 0: every library's NDCG drops below 1
     at.session_state[key] = {"edited_rows": valid_edit, "added_rows": [], "deleted_rows": []}
     at.run()
-    last_valid = at.dataframe[1].value.copy()  # the libraries' figures; [0] is the editor, whose value is its base
+    last_valid = libraries_table(at).value.copy()  # the libraries' figures
     assert (last_valid["NDCG"] < 1).all(), last_valid
     if delta.get("deleted_rows") == "all":
         delta = {"deleted_rows": list(range(len(at.session_state[f"conventions_base_{CONVENTIONS_CASE}"])))}
@@ -432,7 +433,7 @@ def test_conventions_input_refuses_bad_rows(delta, needle):
     at.run()
     assert_clean(at)
     assert needle in errors(at).lower()
-    assert at.dataframe[1].value.equals(last_valid)  # the figures of the last valid input stay, not the case's
+    assert libraries_table(at).value.equals(last_valid)  # the figures of the last valid input stay, not the case's
 
 
 @pytest.mark.parametrize("score", [float("inf"), float("-inf")])

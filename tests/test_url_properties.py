@@ -132,7 +132,7 @@ def test_every_conventions_link_reopens_to_the_same_numbers(rows):
     expected = conventions_view.conventions_table(conventions_view.checked_input(frame, gain="exponential"), k=None)["ndcg"].tolist()
     editor = at.dataframe(key=f"conventions_editor_{conventions_view.CUSTOM}").value  # text cells, read back exactly
     assert [float(text) for text in editor["score"]] == frame["score"].tolist()
-    shown = next(df.value for df in at.dataframe if "Library" in df.value.columns)
+    shown = next(table.value for table in at.table if "Library" in table.value.columns)
     # Exact: the link's scores are not rounded, so no new ties appear (NDCG 1.0 stayed 0.93 before).
     np.testing.assert_array_equal(shown["NDCG"].to_numpy(dtype=float), np.asarray(expected, dtype=float))  # nan == nan
 

@@ -13,6 +13,7 @@ import pytest
 
 import ndcg_core
 from tests.conftest import run_page
+from tests.test_conventions_page import libraries_table
 from ui.settings import WIDGETS
 from ui.widgets import isolated, plain
 
@@ -103,7 +104,7 @@ def _shows_the_grade_1100(page: str, at) -> None:
         assert [m.value for m in at.metric if m.label == "CG"] == ["1109.0000", "1109.0000"]
     else:  # scored d1 > d2 > d3 > d4 with grades 2, 2, 2, 1100; the ideal puts 1100 first
         ndcg = (2 + 2 / LOG2(3) + 2 / 2 + 1100 / LOG2(5)) / (1100 + 2 / LOG2(3) + 2 / 2 + 2 / LOG2(5))  # 0.4333
-        figures = at.dataframe[1].value.set_index("Library")["NDCG"]
+        figures = libraries_table(at).value.set_index("Library")["NDCG"]
         assert figures["scikit-learn ndcg_score"] == pytest.approx(ndcg, rel=1e-12)
 
 

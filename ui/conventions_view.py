@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
-from ui import present, url_state
+from ui import url_state
 from ui.conventions_cases import CASES, CUSTOM, Case  # noqa: F401 - the page's cases, used through this module
 from ui.formatting import fixed, preset_discount_words
 from ui.ranking import Ranking
@@ -184,6 +184,21 @@ def differing(column: pd.Series) -> pd.Series:
 
 
 HIGHLIGHTS_IN_WORDS = "The highlighted cells, in words"
+LIBRARY_ORDER = "library"
+# The table's row orders: (label with one ranker, label with two).
+ROW_ORDERS = {LIBRARY_ORDER: ("Library", "Library"), "ndcg": ("NDCG, highest first", "Ranker 1's NDCG, highest first"),
+              "ndcg_low": ("NDCG, lowest first", "Ranker 1's NDCG, lowest first")}
+
+
+def rows_in_order(table: pd.DataFrame, order: str | None) -> pd.DataFrame:
+    """The table's rows in the chosen order: the presets' own (``LIBRARY_ORDER``, or nothing chosen) or by the first
+    ranker's NDCG (highest or lowest first; equal values keep the presets' order, no value last).
+
+    The results were a data grid sorted by a click on a header; as a static table (cells that wrap, read as shown)
+    they are sorted here, by the values ndcg_core gave, not by their text."""
+    if order not in ("ndcg", "ndcg_low"):
+        return table
+    return table.sort_values("ndcg", ascending=order == "ndcg_low", kind="stable", na_position="last")
 
 
 def highlight_words(table: pd.DataFrame, labels: dict[str, str]) -> list[str]:
@@ -233,16 +248,15 @@ def show_results(given: CheckedInput, *, k: int | None) -> None:
     }
     if not table["note"].any():
         table = table.drop(columns="note")
-    if present.active():  # a projector: an HTML table, whose text grows with the page's and wraps in its cells
-        st.table(styled(table, labels), hide_index=True)
-    else:  # every library's row in view (the default height showed 10 of 15, the 11th cut in half, no hint to scroll)
-        # A Note (why a library gives no value) comes last and wide enough to read: beside NDCG it was cut to
-        # "IDCG =" (the lines under the table say it too). The Library column is not pinned: on a phone it would
-        # take three quarters of the width. No value: "–", as the formatter writes it (the grid drew "None").
-        order = [labels[column] for column in table.columns if column != "note"] + (["Note"] if "note" in table else [])
-        st.dataframe(styled(table, labels), hide_index=True, key="conventions_table", height="content",
-                     column_order=order, column_config={"Note": st.column_config.TextColumn(width="large")},
-                     placeholder="–")
+    else:  # a Note (why a library gives no value) comes last: beside NDCG it pushed the settings out of view
+        table = table[[column for column in table.columns if column != "note"] + ["note"]]
+    order = st.segmented_control("Rows in order of", list(ROW_ORDERS), default=LIBRARY_ORDER,
+                                 key="conventions_row_order", persist_state="session",
+                                 format_func=lambda key: ROW_ORDERS[key][0 if given.scores_2 is None else 1])
+    # A static table in every mode: its cells wrap (the grid cut "Elasticsearch / OpenSearch rank_eval dcg…" and the
+    # Discount column at 1280 px with the sidebar open) and a screen reader reads each cell as shown ("1.0000"; the
+    # grid read its raw data, "1", and only the columns in view). The grid's header sort is the order control above.
+    st.table(styled(rows_in_order(table, order), labels), hide_index=True)
     with st.expander(HIGHLIGHTS_IN_WORDS):  # right after the table, where a screen reader's user meets it
         st.markdown("\n".join(f"- {plain(line)}" for line in highlight_words(table, labels)))
     rankers = {"ndcg": ""} if given.scores_2 is None else {"ndcg": "Ranker 1: ", "ndcg_2": "Ranker 2: "}

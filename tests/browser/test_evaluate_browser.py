@@ -242,3 +242,41 @@ def test_right_to_left_query_ids_in_a_refusal_are_drawn_in_the_lists_order(page,
     starts = alert.evaluate(ID_STARTS_JS, ids)
     assert None not in starts and len({top for _, top in starts}) == 1, starts  # one line
     assert [left for left, _ in starts] == sorted(left for left, _ in starts), starts
+
+
+# The libraries table's box and the cells whose text runs past their cell (none in a table whose cells wrap).
+LIBRARY_TABLE_JS = """() => {
+  const table = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stTable"]')]
+    .find((t) => t.querySelector('th') && t.querySelector('th').innerText.trim() === 'Library');
+  const box = table.querySelector('table').parentElement;
+  const main = document.querySelector('[data-testid="stMain"]').getBoundingClientRect();
+  return {overflow: box.scrollWidth - box.clientWidth, right: table.getBoundingClientRect().right - main.right,
+          cut: [...table.querySelectorAll('th, td')].filter((c) => c.scrollWidth > c.clientWidth + 1)
+            .map((c) => c.innerText)};
+}"""
+
+
+def test_the_libraries_table_is_whole_at_1280_with_the_sidebar_open_and_read_as_shown(page, app_url):
+    """At 1280x720 with the sidebar open the libraries' grid was 929 px wide in a 789 px column: "If IDCG = 0" was cut,
+    Discount ("none before rank 2, log2(rank) after") and part of the Library column ("Elasticsearch / OpenSearch
+    rank_eval dcg (normalize: true)") out of view; and a screen reader read its NDCG cells as the raw value ("1") while
+    "1.0000" is shown, and only the columns in view (the grid's accessible table holds no others). The results are
+    now a table whose cells wrap, read as shown (helper-75)."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page(page, app_url, "conventions")
+    page.locator("[data-testid='stSidebar']").get_by_text("Metric settings").wait_for()  # the sidebar is open
+    table = page.locator("[data-testid='stMain'] [data-testid='stTable']").filter(has_text="Elasticsearch").first
+    table.scroll_into_view_if_needed()
+    shape = page.evaluate(LIBRARY_TABLE_JS)
+    assert shape["overflow"] <= 1 and shape["right"] <= 1 and shape["cut"] == [], shape
+    for text in ("Elasticsearch / OpenSearch rank_eval dcg (normalize: true)", "none before rank 2, log2(rank) after",
+                 "If IDCG = 0", "Discount"):
+        cell = table.get_by_text(text, exact=True).first
+        cell.scroll_into_view_if_needed()  # the page scrolls down to it; the table never needs a sideways scroll
+        expect()(cell).to_be_in_viewport(ratio=1)
+    # The accessible text of each NDCG cell is the figure as shown: every library gives 1 for equal grades.
+    ndcg = table.locator("tbody tr").evaluate_all("(rows) => rows.map((row) => row.querySelectorAll('td')[1].innerText)")
+    assert ndcg == ["1.0000"] * len(ndcg_core.CONVENTIONS)
+    sklearn = page.get_by_role("row", name=re.compile(r"^scikit-learn ndcg_score"))
+    expect()(sklearn.get_by_role("cell").nth(1)).to_have_accessible_name("1.0000")
+    screenshot(page, "conventions_table_1280", full_page=False)
