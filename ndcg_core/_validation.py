@@ -214,30 +214,57 @@ def check_tolerance(value: object, *, name: str = "tolerance") -> float:
     return number
 
 
-def check_labels(values: object, n: int, *, what: str, noun: str) -> list | None:
-    """Return ``values`` as a list of ``n`` labels (ids, tie groups), or None when none are given.
+def check_labels(values: object, n: int, *, what: str, noun: str) -> np.ndarray | list | None:
+    """Return ``values`` as ``n`` labels (ids, tie groups): a 1-D array as given, else a list; None when none given.
 
     A number, text or set in place of the list raised a bare TypeError (``'int' object is not iterable``), or
-    was read letter by letter; a list inside the list could not be compared.
+    was read letter by letter; a list inside the list could not be compared. An array of numbers or text is
+    not looked at item by item (a million tie-group labels cost nothing more to check).
     """
     if values is None:
         return None
     if isinstance(values, (str, bytes, Mapping, set, frozenset)) or not isinstance(values, Iterable) \
             or (isinstance(values, np.ndarray) and values.ndim != 1):
         raise InvalidInput(f"{what} must be a list of {noun}s, one per document, got {_shown(values)}.")
-    labels = list(values)
+    plain = isinstance(values, np.ndarray) and values.dtype.kind in "biufUS"  # numbers or text, nothing nested
+    labels = values if plain else list(values)
     if len(labels) != n:
         raise InvalidInput(f"Got {n} grades but {len(labels)} {noun}s: give one {noun} per document.")
-    bad = next((value for value in labels if value is None or not isinstance(value, (str, numbers.Number))), _NOTHING)
-    if bad is not _NOTHING:
-        raise InvalidInput(f"{what}: every {noun} must be a text or a number, got {_shown(bad)}.")
+    if not plain:
+        for value in labels:
+            _check_label(value, what=what, noun=noun)
     return labels
 
 
 def check_doc_ids(doc_ids: object, n: int) -> list[str] | None:
-    """Return ``doc_ids`` as ``n`` texts (ids are compared as text, as trec_eval does), or None."""
-    labels = check_labels(doc_ids, n, what="doc_ids", noun="document id")
-    return None if labels is None else [str(value) for value in labels]
+    """Return ``doc_ids`` as ``n`` texts (ids are compared as text, as trec_eval does), or None.
+
+    One pass: a text id is taken as it is, anything else checked (:func:`check_labels`' rules) and written as text.
+    """
+    if doc_ids is None:
+        return None
+    if isinstance(doc_ids, (str, bytes, Mapping, set, frozenset)) or not isinstance(doc_ids, Iterable) \
+            or (isinstance(doc_ids, np.ndarray) and doc_ids.ndim != 1):
+        raise InvalidInput(f"doc_ids must be a list of document ids, one per document, got {_shown(doc_ids)}.")
+    names = [value if type(value) is str else str(value) if type(value) in _PLAIN_LABELS else _label_text(value)
+             for value in doc_ids]
+    if len(names) != n:
+        raise InvalidInput(f"Got {n} grades but {len(names)} document ids: give one document id per document.")
+    return names
+
+
+_PLAIN_LABELS = frozenset({int, float, np.int64, np.int32, np.float64, np.str_})  # written as text as they are
+
+
+def _label_text(value: object) -> str:
+    _check_label(value, what="doc_ids", noun="document id")
+    return str(value)
+
+
+def _check_label(value: object, *, what: str, noun: str) -> None:
+    """Refuse a label that is not a text or a number (None, a list, a dict...)."""
+    if value is None or not isinstance(value, (str, numbers.Number)):
+        raise InvalidInput(f"{what}: every {noun} must be a text or a number, got {_shown(value)}.")
 
 
 def check_list_of_lists(values: object, *, what: str) -> list:
@@ -256,7 +283,6 @@ def check_sequence(values: object, *, what: str, of: str) -> list:
     return list(values)
 
 
-_NOTHING = object()
 
 
 def _shown(value: object) -> str:
