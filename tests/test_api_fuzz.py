@@ -134,7 +134,7 @@ def test_the_checks_keep_what_was_accepted():
     assert ndcg_core.gains_of([0, 1, 3], "exponential").tolist() == [0.0, 1.0, 7.0]
 
 
-def test_the_label_checks_cost_nothing_on_a_million_labels():
+def test_the_label_checks_cost_nothing_on_large_lists():
     """The checks of tie_groups and doc_ids must not slow a large list: an array of tie-group labels is not looked at
     item by item (the first version's per-item loop took evaluate(tie_groups=) from 0.07 to 0.31 s on a million
     documents), and text ids are taken in the one pass that wrote them as text before. Measured against that pass
@@ -143,7 +143,7 @@ def test_the_label_checks_cost_nothing_on_a_million_labels():
 
     from ndcg_core._validation import check_doc_ids, check_labels
 
-    n = 1_000_000
+    n = 400_000
     labels = np.repeat(np.arange(n // 4), 4)
     ids = [f"d{i}" for i in range(n)]
 
