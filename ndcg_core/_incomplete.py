@@ -60,6 +60,8 @@ def incomplete_judgments(
     zero_idcg: str = "zero",
     ties: str = "stable",
     highest: float | None = None,
+    log_base: float = 2.0,
+    discount: str = "log",
 ) -> IncompleteJudgments:
     """Standard, condensed-list, judged@k and bound NDCG of one ranking with unjudged documents.
 
@@ -78,8 +80,10 @@ def incomplete_judgments(
         only a tie rule that places each document on its own keeps the judged
         documents of a tie in the same places relative to each other in both
         lists. Pass ``ties="average"`` for scikit-learn's tie handling.
-    k, gain, zero_idcg
-        As in :func:`evaluate`.
+    k, gain, zero_idcg, log_base, discount
+        As in :func:`evaluate` (``log_base`` and ``discount`` were missing, so
+        a Järvelin–Kekäläinen figure, where the base changes NDCG, had no
+        condensed-list counterpart).
     ideal_relevances : sequence of non-negative numbers, optional
         Every judged grade of the query (the ranked judged ones and those not
         retrieved). Defaults to the judged grades of the ranking.
@@ -103,7 +107,7 @@ def incomplete_judgments(
     cutoff = check_k(k)
     top = float(all_judged.max()) if all_judged.size and all_judged.max() > 0 else 1.0
     highest = top if highest is None else float(as_grades([highest], what="highest")[0])
-    settings = {"k": cutoff, "gain": gain, "zero_idcg": zero_idcg}
+    settings = {"k": cutoff, "gain": gain, "zero_idcg": zero_idcg, "log_base": log_base, "discount": discount}
     score_values = None if scores is None else as_finite_numbers(scores, what="scores")
     if score_values is not None and score_values.size != judged.size:
         raise InvalidInput(f"Got {judged.size} grades but {score_values.size} scores: give one score per document.")

@@ -87,3 +87,18 @@ def test_refusals():
         incomplete_judgments([1, None], [1.0])
     with pytest.raises(InvalidInput):
         incomplete_judgments([1, "x"])
+
+
+def test_log_base_and_discount_are_taken_as_evaluate_takes_them():
+    """incomplete_judgments had no log_base or discount keyword (evaluate, evaluate_scores, tie_band, evaluate_run and
+    incomplete_run all take them): under Järvelin-Kekäläinen's discount, where the base changes NDCG, no condensed
+    figure matched the user's evaluate(..., discount="jk", log_base=10). By hand: grades 3, ?, 1, 2 (? unjudged);
+    with b = 10 ranks 1-9 are undiscounted, so the standard DCG is 3 + 0 + 1 + 2 = 6 over IDCG 3 + 2 + 1 = 6 (NDCG
+    1), and so is the condensed list's."""
+    import ndcg_core
+
+    result = ndcg_core.incomplete_judgments([3, None, 1, 2], gain="linear", discount="jk", log_base=10)
+    assert result.standard == pytest.approx(1.0) and result.condensed == pytest.approx(1.0)
+    plain = ndcg_core.incomplete_judgments([3, None, 1, 2], gain="linear")  # log_b(i + 1): 3 + 1/2 + 2/log2(5)
+    assert plain.standard == pytest.approx((3 + 1 / 2 + 2 / math.log2(5)) / (3 + 2 / math.log2(3) + 1 / 2))
+    assert result.standard == ndcg_core.evaluate([3, 0, 1, 2], gain="linear", discount="jk", log_base=10).ndcg

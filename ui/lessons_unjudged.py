@@ -54,7 +54,7 @@ def lesson_unjudged(settings: MetricSettings) -> None:
     if marks is None:
         return
     k = st.slider("Cutoff k", 1, len(marks), min(3, len(marks)), key="lesson_unjudged_k", persist_state="session")
-    result = ndcg_core.incomplete_judgments(marks, k=k, gain=settings.gain_spec(), zero_idcg=settings.zero_idcg)
+    result = ndcg_core.incomplete_judgments(marks, **{**settings.kwargs(), "k": k})
     condensed_rank, rank = [], 0
     for mark in marks:
         rank += mark is not None
