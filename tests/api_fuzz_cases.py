@@ -84,6 +84,15 @@ def calls() -> list[Call]:
         Call("read_words", n.read_words, {"read": ((1.5, 1.0),)}, ("read",)),
         Call("read_qrels", n.read_qrels, {"source": b"1 0 a 1\n"}, ("source",)),
         Call("read_run", n.read_run, {"source": b"1 Q0 a 1 2.0 r\n"}, ("source",)),
+        Call("EncodedRun.evaluate", encoded.evaluate, {},
+             ("k", "gain", "log_base", "aggregate", "zero_idcg", "missing", "ties", "discount")),
+        Call("RankedQuery.evaluate", n.ranked_query(encoded, query="1").evaluate, {},
+             ("k", "gain", "log_base", "zero_idcg", "discount")),
+        Call("Convention.evaluate", n.CONVENTIONS["trec_eval"].evaluate,
+             {"relevances": [3, 1, 0], "scores": [1, 1, 0], "doc_ids": ["a", "b", "c"]},
+             ("relevances", "scores", "k", "ideal_relevances", "doc_ids")),
+        Call("Convention.refusal", n.CONVENTIONS["lightgbm"].refusal, {"relevances": [3, 1, 0]},
+             ("relevances", "ideal_relevances")),
         Call("read_table", n.read_table, {"source": b"query,doc,score,relevance\n1,a,1,1\n"}, ("source",)),
     ]
 
