@@ -11,6 +11,7 @@ Every figure is :func:`evaluate` on one query's ranked grades.
 from __future__ import annotations
 
 import itertools
+import numbers
 import warnings
 from collections.abc import Sequence
 
@@ -59,10 +60,7 @@ def winner_grid(rankings_a: Sequence, rankings_b: Sequence, *, ideal_relevances:
         warnings.warn("winner_grid(judged=...) is renamed ideal_relevances=..., as in evaluate and every other "
                       "function; judged will be removed.", DeprecationWarning, stacklevel=2)
         ideal_relevances = judged
-    rankings_a = [as_grades(grades, what=f"rankings_a, query {query}")
-                  for query, grades in enumerate(check_list_of_lists(rankings_a, what="rankings_a"), start=1)]
-    rankings_b = [as_grades(grades, what=f"rankings_b, query {query}")
-                  for query, grades in enumerate(check_list_of_lists(rankings_b, what="rankings_b"), start=1)]
+    rankings_a, rankings_b = _per_query(rankings_a, "rankings_a"), _per_query(rankings_b, "rankings_b")
     if len(rankings_a) != len(rankings_b) or not rankings_a:
         raise InvalidInput("Give both rankers' lists for the same queries (at least one).")
     pools = ([None] * len(rankings_a) if ideal_relevances is None
@@ -88,6 +86,15 @@ def winner_grid(rankings_a: Sequence, rankings_b: Sequence, *, ideal_relevances:
     frame = pd.DataFrame(rows)
     frame["flips"] = frame["winner"] != frame["winner"].iloc[0]
     return frame
+
+
+def _per_query(rankings: object, what: str) -> list:
+    """One checked grade array per query; one flat list of grades (a single query given as [3, 1, 0]) is named."""
+    lists = check_list_of_lists(rankings, what=what)
+    if lists and all(isinstance(grades, (numbers.Number, type(None))) for grades in lists):
+        raise InvalidInput(f"{what} is one flat list of grades: give one list per query, e.g. [[3, 1, 0]] for a "
+                           "single query.")
+    return [as_grades(grades, what=f"{what}, query {query}") for query, grades in enumerate(lists, start=1)]
 
 
 def _scores(rankings_a, rankings_b, judged, combo, *, side: int) -> np.ndarray:

@@ -10,6 +10,7 @@ The calls and the odd values are listed in tests/api_fuzz_cases.py.
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -99,6 +100,7 @@ def test_any_value_in_any_argument_gives_a_result_or_invalid_input(name, data):
     (lambda: ndcg_core.run_ratios(RUN), "encode_run(run, qrels)"),
     (lambda: ndcg_core.run_winner_grid(RUN, RUN), "encode_run(run, qrels)"),
     (lambda: ndcg_core.winner_grid(5, 5), "one list of grades per query"),
+    (lambda: ndcg_core.winner_grid([3, 1, 0], [1, 3, 0]), "one list per query, e.g. [[3, 1, 0]]"),
     (lambda: ndcg_core.winner_grid([[1, None]], [[1, 0]]), "rankings_a, query 1: position 2 is None"),
     (lambda: ndcg_core.winner_grid([[1]], [[1]], tolerance=None), "tolerance must be a number"),
     (lambda: ndcg_core.gains_of(None, "linear"), "grades must be a list"),
@@ -117,7 +119,7 @@ def test_any_value_in_any_argument_gives_a_result_or_invalid_input(name, data):
 ])
 def test_the_refusal_says_what_to_change(call, words):
     """The named cases of the review: each is now InvalidInput, and its message names the argument's fix."""
-    with pytest.raises(InvalidInput, match=words.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+    with pytest.raises(InvalidInput, match=re.escape(words)):
         call()
 
 
