@@ -71,7 +71,7 @@ def _anything() -> st.SearchStrategy:
         st.lists(st.floats(allow_nan=True), max_size=4).map(np.array)), max_leaves=8)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(CALLS)), data=st.data())
 def test_any_value_in_any_argument_gives_a_result_or_invalid_input(name, data):
     call = CALLS[name]
@@ -136,27 +136,27 @@ def test_the_checks_keep_what_was_accepted():
     assert ndcg_core.gains_of([0, 1, 3], "exponential").tolist() == [0.0, 1.0, 7.0]
 
 
-def test_the_label_checks_cost_nothing_on_large_lists():
+def test_the_label_checks_cost_nothing_on_large_lists(monkeypatch):
     """The checks of tie_groups and doc_ids must not slow a large list: an array of tie-group labels is not looked at
     item by item (the first version's per-item loop took evaluate(tie_groups=) from 0.07 to 0.31 s on a million
-    documents), and text ids are taken in the one pass that wrote them as text before. Measured against that pass
-    itself, with a wide margin for a busy machine."""
-    import time
-
+    documents), and plain ids (text, numbers) are written as text in one pass without the per-item check that odd
+    values get. Asserted on what the checks do, not on a clock (speed lives in bench/)."""
+    from ndcg_core import _validation
     from ndcg_core._validation import check_doc_ids, check_labels
 
     n = 400_000
     labels = np.repeat(np.arange(n // 4), 4)
+    assert check_labels(labels, n, what="tie_groups", noun="tie-group label") is labels  # the array itself, unread
+    texts = np.array([f"d{i}" for i in range(n)])
+    assert check_labels(texts, n, what="doc_ids", noun="document id") is texts
+
+    def per_item(value):
+        raise AssertionError(f"plain id {value!r} went through the per-item check")
+
+    monkeypatch.setattr(_validation, "_label_text", per_item)
     ids = [f"d{i}" for i in range(n)]
-
-    def fastest(work) -> float:
-        times = []
-        for _ in range(3):
-            start = time.perf_counter()
-            work()
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    baseline = fastest(lambda: [str(name) for name in ids])  # what evaluate_scores did with doc_ids before
-    assert fastest(lambda: check_labels(labels, n, what="tie_groups", noun="tie-group label")) < baseline
-    assert fastest(lambda: check_doc_ids(ids, n)) < 3 * baseline
+    assert check_doc_ids(ids, n) == ids
+    assert check_doc_ids([7, 2.5, np.int64(3), np.str_("x")], 4) == ["7", "2.5", "3", "x"]
+    monkeypatch.undo()
+    with pytest.raises(InvalidInput, match="doc_ids"):
+        check_doc_ids(["a", ["nested"]], 2)  # an odd value does get the check
