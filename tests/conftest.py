@@ -21,7 +21,13 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", 
 os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
 
 import pytest  # noqa: E402 (after the thread settings above)
+from hypothesis import settings  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
+
+# No per-example time limit for the property tests: hypothesis' default 200 ms deadline is a timed test, and on two
+# shared cores with Chromium busy an example took 280 ms and failed a suite run. Speed is measured in bench/.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT.parent / "shared" / "seeds"
