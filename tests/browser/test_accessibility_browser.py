@@ -127,6 +127,9 @@ def test_a_closed_sidebar_is_not_in_the_tab_order_and_an_open_one_is(phone, app_
     tab = phone
     open_page(tab, app_url + "/why_differ")
     tab.get_by_role("heading", name="Why do my NDCG numbers differ?").first.wait_for(timeout=30_000)
+    # the closed sidebar leaves the Tab order once it is out of view: its links turn hidden 0.3 s after it closes
+    tab.wait_for_function("() => { const bar = document.querySelector('[data-testid=\"stSidebar\"]');"
+                          " return !!bar && getComputedStyle(bar).visibility === 'hidden'; }", timeout=30_000)
     stops = _tab_stops(tab, 6)
     assert not [text for text, in_sidebar in stops if in_sidebar], stops
     assert "Expand sidebar" in [text for text, _ in stops[:3]]
