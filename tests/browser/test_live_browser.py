@@ -476,13 +476,8 @@ def _tab_to(tab, test: str, arg=None, *, key: str = "Tab") -> None:
     raise AssertionError(f"no element where {test} ({arg!r}) took the focus")
 
 
-@pytest.mark.parametrize("live_app", ["sqlite"], indirect=True)
-def test_the_keyboard_focus_follows_the_teachers_and_students_actions(borrow, live_app):
-    """With the keyboard alone: "Start a live session", "Join", "Close" and "Reveal" each take away (or disable) the
-    button pressed, and the focus fell to the page: a screen reader said nothing of the new page or state, and the
-    next Tab started from the top. The focus now lands on what the action brought: the teacher's join band, the
-    student's question, the current activity."""
-    base, engine = live_app
+def _start_session_by_keyboard(borrow, base: str, engine):
+    """A teacher's tab that tabbed to "Start a live session" and pressed Enter: the tab and the class code."""
     schema.migrate(engine)
     teacher = _tab(borrow)
     teacher.goto(f"{base}/live_class")
@@ -490,8 +485,18 @@ def test_the_keyboard_focus_follows_the_teachers_and_students_actions(borrow, li
     _tab_to(teacher, "el.tagName === 'BUTTON' && el.innerText.includes('Start a live session')")
     teacher.keyboard.press("Enter")
     teacher.wait_for_url(re.compile(r"teacher="), timeout=WAIT)
+    return teacher, parse_qs(urlparse(teacher.url).query)["code"][0]
+
+
+@pytest.mark.parametrize("live_app", ["sqlite"], indirect=True)
+def test_the_keyboard_focus_follows_the_teachers_and_students_actions(borrow, live_app):
+    """With the keyboard alone: "Start a live session", "Join", "Close" and "Reveal" each take away (or disable) the
+    button pressed, and the focus fell to the page: a screen reader said nothing of the new page or state, and the
+    next Tab started from the top. The focus now lands on what the action brought: the teacher's join band, the
+    student's question, the current activity."""
+    base, engine = live_app
+    teacher, code = _start_session_by_keyboard(borrow, base, engine)
     teacher.wait_for_function(FOCUSED_IN, arg="st-key-live_header", timeout=WAIT)
-    code = parse_qs(urlparse(teacher.url).query)["code"][0]
     _tab_to(teacher, "el.tagName === 'BUTTON' && el.innerText.trim() === 'Add and open'")
     teacher.keyboard.press("Enter")
     _wait_text(teacher, "Activity 1")
@@ -528,14 +533,7 @@ def test_ending_the_session_by_keyboard_keeps_the_focus_on_the_page(borrow, live
     the next Tab started again from the sidebar's first link. The focus now lands on the notice that the session has
     ended (read out, brought into view), and the next Tab goes on from there."""
     base, engine = live_app
-    schema.migrate(engine)
-    teacher = _tab(borrow)
-    teacher.goto(f"{base}/live_class")
-    wait_for_app(teacher)
-    _tab_to(teacher, "el.tagName === 'BUTTON' && el.innerText.includes('Start a live session')")
-    teacher.keyboard.press("Enter")
-    teacher.wait_for_url(re.compile(r"teacher="), timeout=WAIT)
-    code = parse_qs(urlparse(teacher.url).query)["code"][0]
+    teacher, code = _start_session_by_keyboard(borrow, base, engine)
     _tab_to(teacher, "el.tagName === 'SUMMARY' && el.innerText.includes('Teacher link and session settings')")
     teacher.keyboard.press("Enter")  # opens the settings
     expect()(teacher.locator(".st-key-live_settings_open details")).to_have_attribute("open", "")
