@@ -21,7 +21,7 @@ import numpy as np
 from ._battery import BATTERY, TRUNCATING, expected_ndcg, library_grades
 from ._conventions import CONVENTIONS
 from ._diagnose import diagnose
-from ._validation import InvalidInput, check_tolerance
+from ._validation import InvalidInput, check_tolerance, float_or_infinity
 
 _UNEXPLAINED = 9  # more changes than the search space has dimensions
 _NOT_TRUNCATED = "fractional grades kept (trec_eval and ranx read 1.5 as 1)"
@@ -163,20 +163,12 @@ def _numbers_by_case(outputs: object) -> dict[str, float]:
         if value is None:
             numbers[case] = math.nan
         elif isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
-            numbers[case] = _as_float(value)
+            numbers[case] = float_or_infinity(value)
         else:
             shown = f"{value!r}, text" if isinstance(value, str) else repr(value)[:40]
             raise InvalidInput(f"The output for {str(case)[:40]!r} ({shown}) is not a number: give each case's NDCG "
                                "as a number, or None / NaN for no value.")
     return numbers
-
-
-def _as_float(value: float) -> float:
-    """``float(value)``; an int beyond float's range (10**400) is infinite, as the finiteness check reads it."""
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf if value > 0 else -math.inf
 
 
 def _finding(vector, value: float, tolerance: float, *, reading: str, baseline: str | None):

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
 import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from ._validation import InvalidInput, check_tolerance
+from ._validation import InvalidInput, check_tolerance, float_or_infinity
 
 # Bootstrap resamples are drawn in blocks so memory stays bounded (n_boot x n_queries indices at once would be
 # 800 MB for 10 000 resamples of 10 000 queries). Drawing in blocks yields the same numbers as one big draw.
@@ -206,17 +205,9 @@ def _check_options(n_boot, seed, confidence, tie_tolerance) -> tuple[int, int, f
     if isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, np.integer)) or seed < 0:
         raise InvalidInput(f"seed must be a whole number ≥ 0, got {seed!r}.")
     if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) \
-            or not 0 < _as_float(confidence) < 1:
+            or not 0 < float_or_infinity(confidence) < 1:
         raise InvalidInput(f"confidence must be a number between 0 and 1 (e.g. 0.95), got {confidence!r}.")
     return int(n_boot), int(seed), float(confidence), check_tolerance(tie_tolerance, name="tie_tolerance")
-
-
-def _as_float(value: numbers.Real) -> float:
-    """``float(value)``, with an int beyond float's range (10**400) read as ±inf instead of raising OverflowError."""
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf if value > 0 else -math.inf
 
 
 @dataclass(frozen=True)

@@ -257,8 +257,8 @@ def ndcg_curve(
     dcg = _cumulative_by_position(ranked.query, ranked.position, ranked.gain, n, deepest, rule)[:, cutoffs - 1]
     idcg = _cumulative_by_position(ideal.query, ideal.position, ideal.gain, n, deepest, rule)[:, cutoffs - 1]
     if whole:
-        dcg = np.column_stack([dcg, _whole_list(ranked.query, ranked.position, ranked.gain, n, rule)])
-        idcg = np.column_stack([idcg, _whole_list(ideal.query, ideal.position, ideal.gain, n, rule)])
+        dcg = np.column_stack([dcg, _sum_discounted(ranked.query, ranked.position, ranked.gain, n, rule)])
+        idcg = np.column_stack([idcg, _sum_discounted(ideal.query, ideal.position, ideal.gain, n, rule)])
     keep = _kept_queries(encoded, settings["missing"])
     dcg, idcg = dcg[keep], idcg[keep]
     if settings["zero_idcg"] == "error" and (idcg == 0).any():
@@ -309,13 +309,6 @@ def _check_ks(ks) -> tuple[np.ndarray, bool]:
     checked = [check_k(value) for value in values]
     whole = any(value is None for value in checked)
     return np.unique(np.asarray([value for value in checked if value is not None], dtype=np.int64)), whole
-
-
-def _whole_list(query, position, gain, n_queries: int, rule: tuple[float, str]) -> np.ndarray:
-    """Per query, the DCG of every row given (no cutoff): the k=None column of :func:`ndcg_curve`."""
-    base, discount = rule
-    disc = discounts(int(position.max()) + 1 if position.size else 0, base, discount=discount)
-    return np.bincount(query.astype(np.int64), weights=gain / disc[position], minlength=n_queries)
 
 
 def _encoded(run, qrels) -> EncodedRun:

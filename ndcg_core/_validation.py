@@ -158,10 +158,7 @@ def check_log_base(log_base: object) -> float:
     """Return a validated logarithm base (a finite number greater than 1)."""
     if isinstance(log_base, (bool, np.bool_)) or not isinstance(log_base, (numbers.Real, np.number)):
         raise InvalidInput(f"log_base must be a number greater than 1 (2, e or 10 are usual), got {log_base!r}.")
-    try:
-        base = float(log_base)
-    except OverflowError:  # an int beyond float's range (10**400)
-        base = math.inf if log_base > 0 else -math.inf
+    base = float_or_infinity(log_base)
     if not np.isfinite(base) or base <= 1:
         raise InvalidInput(
             f"log_base must be a finite number greater than 1 (2, e or 10 are usual), got {base:g}: "
@@ -189,6 +186,15 @@ def check_discount(discount: object) -> str:
     return discount
 
 
+def float_or_infinity(value: numbers.Real) -> float:
+    """``float(value)``, with an int beyond float's range (10**400) read as ±inf instead of raising OverflowError,
+    so the finiteness checks that follow refuse it with their own message."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
 def check_flag(value: object, *, name: str) -> bool:
     """Return a validated True/False option.
 
@@ -205,10 +211,7 @@ def check_tolerance(value: object, *, name: str = "tolerance") -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)) \
             or isinstance(value, np.complexfloating):
         raise InvalidInput(f"{name} must be a number, 0 or more (e.g. 1e-9), got {_shown(value)}.")
-    try:
-        number = float(value)
-    except OverflowError:
-        number = math.inf
+    number = float_or_infinity(value)
     if not math.isfinite(number) or number < 0:
         raise InvalidInput(f"{name} must be a finite number, 0 or more (e.g. 1e-9), got {_shown(value)}.")
     return number
@@ -223,8 +226,7 @@ def check_labels(values: object, n: int, *, what: str, noun: str) -> np.ndarray 
     """
     if values is None:
         return None
-    if isinstance(values, (str, bytes, Mapping, set, frozenset)) or not isinstance(values, Iterable) \
-            or (isinstance(values, np.ndarray) and values.ndim != 1):
+    if not _is_list(values):
         raise InvalidInput(f"{what} must be a list of {noun}s, one per document, got {_shown(values)}.")
     plain = isinstance(values, np.ndarray) and values.dtype.kind in "biufUS"  # numbers or text, nothing nested
     labels = values if plain else list(values)
@@ -243,8 +245,7 @@ def check_doc_ids(doc_ids: object, n: int) -> list[str] | None:
     """
     if doc_ids is None:
         return None
-    if isinstance(doc_ids, (str, bytes, Mapping, set, frozenset)) or not isinstance(doc_ids, Iterable) \
-            or (isinstance(doc_ids, np.ndarray) and doc_ids.ndim != 1):
+    if not _is_list(doc_ids):
         raise InvalidInput(f"doc_ids must be a list of document ids, one per document, got {_shown(doc_ids)}.")
     names = [value if type(value) is str else str(value) if type(value) in _PLAIN_LABELS else _label_text(value)
              for value in doc_ids]
@@ -277,12 +278,17 @@ def check_sequence(values: object, *, what: str, of: str) -> list:
 
     ``list(5)`` raised a bare TypeError and ``list("401")`` read a query id letter by letter.
     """
-    if isinstance(values, (str, bytes, Mapping, set, frozenset)) or not isinstance(values, Iterable) \
-            or (isinstance(values, np.ndarray) and values.ndim != 1):
+    if not _is_list(values):
         raise InvalidInput(f"{what} must be a list with {of}, got {_shown(values)}.")
     return list(values)
 
 
+def _is_list(values: object) -> bool:
+    """Whether ``values`` can be read as one list of items: not a number, text, bytes, mapping or set (``list(5)``
+    raised a bare TypeError, ``list("401")`` read an id letter by letter), nor a numpy array of another shape."""
+    if isinstance(values, (str, bytes, Mapping, set, frozenset)) or not isinstance(values, Iterable):
+        return False
+    return not isinstance(values, np.ndarray) or values.ndim == 1
 
 
 def _shown(value: object) -> str:
