@@ -17,7 +17,7 @@ import ndcg_core
 from ui import url_state
 from ui.conventions_cases import CASES, CUSTOM, Case  # noqa: F401 - the page's cases, used through this module
 from ui.formatting import fixed, preset_discount_words
-from ui.ranking import Ranking
+from ui.ranking import Ranking, first_repeated_name
 from ui.widgets import plain, text_line
 
 INPUT_COLUMNS = url_state.CONVENTIONS_COLUMNS
@@ -80,13 +80,12 @@ def _refuse_repeated_names(names: list[str]) -> None:
     """Refuse two ranked documents with one name: trec_eval, pytrec_eval and ir_measures order tied scores by
     document id, so such a pair has no order there (a run holds each document once), yet the table gave them a
     figure (0.8597 for grades 1 and 2 tied, where distinct ids give 1.0000)."""
-    seen: dict[str, int] = {}
-    for row, name in enumerate(names, 1):
-        if name in seen:
-            raise ndcg_core.InvalidInput(
-                f"document {name[:20]!r} is in the table twice (ranked rows {seen[name]} and {row}). A ranking holds "
-                "each document once, and trec_eval orders tied scores by document id: give each its own name.")
-        seen[name] = row
+    repeated = first_repeated_name(names)
+    if repeated is not None:
+        name, first, second = repeated
+        raise ndcg_core.InvalidInput(
+            f"document {name[:20]!r} is in the table twice (ranked rows {first} and {second}). A ranking holds "
+            "each document once, and trec_eval orders tied scores by document id: give each its own name.")
 
 
 def _scores(column: pd.Series, what: str) -> tuple[float, ...] | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import ndcg_core
 from ui import session, url_state
+from ui.ranking import first_repeated_name
 from ui.widgets import plain
 
 # the page's fields (texts are keyed by these names, as in ui.url_state.WHY_DIFFER_PARAMS) -> their widget keys
@@ -146,10 +147,10 @@ def _ids(text: str) -> tuple[str, ...] | None:
     if printed != str(text):  # print(ids) quotes each id: "['A12', 'B07']"
         items = [item[1:-1] if len(item) >= 2 and item[0] == item[-1] and item[0] in "'\"" else item
                  for item in items]
-    repeated = next((item for index, item in enumerate(items) if item in items[:index]), None)
+    repeated = first_repeated_name(items)
     if repeated is not None:  # trec_eval orders tied scores by id: two documents with one id have no order
-        raise ndcg_core.InvalidInput(f"Document ids: {repeated[:20]!r} is typed twice. A ranking holds each document "
-                                     "once, and trec_eval orders tied scores by their ids.")
+        raise ndcg_core.InvalidInput(f"Document ids: {repeated[0][:20]!r} is typed twice. A ranking holds each "
+                                     "document once, and trec_eval orders tied scores by their ids.")
     return tuple(items) or None
 
 

@@ -17,7 +17,7 @@ import ndcg_core
 from ui import cells, focus, session, state, url_state
 from ui.messages import user_message
 from ui.ranked_list import continues_earlier_moves, pending_order
-from ui.ranking import Ranking, evaluate
+from ui.ranking import Ranking, evaluate, repeated_names
 from ui.settings_model import MetricSettings
 from ui.widgets import plain
 
@@ -301,16 +301,12 @@ def duplicate_names(ranking: Ranking) -> list[str]:
     """Sentences about names used twice: two ranked documents the list, chart and formula cannot tell apart, or a
     ranked document also among the extra judged ones (its grade then enters the ideal list twice)."""
     notes = []
-    ranks: dict[str, list[int]] = {}
-    for rank, name in enumerate(ranking.names, start=1):
-        ranks.setdefault(name, []).append(rank)
-    for name, at in ranks.items():
-        if len(at) > 1:
-            where = ", ".join(map(str, at[:-1])) + f" and {at[-1]}"
-            notes.append(f"“{plain(name[:40])}” names {len(at)} ranked documents (ranks {where}): the list, the chart "
-                         "and the formula cannot tell them apart. Give each document its own name.")
+    for name, at in repeated_names(ranking.names).items():
+        where = ", ".join(map(str, at[:-1])) + f" and {at[-1]}"
+        notes.append(f"“{plain(name[:40])}” names {len(at)} ranked documents (ranks {where}): the list, the chart "
+                     "and the formula cannot tell them apart. Give each document its own name.")
     extra = dict.fromkeys(ranking.extra_names)
-    for name in (name for name in ranks if name in extra):
+    for name in (name for name in dict.fromkeys(ranking.names) if name in extra):
         notes.append(f"“{plain(name[:40])}” is both ranked and among the extra judged documents, so its grade is in "
                      "the ideal list twice. If it is one document, delete it from the extra documents.")
     return notes

@@ -66,3 +66,24 @@ def evaluate(ranking: Ranking, **options) -> ndcg_core.ListResult:
         ideal_relevances=np.asarray(ranking.ideal_relevances(), dtype=float),
         tie_groups=ranking.tie_groups, **options,
     )
+
+
+def repeated_names(names: Sequence[str]) -> dict[str, list[int]]:
+    """Each name given to more than one document, with its 1-based positions (in the order the names first appear).
+
+    The list, chart and formula tell documents apart by name, and trec_eval orders tied scores by document id: two
+    documents with one name have no order there (the Playground warns; the Why and Conventions pages refuse).
+    """
+    positions: dict[str, list[int]] = {}
+    for position, name in enumerate(names, start=1):
+        positions.setdefault(name, []).append(position)
+    return {name: at for name, at in positions.items() if len(at) > 1}
+
+
+def first_repeated_name(names: Sequence[str]) -> tuple[str, int, int] | None:
+    """The name seen a second time earliest, with its first and second positions (1-based), or None."""
+    repeated = repeated_names(names)
+    if not repeated:
+        return None
+    name, at = min(repeated.items(), key=lambda item: item[1][1])
+    return name, at[0], at[1]

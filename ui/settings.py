@@ -77,7 +77,7 @@ def set_settings(settings: MetricSettings, *, reason: str | None = None) -> None
         # numbers were under that example's convention; it also ends an earlier action's notice, which would
         # name the wrong example.
         if settings != before:
-            link.notice = f"{reason}, so the settings changed: {_changes(before, settings)}."
+            link.notice = f"{reason}, so the settings changed: {setting_changes(before, settings)}."
         else:
             link.notice = f"{reason}; the settings already matched it, so none changed."
         link.notice_for = settings
@@ -91,11 +91,6 @@ def set_settings(settings: MetricSettings, *, reason: str | None = None) -> None
 
 
 def setting_changes(before: MetricSettings, after: MetricSettings) -> str:
-    """The settings that differ from ``before`` to ``after``, in the sidebar's words (see :func:`_changes`)."""
-    return _changes(before, after)
-
-
-def _changes(before: MetricSettings, after: MetricSettings) -> str:
     """'Gain: Linear → Exponential; Cutoff k: whole list → 5' in the sidebar's words."""
     words = []
     if before.gain != after.gain or (after.gain == "custom" and before.gain_table != after.gain_table):

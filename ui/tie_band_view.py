@@ -48,9 +48,10 @@ def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[
     """
     extra = judged is not None and len(judged) > len(grades)
     presets = ndcg_core.CONVENTIONS.values()
+    own_cuts = {c.key: _own_cutoff(c, k, grades, judged) for c in presets}
     other = sorted({(c.discount, c.log_base, c.gain, None) for c in presets if c.discount != "log"})
-    cut = sorted({(c.discount, c.log_base, c.gain, _own_cutoff(c, k, grades, judged)) for c in presets
-                  if _own_cutoff(c, k, grades, judged) is not None and c.ideal_depth == "cutoff"})
+    cut = sorted({(c.discount, c.log_base, c.gain, own_cuts[c.key]) for c in presets
+                  if own_cuts[c.key] is not None and c.ideal_depth == "cutoff"})
     settings = [("log", 2.0, gain, None) for gain in ("linear", "exponential")] + other + cut
     rows = []
     for ideal in ("ranking", "all_judged") if extra else ("ranking",):
@@ -69,7 +70,7 @@ def tie_band_rows(grades, scores, *, k=None, judged=None, doc_ids=None) -> list[
                 same_ideal = not extra or (convention.ideal == "all_judged") == (ideal == "all_judged")
                 # under the log discount the base leaves NDCG unchanged; under Järvelin–Kekäläinen's it does not
                 same_discount = convention.discount == discount and (discount == "log" or convention.log_base == base)
-                same_cut = _own_cutoff(convention, k, grades, judged) == own_cut
+                same_cut = own_cuts[convention.key] == own_cut
                 if (convention.gain != gain or not same_ideal or not same_discount or not same_cut
                         or convention.ideal_depth != "cutoff"):
                     continue  # its figure belongs to another band
